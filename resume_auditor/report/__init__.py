@@ -1,0 +1,1 @@
+"""Reports and exports: HTML, PDF, XLSX/CSV and the reproducible bundle."""

@@ -1,0 +1,50 @@
+"""Where the shipped data lives: name lists, prompt presets, the sample study.
+
+The files sit in the project's top-level `resources/` folder. From a source
+checkout or an editable install that is next to the package; a wheel installs
+them under `<prefix>/share/resume-auditor/resources`; a frozen app carries them
+in its bundle. `RESUME_AUDITOR_RESOURCES` overrides all of these.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import cache
+from pathlib import Path
+
+
+class ResourcesMissing(RuntimeError):
+    pass
+
+
+def _candidates() -> list[Path]:
+    out: list[Path] = []
+    env = os.environ.get("RESUME_AUDITOR_RESOURCES")
+    if env:
+        out.append(Path(env))
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        out.append(Path(bundle) / "resources")
+    out.append(Path(__file__).resolve().parent.parent / "resources")
+    out.append(Path(sys.prefix) / "share" / "resume-auditor" / "resources")
+    return out
+
+
+@cache
+def resources_dir() -> Path:
+    for candidate in _candidates():
+        if (candidate / "names").is_dir():
+            return candidate
+    tried = ", ".join(str(c) for c in _candidates())
+    raise ResourcesMissing(
+        f"The app's data folder is missing (looked in: {tried}). Reinstall the app."
+    )
+
+
+def resource(*parts: str) -> Path:
+    return resources_dir().joinpath(*parts)
+
+
+def sample_study() -> Path:
+    return resource("sample", "study.toml")
