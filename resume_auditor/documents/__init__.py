@@ -1,0 +1,1 @@
+"""Documents in: PDF and text loading, clean-up, identity slots."""
