@@ -1,0 +1,1 @@
+"""Storage: the SQLite result file (one audit = one file) and its migrations."""

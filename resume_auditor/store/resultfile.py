@@ -1,0 +1,564 @@
+"""The result file: one audit in one SQLite file.
+
+It holds the study, the job, the resumes (original bytes and text), variants,
+pairs, every request as sent and every raw response. A response is committed
+before it is counted, so a crash loses nothing and a finished audit re-run sends
+nothing.
+
+SQLite connections belong to the thread that opened them: the UI thread and the
+runner thread each open their own `ResultFile` on the same path (WAL mode lets a
+reader and the writer work at once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
+from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
+from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+APP_FILE_ID = "resume-auditor result file"
+
+
+class ResultFileError(Exception):
+    """A result file we cannot open or use; the message says why."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def pack(obj: Any) -> bytes:
+    """Compact storage for request bodies and raw responses (JSON, zlib)."""
+    return zlib.compress(json.dumps(obj, ensure_ascii=False, sort_keys=True).encode("utf-8"), 6)
+
+
+def unpack(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob).decode("utf-8"))
+
+
+@dataclass(frozen=True)
+class ResumeRecord:
+    id: int
+    filename: str
+    sha256: str
+    text: str
+    pages: int
+    status: str
+    message: str
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: int
+    provider: str
+    base_url: str
+    model: str
+    prompt_id: str
+    params: dict[str, Any]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class PendingRequest:
+    id: int
+    pair_id: int
+    order: Order
+    rep: int
+    body: dict[str, Any]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    total: int
+    done: int
+    failed: int
+    pending: int
+    invalid: int
+    input_tokens: int
+    output_tokens: int
+
+    @property
+    def finished(self) -> bool:
+        return self.total > 0 and self.done == self.total
+
+
+class ResultFile:
+    """Open (creating if asked) a result file and read or write it."""
+
+    def __init__(self, path: str | Path, *, create: bool = False) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise ResultFileError(f"There is no result file at {self.path}.")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate(create)
+        except sqlite3.DatabaseError as exc:
+            raise ResultFileError(
+                f"{self.path} is not a Resume Auditor result file or is damaged ({exc})."
+            ) from exc
+
+    # -- life cycle --------------------------------------------------------------
+
+    def _migrate(self, create: bool) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables and not create:
+                raise ResultFileError(f"{self.path} is an SQLite file, but not a result file.")
+            if tables:
+                raise ResultFileError(
+                    f"{self.path} already holds another database; not touching it."
+                )
+        if version > SCHEMA_VERSION:
+            raise ResultFileError(
+                f"{self.path} was written by a newer Resume Auditor (schema {version}; "
+                f"this app knows {SCHEMA_VERSION}). Update the app to open it."
+            )
+        for number in range(version, SCHEMA_VERSION):
+            # executescript commits first; the script carries its own transaction.
+            try:
+                self._db.executescript(
+                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
+                )
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        if version == 0:
+            with self.transaction():
+                self._set_meta("file", APP_FILE_ID)
+                self._set_meta("created_at", now_iso())
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ResultFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All or nothing: a failure inside leaves the file as it was."""
+        if self._db.in_transaction:
+            yield self._db
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._db.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._set_meta(key, value)
+
+    # -- study, job, resumes ------------------------------------------------------
+
+    def has_study(self) -> bool:
+        return bool(self._db.execute("SELECT count(*) FROM study").fetchone()[0] > 0)
+
+    def save_study(
+        self, name: str, toml_text: str, config: dict[str, Any], source_path: str | None
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO study(id, name, source_path, toml, config_json, created_at) "
+            "VALUES (1, ?, ?, ?, ?, ?)",
+            (name, source_path, toml_text, json.dumps(config, sort_keys=True), now_iso()),
+        )
+
+    def study(self) -> dict[str, Any]:
+        row = self._db.execute(
+            "SELECT name, source_path, toml, config_json, created_at FROM study WHERE id = 1"
+        ).fetchone()
+        if row is None:
+            raise ResultFileError(f"{self.path} holds no study yet.")
+        return {
+            "name": row[0],
+            "source_path": row[1],
+            "toml": row[2],
+            "config": json.loads(row[3]),
+            "created_at": row[4],
+        }
+
+    def save_job(self, job: Job, source_name: str | None, source_bytes: bytes | None) -> None:
+        self._db.execute(
+            "INSERT INTO job(id, title, text, source_name, source_bytes) VALUES (1, ?, ?, ?, ?)",
+            (job.title, job.text, source_name, source_bytes),
+        )
+        self._db.executemany(
+            "INSERT INTO qualification(position, kind, qtype, text) VALUES (?, ?, ?, ?)",
+            [(i, q.kind.value, q.qtype.value, q.text) for i, q in enumerate(job.qualifications)],
+        )
+
+    def job(self) -> Job:
+        row = self._db.execute("SELECT title, text FROM job WHERE id = 1").fetchone()
+        if row is None:
+            raise ResultFileError(f"{self.path} holds no job description yet.")
+        quals = [
+            Qualification(text=t, kind=QualKind(k), qtype=QualType(qt))
+            for k, qt, t in self._db.execute(
+                "SELECT kind, qtype, text FROM qualification ORDER BY position"
+            )
+        ]
+        return Job(title=row[0], text=row[1], qualifications=quals)
+
+    def add_resume(
+        self,
+        filename: str,
+        data: bytes | None,
+        text: str,
+        pages: int,
+        status: str,
+        message: str = "",
+        template: dict[str, Any] | None = None,
+    ) -> int:
+        digest = hashlib.sha256(data if data is not None else text.encode("utf-8")).hexdigest()
+        cur = self._db.execute(
+            "INSERT INTO resume(filename, sha256, bytes, text, pages, status, message, "
+            "template_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                filename,
+                digest,
+                data,
+                text,
+                pages,
+                status,
+                message,
+                None if template is None else json.dumps(template),
+            ),
+        )
+        return int(cur.lastrowid or 0)
+
+    def resumes(self) -> list[ResumeRecord]:
+        return [
+            ResumeRecord(*row)
+            for row in self._db.execute(
+                "SELECT id, filename, sha256, text, pages, status, message FROM resume ORDER BY id"
+            )
+        ]
+
+    def resume_bytes(self, resume_id: int) -> bytes | None:
+        row = self._db.execute("SELECT bytes FROM resume WHERE id = ?", (resume_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def resume_template(self, resume_id: int) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT template_json FROM resume WHERE id = ?", (resume_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else json.loads(row[0])
+
+    # -- variants and pairs -------------------------------------------------------
+
+    def add_variant(self, v: Variant) -> int:
+        cur = self._db.execute(
+            "INSERT INTO variant(resume_id, kind, grp, name, k, changes_json, removed_json, text) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                v.resume_id,
+                v.kind.value,
+                v.group,
+                v.name,
+                v.k,
+                json.dumps(v.changes),
+                json.dumps(v.removed_lines),
+                v.text,
+            ),
+        )
+        v.id = int(cur.lastrowid or 0)
+        return v.id
+
+    def variants(self) -> list[Variant]:
+        return [
+            Variant(
+                id=row[0],
+                resume_id=row[1],
+                kind=VariantKind(row[2]),
+                group=row[3],
+                name=row[4],
+                k=row[5],
+                changes=json.loads(row[6]),
+                removed_lines=json.loads(row[7]),
+                text=row[8],
+            )
+            for row in self._db.execute(
+                "SELECT id, resume_id, kind, grp, name, k, changes_json, removed_json, text "
+                "FROM variant ORDER BY id"
+            )
+        ]
+
+    def variant_text(self, variant_id: int) -> str:
+        row = self._db.execute("SELECT text FROM variant WHERE id = ?", (variant_id,)).fetchone()
+        return "" if row is None else str(row[0])
+
+    def add_pair(self, c: Case) -> int:
+        cur = self._db.execute(
+            "INSERT INTO pair(design, kind, variant_a, variant_b, truth, cluster, k, differs, "
+            "group_a, group_b, signal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                c.design,
+                c.kind.value,
+                c.variant_a,
+                c.variant_b,
+                c.truth.value,
+                c.cluster,
+                c.k,
+                c.differs,
+                c.group_a,
+                c.group_b,
+                c.signal,
+            ),
+        )
+        c.id = int(cur.lastrowid or 0)
+        return c.id
+
+    def pairs(self) -> list[Case]:
+        return [
+            Case(
+                id=row[0],
+                design=row[1],
+                kind=CaseKind(row[2]),
+                variant_a=row[3],
+                variant_b=row[4],
+                truth=Truth(row[5]),
+                cluster=row[6],
+                k=row[7],
+                differs=row[8],
+                group_a=row[9],
+                group_b=row[10],
+                signal=row[11],
+            )
+            for row in self._db.execute(
+                "SELECT id, design, kind, variant_a, variant_b, truth, cluster, k, differs, "
+                "group_a, group_b, signal FROM pair ORDER BY id"
+            )
+        ]
+
+    # -- runs and requests --------------------------------------------------------
+
+    def find_run(
+        self, provider: str, base_url: str, model: str, prompt_id: str, params: dict[str, Any]
+    ) -> int | None:
+        row = self._db.execute(
+            "SELECT id FROM run WHERE provider = ? AND base_url = ? AND model = ? "
+            "AND prompt_id = ? AND params_json = ? ORDER BY id DESC LIMIT 1",
+            (provider, base_url, model, prompt_id, json.dumps(params, sort_keys=True)),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def add_run(
+        self, provider: str, base_url: str, model: str, prompt_id: str, params: dict[str, Any]
+    ) -> int:
+        cur = self._db.execute(
+            "INSERT INTO run(provider, base_url, model, prompt_id, params_json, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (provider, base_url, model, prompt_id, json.dumps(params, sort_keys=True), now_iso()),
+        )
+        return int(cur.lastrowid or 0)
+
+    def runs(self) -> list[RunRecord]:
+        return [
+            RunRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6])
+            for r in self._db.execute(
+                "SELECT id, provider, base_url, model, prompt_id, params_json, created_at "
+                "FROM run ORDER BY id"
+            )
+        ]
+
+    def latest_run(self) -> RunRecord | None:
+        runs = self.runs()
+        return runs[-1] if runs else None
+
+    def add_requests(
+        self, run_id: int, items: Iterable[tuple[int, Order, int, dict[str, Any]]]
+    ) -> int:
+        """Queue requests (pair, order, repeat, body); ones already queued are kept as they are."""
+        rows = []
+        for pair_id, order, rep, body in items:
+            packed = pack(body)
+            digest = hashlib.sha256(packed).hexdigest()
+            rows.append((run_id, pair_id, order.value, rep, packed, digest))
+        before = self._db.total_changes
+        self._db.executemany(
+            "INSERT OR IGNORE INTO request(run_id, pair_id, ord, rep, body, body_sha256) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        return self._db.total_changes - before
+
+    def open_requests(self, run_id: int, include_failed: bool = True) -> list[PendingRequest]:
+        """Requests that still need an answer (pending, sent but unanswered, failed)."""
+        statuses = ("pending", "sent", "failed") if include_failed else ("pending", "sent")
+        marks = ",".join("?" * len(statuses))
+        return [
+            PendingRequest(r[0], r[1], Order(r[2]), r[3], unpack(r[4]), r[5])
+            for r in self._db.execute(
+                f"SELECT id, pair_id, ord, rep, body, attempts FROM request "
+                f"WHERE run_id = ? AND status IN ({marks}) ORDER BY id",
+                (run_id, *statuses),
+            )
+        ]
+
+    def mark_sent(self, request_id: int) -> None:
+        """Recorded before the request goes out, so a crash shows it was in flight."""
+        self._db.execute(
+            "UPDATE request SET status = 'sent', attempts = attempts + 1, sent_at = ? "
+            "WHERE id = ? AND status != 'done'",
+            (now_iso(), request_id),
+        )
+
+    def record_response(
+        self,
+        request_id: int,
+        raw: dict[str, Any],
+        text: str,
+        label: str,
+        justification: str,
+        usage: tuple[int, int, int, int],
+        model_version: str,
+        latency_s: float,
+    ) -> None:
+        """Commit a response and mark its request done, together."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO response(request_id, raw, text, label, justification, "
+                "input_tokens, output_tokens, cached_tokens, reasoning_tokens, model_version, "
+                "latency_s, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    request_id,
+                    pack(raw),
+                    text,
+                    label,
+                    justification,
+                    *usage,
+                    model_version,
+                    latency_s,
+                    now_iso(),
+                ),
+            )
+            db.execute(
+                "UPDATE request SET status = 'done', done_at = ?, error_kind = NULL, error = NULL "
+                "WHERE id = ?",
+                (now_iso(), request_id),
+            )
+
+    def record_failure(self, request_id: int, kind: str, message: str) -> None:
+        self._db.execute(
+            "UPDATE request SET status = 'failed', error_kind = ?, error = ? "
+            "WHERE id = ? AND status != 'done'",
+            (kind, message, request_id),
+        )
+
+    def progress(self, run_id: int) -> Progress:
+        row = self._db.execute(
+            "SELECT count(*), "
+            "coalesce(sum(status = 'done'), 0), coalesce(sum(status = 'failed'), 0), "
+            "coalesce(sum(status IN ('pending', 'sent')), 0) FROM request WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()
+        usage = self._db.execute(
+            "SELECT coalesce(sum(label = 'invalid'), 0), coalesce(sum(input_tokens), 0), "
+            "coalesce(sum(output_tokens), 0) FROM response JOIN request ON request.id = "
+            "response.request_id WHERE request.run_id = ?",
+            (run_id,),
+        ).fetchone()
+        return Progress(
+            total=row[0],
+            done=row[1],
+            failed=row[2],
+            pending=row[3],
+            invalid=usage[0],
+            input_tokens=usage[1],
+            output_tokens=usage[2],
+        )
+
+    def failures(self, run_id: int) -> list[tuple[int, str, str]]:
+        return [
+            (r[0], r[1] or "", r[2] or "")
+            for r in self._db.execute(
+                "SELECT id, error_kind, error FROM request WHERE run_id = ? AND status = 'failed'",
+                (run_id,),
+            )
+        ]
+
+    def raw_response(self, request_id: int) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT raw FROM response WHERE request_id = ?", (request_id,)
+        ).fetchone()
+        return None if row is None else dict(unpack(row[0]))
+
+    def request_body(self, request_id: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT body FROM request WHERE id = ?", (request_id,)).fetchone()
+        return None if row is None else dict(unpack(row[0]))
+
+    # -- tidy tables for statistics and the UI -------------------------------------
+
+    def judgments(self, run_id: int | None = None) -> pd.DataFrame:
+        """One row per answered request, joined with its pair: the input to the statistics."""
+        if run_id is None:
+            latest = self.latest_run()
+            if latest is None:
+                return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+            run_id = latest.id
+        query = (
+            "SELECT request.id AS request_id, request.run_id, pair.id AS pair_id, pair.design, "
+            "pair.kind, pair.truth, pair.cluster, pair.k, pair.group_a, pair.group_b, "
+            "pair.signal, pair.differs, request.ord AS ord, request.rep AS rep, "
+            "response.label, response.justification "
+            "FROM request JOIN response ON response.request_id = request.id "
+            "JOIN pair ON pair.id = request.pair_id WHERE request.run_id = ? ORDER BY request.id"
+        )
+        frame = pd.read_sql_query(query, self._db, params=(run_id,))
+        return frame[JUDGMENT_COLUMNS]
+
+
+JUDGMENT_COLUMNS = [
+    "request_id",
+    "run_id",
+    "pair_id",
+    "design",
+    "kind",
+    "truth",
+    "cluster",
+    "k",
+    "group_a",
+    "group_b",
+    "signal",
+    "differs",
+    "ord",
+    "rep",
+    "label",
+    "justification",
+]
