@@ -1,0 +1,1 @@
+"""Variants and test cases: demographic fills, qualification edits, design builders."""
