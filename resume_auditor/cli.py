@@ -1,0 +1,259 @@
+"""The `resume-auditor` command.
+
+    resume-auditor                        open the app with the sample study
+    resume-auditor gui [RESULT | STUDY]   open the app with a result or study file
+    resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
+    resume-auditor run RESULT             resume an unfinished audit
+    resume-auditor metrics RESULT [--json]
+
+Exit codes: 0 done; 1 the run did not finish (failed or stopped requests: resume
+it); 2 bad input (the message says what to fix); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from resume_auditor import APP_NAME, __version__
+
+EXIT_OK, EXIT_INCOMPLETE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class CliError(Exception):
+    """A problem with what the user asked for: printed plainly, exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="resume-auditor",
+        description=f"{APP_NAME}: audit an LLM's resume screening for validity and fairness.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    sub = p.add_subparsers(dest="command")
+
+    g = sub.add_parser("gui", help="open the desktop app")
+    g.add_argument("file", nargs="?", help="a result file or a study file (default: the sample)")
+    g.add_argument("--quit-after-load", action="store_true", help=argparse.SUPPRESS)
+
+    a = sub.add_parser("audit", help="prepare and run a study headless")
+    a.add_argument("study", help="the study file (TOML)")
+    a.add_argument("--out", required=True, help="the result file to write (or resume)")
+    a.add_argument("--provider", help="override the study's provider (local | openai-compatible)")
+    a.add_argument("--base-url", help="override the model server's base URL")
+    a.add_argument("--model", help="override the model id")
+    a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
+    a.add_argument("--prepare-only", action="store_true", help="build the cases, send nothing")
+
+    r = sub.add_parser("run", help="resume an unfinished audit")
+    r.add_argument("result", help="the result file")
+    r.add_argument("--run", type=int, help="which run of the file (default: the latest)")
+    r.add_argument("--concurrency", type=int, default=None)
+
+    m = sub.add_parser("metrics", help="print an audit's metrics")
+    m.add_argument("result", help="the result file")
+    m.add_argument("--json", action="store_true", help="machine-readable (docs/metrics-json.md)")
+    m.add_argument("--run", type=int, help="which run of the file (default: the latest)")
+
+    s = sub.add_parser("serve-local", help=argparse.SUPPRESS)
+    s.add_argument("--port", type=int, required=True)
+    s.add_argument("--model-path", required=True)
+    s.add_argument("--threads", type=int, default=2)
+    s.add_argument("--parent-pid", type=int, default=0)
+    return p
+
+
+def _fmt_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    seconds = int(seconds)
+    return f"{seconds // 60:d}:{seconds % 60:02d}"
+
+
+class _Printer:
+    """Progress on stderr, at most once a second (and always the last one)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._last = 0.0
+        self._lock = threading.Lock()
+
+    def __call__(self, event: Any) -> None:
+        from resume_auditor.runner import RunStatus
+
+        if not isinstance(event, RunStatus):
+            return
+        now = time.monotonic()
+        with self._lock:
+            if now - self._last < 1.0 and event.state.value == "running":
+                return
+            self._last = now
+        msg = (
+            f"[{event.state.value}] {event.done}/{event.total} answered, "
+            f"{event.failed} failed, {event.invalid} unreadable, ETA {_fmt_eta(event.eta_s)}"
+        )
+        if event.message:
+            msg += f" — {event.message}"
+        print(msg, file=self.stream, flush=True)
+
+
+def _run(path: Path, run_id: int | None, concurrency: int, timeout_s: float) -> int:
+    from resume_auditor.runner import RunState
+    from resume_auditor.workflow.execute import make_runner
+
+    runner = make_runner(
+        path, run_id, concurrency=concurrency, timeout_s=timeout_s, on_event=_Printer(sys.stderr)
+    )
+    runner.start()
+    interrupted = False
+    try:
+        while not runner.join(0.2):
+            pass
+    except KeyboardInterrupt:
+        interrupted = True
+        print("Stopping: finishing answers already on their way...", file=sys.stderr)
+        runner.cancel()
+        runner.join()
+    status = runner.final_status
+    if interrupted or (status and status.state is RunState.CANCELLED):
+        print(f"Cancelled. Resume with: resume-auditor run {path}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if status is None or status.state is RunState.STOPPED or status.failed:
+        print(
+            f"The run did not finish. {status.message if status else ''}\n"
+            f"Fix the cause, then resume with: resume-auditor run {path}",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    print(f"Done: {status.done} answers in {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from resume_auditor.workflow.prepare import prepare
+    from resume_auditor.workflow.studyfile import read_study
+
+    study = read_study(args.study)
+    config = study.config
+    if args.provider or args.base_url or args.model:
+        config = config.with_model(args.provider, args.base_url, args.model)
+    prepared = prepare(study, args.out, config.model)
+    for note in prepared.notes:
+        print(f"Note: {note}", file=sys.stderr)
+    verb = "Created" if prepared.new_file else "Reusing"
+    print(
+        f"{verb} {prepared.path}: run {prepared.run_id} on {prepared.model.describe()}, "
+        f"{prepared.requests_added} new request(s) queued.",
+        file=sys.stderr,
+    )
+    if args.prepare_only:
+        return EXIT_OK
+    concurrency = args.concurrency or config.run.concurrency
+    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.prepare import study_of
+
+    with ResultFile(args.result) as result:
+        config = study_of(result)
+    concurrency = args.concurrency or config.run.concurrency
+    return _run(Path(args.result), args.run, concurrency, config.run.timeout_s)
+
+
+def _print_metrics_text(report: dict[str, Any]) -> None:
+    run = report["run"]
+    counts = report["counts"]
+    print(f"{report['study']['name']} — {run['provider']}:{run['model']} (run {run['id']})")
+    print(
+        f"{counts['answered']}/{counts['requests']} answered, {counts['failed']} failed, "
+        f"{counts['invalid']} unreadable\n"
+    )
+    d1 = report["d1"]
+    for metric in d1["metrics"].values():
+        print(f"- {metric['reading']}")
+    if d1["selection_rate"]:
+        print("\nSelectionRate on equal pairs across groups:")
+        for metric in d1["selection_rate"].values():
+            print(f"- {metric['reading']}")
+    if report["flags"]:
+        print("\nFlags:")
+        for flag in report["flags"]:
+            print(f"! {flag}")
+    for note in report["notes"]:
+        print(f"\nNote: {note}")
+
+
+def cmd_metrics(args: argparse.Namespace) -> int:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.metrics import metrics_report
+
+    with ResultFile(args.result) as result:
+        try:
+            report = metrics_report(result, args.run)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
+        print()
+    else:
+        _print_metrics_text(report)
+    return EXIT_OK
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from resume_auditor.app import main as gui_main
+
+    argv = [args.file] if getattr(args, "file", None) else []
+    if getattr(args, "quit_after_load", False):
+        argv.append("--quit-after-load")
+    return gui_main(argv)
+
+
+def cmd_serve_local(args: argparse.Namespace) -> int:
+    from resume_auditor.providers.local import serve
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    return serve(args.port, args.model_path, args.threads, args.parent_pid)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    from resume_auditor.documents.errors import DocumentError
+    from resume_auditor.domain.study import StudyError
+    from resume_auditor.prompts import PromptError
+    from resume_auditor.store.resultfile import ResultFileError
+
+    commands = {
+        None: cmd_gui,
+        "gui": cmd_gui,
+        "audit": cmd_audit,
+        "run": cmd_run,
+        "metrics": cmd_metrics,
+        "serve-local": cmd_serve_local,
+    }
+    try:
+        return int(commands[args.command](args))
+    except (CliError, StudyError, DocumentError, PromptError, ResultFileError) as exc:
+        print(f"resume-auditor: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
