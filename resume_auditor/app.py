@@ -1,0 +1,46 @@
+"""Start the desktop app: `resume-auditor`, `resume-auditor gui [FILE]`, `resume-auditor-gui`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from resume_auditor import APP_NAME
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    from PySide6.QtWidgets import QApplication
+
+    from resume_auditor.resources import sample_study
+    from resume_auditor.ui.main_window import MainWindow
+    from resume_auditor.ui.tasks import wait_for_background
+
+    quit_after_load = "--quit-after-load" in args  # for smoke tests and start-up timing
+    qt_args = [a for a in args if a.startswith("-") and a != "--quit-after-load"]
+    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName("resume-auditor")
+    window = MainWindow()
+    window.show()
+    if quit_after_load:
+
+        def report(data: object) -> None:
+            print(
+                f"loaded {getattr(data, 'path', '')}: {len(getattr(data, 'pairs', []))} pairs",
+                flush=True,
+            )
+            app.exit(0)
+
+        window.session.loaded.connect(report)
+        window.session.failed.connect(lambda msg: (print(msg, file=sys.stderr), app.exit(2)))
+    files = [a for a in args if not a.startswith("-")]
+    window.open_path(Path(files[0]) if files else sample_study())
+    code = int(app.exec())
+    window.controller.shutdown()
+    wait_for_background(10000)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

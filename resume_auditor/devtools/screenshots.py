@@ -1,0 +1,69 @@
+"""Save a 1280x800 screenshot of every page, for looking at before calling a page done.
+
+Run: QT_QPA_PLATFORM=offscreen python -m resume_auditor.devtools.screenshots [OUT_DIR]
+
+It runs the sample study against the provider simulator (a scripted model on
+loopback) so that the Run and Results pages show real answers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    out_dir = Path(argv[1]) if len(argv) > 1 else Path("screenshots")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="ra-shots-"))
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(tmp)
+
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from resume_auditor.devtools.simulator import Simulator
+    from resume_auditor.resources import sample_study
+    from resume_auditor.ui.main_window import MainWindow
+    from resume_auditor.workflow.execute import make_runner
+    from resume_auditor.workflow.prepare import prepare
+    from resume_auditor.workflow.studyfile import read_study
+
+    app = QApplication.instance() or QApplication(["screenshots"])
+
+    def settle(ms: int = 400) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    with Simulator(models=("sim-model",)) as sim:
+        study = read_study(sample_study())
+        config = study.config.with_model("openai-compatible", sim.base_url, "sim-model")
+        result = tmp / "sample.audit"
+        prepared = prepare(study, result, config.model)
+        make_runner(result, prepared.run_id, concurrency=4).run()
+
+        window = MainWindow()
+        window.resize(1280, 800)
+        window.show()
+        window.open_path(result)
+        for _ in range(50):
+            settle(100)
+            if window.session.data is not None:
+                break
+        names = ["1-job", "2-resumes", "3-variants", "4-run", "5-results"]
+        for index, name in enumerate(names):
+            window.show_page(index)
+            settle(1200 if name == "5-results" else 500)
+            path = out_dir / f"{name}.png"
+            window.grab().save(str(path))
+            print(path)
+        window.close()
+    app.processEvents()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,186 @@
+"""The main window: the workflow's steps on the left, the current page on the right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QWidget,
+)
+
+from resume_auditor import APP_NAME, __version__
+from resume_auditor.resources import sample_study
+from resume_auditor.ui.pages.base import Page
+from resume_auditor.ui.pages.job_page import JobPage
+from resume_auditor.ui.pages.results_page import ResultsPage
+from resume_auditor.ui.pages.resumes_page import ResumesPage
+from resume_auditor.ui.pages.run_page import RunPage
+from resume_auditor.ui.pages.variants_page import VariantsPage
+from resume_auditor.ui.run_controller import RunController
+from resume_auditor.ui.session import AuditData, Session
+
+MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
+
+
+class MainWindow(QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.resize(1280, 800)
+        self.session = Session()
+        self._shown_path: Path | None = None
+        self.controller = RunController(self)
+
+        self.job_page = JobPage()
+        self.resumes_page = ResumesPage()
+        self.variants_page = VariantsPage()
+        self.run_page = RunPage(self.controller)
+        self.results_page = ResultsPage()
+        self.pages: list[Page] = [
+            self.job_page,
+            self.resumes_page,
+            self.variants_page,
+            self.run_page,
+            self.results_page,
+        ]
+
+        self.steps = QListWidget()
+        self.steps.setFixedWidth(190)
+        self.steps.setAccessibleName("Workflow steps")
+        self.stack = QStackedWidget()
+        for page in self.pages:
+            self.stack.addWidget(page)
+            self.steps.addItem(QListWidgetItem(page.title))
+            page.next_requested.connect(self._next)
+        self.steps.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.placeholder = QLabel("Opening…")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.stack.addWidget(self.placeholder)
+
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.addWidget(self.steps)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self._menus()
+        self.session.loaded.connect(self._loaded)
+        self.session.failed.connect(self._failed)
+        self.session.busy.connect(self._busy)
+        self.run_page.answers_recorded.connect(self.results_page.schedule_refresh)
+        self.run_page.run_finished.connect(self._run_finished)
+        self.results_page.updated.connect(lambda: self._update_steps(self.session.data))
+        self.statusBar().showMessage("Ready")
+
+    def _menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        open_action = QAction("&Open study or result file…", self)
+        open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self._open_dialog)
+        sample_action = QAction("Open the &sample study", self)
+        sample_action.triggered.connect(lambda: self.open_path(sample_study()))
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        for action in (open_action, sample_action, quit_action):
+            file_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        about = QAction("&About", self)
+        about.triggered.connect(self._about)
+        help_menu.addAction(about)
+
+    # -- opening -------------------------------------------------------------------------
+
+    def open_path(self, path: str | Path) -> None:
+        if self.controller.running:
+            QMessageBox.information(
+                self, APP_NAME, "A run is in progress. Cancel it before opening another audit."
+            )
+            return
+        self.session.open_file(path)
+
+    def _open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open", "", "Studies and audits (*.toml *.audit);;All files (*)"
+        )
+        if path:
+            self.open_path(path)
+
+    def _busy(self, message: str) -> None:
+        self.placeholder.setText(message)
+        self.stack.setCurrentWidget(self.placeholder)
+        self.statusBar().showMessage(message)
+
+    def _failed(self, message: str) -> None:
+        self.placeholder.setText(f"Could not open this audit.\n\n{message}")
+        self.stack.setCurrentWidget(self.placeholder)
+        self.statusBar().showMessage("Could not open the audit")
+        QMessageBox.warning(self, APP_NAME, message)
+
+    def _loaded(self, data: AuditData) -> None:
+        reopened = data.path == self._shown_path
+        self._shown_path = data.path
+        for page in self.pages:
+            page.show_audit(data)
+        self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
+        self.statusBar().showMessage(f"Audit file: {data.path}")
+        self._update_steps(data)
+        if reopened:  # a refresh of the same audit: stay on the page the user is on
+            self.stack.setCurrentIndex(max(0, self.steps.currentRow()))
+            return
+        self.steps.setCurrentRow(0)
+        self.stack.setCurrentIndex(0)
+
+    def _update_steps(self, data: AuditData | None) -> None:
+        for i, page in enumerate(self.pages):
+            mark = MARKS.get(page.status(data), "○")
+            self.steps.item(i).setText(f"{mark}  {page.title}")
+
+    def _run_finished(self) -> None:
+        self.session.reload()
+        self.results_page.refresh()
+        self._update_steps(self.session.data)
+
+    def _next(self) -> None:
+        row = self.steps.currentRow()
+        if row < len(self.pages) - 1:
+            self.steps.setCurrentRow(row + 1)
+
+    def show_page(self, index: int) -> None:
+        self.steps.setCurrentRow(index)
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME}</b> {__version__}<br>Audits a language model's resume screening "
+            "for validity and fairness before it screens real candidates.<br><br>"
+            "Methods: Castleman et al. (2025), <i>Measuring Validity in LLM-based Resume "
+            "Screening</i>. Name lists: Bloomberg Graphics (2024, Apache-2.0), US Census 2010 "
+            "surnames, SSA baby names, Tzioumis (2018).",
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.controller.running:
+            answer = QMessageBox.question(
+                self,
+                APP_NAME,
+                "A run is in progress. Every answer so far is saved; you can resume later. "
+                "Stop the run and quit?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
+        self.controller.shutdown()
+        event.accept()

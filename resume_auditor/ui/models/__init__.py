@@ -1,0 +1,1 @@
+"""Qt item models for the tables."""

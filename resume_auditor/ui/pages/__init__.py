@@ -1,0 +1,1 @@
+"""The workflow's pages: Job → Resumes → Variants → Run → Results."""

