@@ -1,0 +1,86 @@
+"""Shared fixtures. Qt runs offscreen; every test gets its own data folder; a test
+that leaves a runner thread or the simulator running fails."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+WATCHED_THREADS = ("audit-runner", "provider-simulator")
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "resources" / "sample"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    for var in ("RESUME_AUDITOR_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_threads() -> Iterator[None]:
+    before = {t.ident for t in threading.enumerate()}
+    yield
+    leaked = [
+        t
+        for t in threading.enumerate()
+        if t.ident not in before
+        and t.is_alive()
+        and t.name in ("audit-runner", "provider-simulator")
+    ]
+    for t in leaked:
+        t.join(timeout=5)
+    still = [t.name for t in leaked if t.is_alive()]
+    assert not still, f"test left threads running: {still}"
+
+
+@pytest.fixture
+def simulator() -> Iterator[object]:
+    from resume_auditor.devtools.simulator import Simulator
+
+    with Simulator() as sim:
+        yield sim
+
+
+@pytest.fixture
+def small_study(tmp_path: Path) -> Path:
+    """A one-resume, two-group study: 3 equal + 2 unequal pairs, 10 requests."""
+    (tmp_path / "resumes").mkdir()
+    for name in ("job.md",):
+        (tmp_path / name).write_text((SAMPLE / name).read_text())
+    pdf = SAMPLE / "resumes" / "01-jordan-ellery.pdf"
+    (tmp_path / "resumes" / pdf.name).write_bytes(pdf.read_bytes())
+    study = tmp_path / "study.toml"
+    study.write_text(
+        """
+format = 1
+[study]
+name = "Small test study"
+seed = 7
+[job]
+file = "job.md"
+[resumes]
+files = ["resumes/*.pdf"]
+[model]
+provider = "local"
+max_tokens = 160
+[run]
+prompt = "d1-baseline"
+orders = "both"
+concurrency = 2
+[designs.d1]
+groups = ["black_woman", "white_man"]
+k = [1]
+"""
+    )
+    return study

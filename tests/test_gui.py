@@ -1,0 +1,129 @@
+"""Walk the five pages like a user, against the provider simulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from resume_auditor.devtools.simulator import Simulator
+from resume_auditor.runner import RunState
+from resume_auditor.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> MainWindow:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.controller.shutdown()
+    from resume_auditor.ui.tasks import wait_for_background
+
+    wait_for_background()
+
+
+def _open(qtbot: QtBot, win: MainWindow, path: Path) -> None:
+    with qtbot.waitSignal(win.session.loaded, timeout=30000):
+        win.open_path(path)
+
+
+def _point_at(win: MainWindow, sim: Simulator) -> None:
+    page = win.run_page
+    page.provider.setCurrentIndex(page.provider.findData("openai-compatible"))
+    page.base_url.setText(sim.base_url)
+    page.model_id.setText("sim-model")
+
+
+def test_walk_all_pages_and_run(qtbot: QtBot, window: MainWindow, small_study: Path) -> None:
+    win = window
+    _open(qtbot, win, small_study)
+    # 1. Job
+    assert win.job_page.job_title.text() == "Junior Data Analyst"
+    assert win.job_page.quals.topLevelItem(0).childCount() == 6
+    # 2. Resumes: one PDF, text shown, identity marked
+    win.job_page.next_button.click()
+    assert win.stack.currentWidget() is win.resumes_page
+    assert win.resumes_page.files.count() == 1
+    assert "Jordan Ellery" in win.resumes_page.text.toPlainText()
+    assert "identity mention" in win.resumes_page.message.text()
+    # 3. Test cases
+    win.resumes_page.next_button.click()
+    assert win.variants_page.proxy.rowCount() == 5
+    assert "10 requests" in win.variants_page.summary.text()
+    # 4. Run against the simulator
+    win.variants_page.next_button.click()
+    with Simulator() as sim:
+        _point_at(win, sim)
+        with qtbot.waitSignal(win.controller.finished, timeout=30000) as blocker:
+            win.run_page.start_button.click()
+        assert blocker.args[0].state is RunState.FINISHED
+        assert win.run_page.progress.value() == 10
+        assert win.run_page.feed.count() == 10
+    # 5. Results
+    win.run_page.next_button.click()
+    assert win.stack.currentWidget() is win.results_page
+    qtbot.waitUntil(
+        lambda: (
+            win.results_page.model.rowCount() == 5
+            and all(r.ab and r.ba for r in win.results_page.model.rows)
+        ),
+        timeout=10000,
+    )
+    qtbot.waitUntil(
+        lambda: win.results_page.cards["criterion_validity"].value.text() == "100%", timeout=10000
+    )
+    win.results_page.table.selectRow(0)
+    assert "Ground truth" in win.results_page.why.toPlainText()
+    assert "choices" in win.results_page.raw.toPlainText()
+    win.results_page.kind_filter.setCurrentIndex(win.results_page.kind_filter.findData("unequal"))
+    assert win.results_page.proxy.rowCount() == 2
+
+
+def test_cancel_then_resume_in_the_app(qtbot: QtBot, window: MainWindow, small_study: Path) -> None:
+    win = window
+    _open(qtbot, win, small_study)
+    win.show_page(3)
+    with Simulator(latency_s=0.3) as sim:
+        _point_at(win, sim)
+        win.run_page.concurrency.setValue(1)
+        win.run_page.start_button.click()
+        qtbot.waitUntil(lambda: win.run_page.progress.value() >= 2, timeout=15000)
+        with qtbot.waitSignal(win.controller.finished, timeout=5000) as blocker:
+            win.run_page.cancel_button.click()
+        assert blocker.args[0].state is RunState.CANCELLED
+        assert win.run_page.start_button.text() == "Resume"
+        done = blocker.args[0].done
+        with qtbot.waitSignal(win.controller.finished, timeout=30000) as blocker:
+            win.run_page.start_button.click()
+        assert blocker.args[0].state is RunState.FINISHED
+        assert blocker.args[0].done == 10 and done < 10
+        assert sim.answered == 10
+
+
+def test_a_bad_key_is_reported_plainly(qtbot: QtBot, window: MainWindow, small_study: Path) -> None:
+    win = window
+    _open(qtbot, win, small_study)
+    win.show_page(3)
+    with Simulator(api_key="the-right-one") as sim:
+        _point_at(win, sim)
+        with qtbot.waitSignal(win.controller.finished, timeout=30000) as blocker:
+            win.run_page.start_button.click()
+        assert blocker.args[0].state is RunState.STOPPED
+        assert "rejected the API key" in win.run_page.state_text.text()
+        assert win.run_page.start_button.isEnabled()
+
+
+def test_an_unusable_study_says_why(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[job]\ntext = "x"\n[resumes]\nfiles = ["missing.pdf"]\n')
+    with qtbot.waitSignal(window.session.failed, timeout=30000):
+        window.open_path(bad)
+    assert shown and "Could not open" in window.placeholder.text()

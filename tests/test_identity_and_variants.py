@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+import difflib
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from resume_auditor.documents.identity import find_identity
+from resume_auditor.documents.jobparse import parse_job
+from resume_auditor.documents.load import load_file
+from resume_auditor.domain.case import CaseKind, Truth, VariantKind
+from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS, Group
+from resume_auditor.domain.identity import Persona, SlotKind
+from resume_auditor.domain.study import D1Spec
+from resume_auditor.variants.d1 import build_d1
+from resume_auditor.variants.lexical import choose_removals, remove
+from resume_auditor.variants.names import name_lists, personas_for
+
+SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
+TEXT = """Dana Whitfield
+dana.whitfield@example.com | (555) 010-0000
+Pronouns: she/her
+SUMMARY
+Dana leads analytics. Her team trusts her; she says the work is hers.
+Ms. Whitfield taught herself SQL.
+"""
+
+
+def test_identity_slots_round_trip_and_fill() -> None:
+    t = find_identity(TEXT)
+    assert t.fill(None) == TEXT
+    kinds = [s.kind for s in t.slots]
+    assert SlotKind.FULL_NAME in kinds and SlotKind.EMAIL in kinds
+    filled = t.fill(Persona("Jamal", "Booker", "man", "black_man"))
+    assert "Jamal Booker\njamal.booker@example.com" in filled
+    assert "Pronouns: he/him" in filled
+    assert "Jamal leads analytics. His team trusts him; he says the work is his." in filled
+    assert "Mr. Booker taught himself SQL." in filled
+    assert "Dana" not in filled and "Whitfield" not in filled and "she" not in filled
+
+
+def test_fill_keeps_all_caps_names() -> None:
+    t = find_identity("MORGAN TATE\nAnalyst\n")
+    assert t.fill(Persona("Ann", "Lee", "woman")) == "ANN LEE\nAnalyst\n"
+
+
+def test_name_lists_have_twenty_distinct_names_per_group() -> None:
+    lists = name_lists()
+    for group in ALL_GROUPS:
+        entries = lists[group.key]
+        assert len(entries) >= 20, group
+        assert len({e.first for e in entries}) == len(entries)
+        assert len({e.last for e in entries}) == len(entries)
+
+
+def test_personas_are_distinct_and_reproducible() -> None:
+    a = personas_for(Group("black", "woman"), 5, random.Random(1))
+    b = personas_for(Group("black", "woman"), 5, random.Random(1))
+    assert a == b
+    assert len({p.full_name for p in a}) == 5
+    assert all(p.gender == "woman" for p in a)
+
+
+def _sample_template():
+    doc = load_file(SAMPLE / "resumes" / "01-jordan-ellery.pdf")
+    return find_identity(doc.text)
+
+
+def _job():
+    return parse_job((SAMPLE / "job.md").read_text())
+
+
+def test_job_parser_reads_required_and_preferred() -> None:
+    job = _job()
+    assert job.title == "Junior Data Analyst"
+    assert len(job.required) == 6 and len(job.preferred) == 3
+    assert job.required[0].qtype.value == "education"
+    assert job.required[1].qtype.value == "experience"
+
+
+def test_lexical_removal_deletes_what_carries_a_qualification() -> None:
+    template = _sample_template()
+    job = _job()
+    removals = choose_removals(template, job.required, 1, random.Random(3))
+    assert removals is not None
+    less = remove(template, removals)
+    assert len(less.text) < len(template.text)
+    for line in removals[0].removed:
+        assert line not in less.text
+    # slots survive and still fill correctly
+    assert less.fill(None).startswith("Jordan Ellery")
+    assert less.fill(Persona("Ann", "Lee", "woman")).startswith("Ann Lee")
+
+
+def test_d1_counts_follow_the_formulas() -> None:
+    template, job = _sample_template(), _job()
+    for groups in (D1_GROUPS, D1_GROUPS[:2], ALL_GROUPS):
+        built = build_d1(1, template, job, D1Spec(groups=groups, k=(1,)), seed=5)
+        g = len(groups)
+        equal = [c for c in built.cases if c.kind is CaseKind.EQUAL]
+        unequal = [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
+        assert len(equal) == g * (g + 1) // 2
+        assert len(unequal) == g
+        assert len([v for v in built.variants if v.kind is VariantKind.BASE]) == 2 * g
+        ordered = {(c.group_a, c.group_b) for c in equal} | {(c.group_b, c.group_a) for c in equal}
+        assert ordered == {(a.key, b.key) for a, b in itertools.product(groups, groups)}
+
+
+def test_equal_pairs_differ_only_in_identity() -> None:
+    template, job = _sample_template(), _job()
+    built = build_d1(1, template, job, D1Spec(), seed=11)
+    identity_words = set()
+    for v in built.variants:
+        if v.name:
+            first, last = v.name.split(" ", 1)
+            identity_words |= {
+                first,
+                last,
+                f"{first}.{last}".lower() + "@example.com",
+                "she",
+                "he",
+                "her",
+                "him",
+                "his",
+                "she/her",
+                "he/him",
+            }
+    for case in built.cases:
+        if case.kind is not CaseKind.EQUAL:
+            continue
+        a = built.variants[case.variant_a].text.split()
+        b = built.variants[case.variant_b].text.split()
+        changed = [
+            w
+            for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b).get_opcodes()
+            if tag != "equal"
+            for w in a[i1:i2] + b[j1:j2]
+        ]
+        assert all(
+            w.strip("|,.") in identity_words or w.lower() in identity_words for w in changed
+        ), changed
+
+
+def test_unequal_pairs_have_truth_on_the_full_resume() -> None:
+    template, job = _sample_template(), _job()
+    built = build_d1(1, template, job, D1Spec(), seed=3)
+    for case in built.cases:
+        if case.kind is not CaseKind.UNEQUAL:
+            continue
+        a, b = built.variants[case.variant_a], built.variants[case.variant_b]
+        full, less = (a, b) if case.truth is Truth.A else (b, a)
+        assert full.kind is VariantKind.BASE and less.kind is VariantKind.LESS
+        assert len(less.text) < len(full.text)
+        assert less.changes and less.changes[0] in case.differs
+
+
+def test_same_seed_same_cases() -> None:
+    template, job = _sample_template(), _job()
+    one = build_d1(1, template, job, D1Spec(), seed=42)
+    two = build_d1(1, template, job, D1Spec(), seed=42)
+    other = build_d1(1, template, job, D1Spec(), seed=43)
+    assert [v.text for v in one.variants] == [v.text for v in two.variants]
+    assert [(c.truth, c.differs) for c in one.cases] == [(c.truth, c.differs) for c in two.cases]
+    assert [v.name for v in one.variants] != [v.name for v in other.variants]
+
+
+def test_no_removable_qualification_is_reported_not_faked() -> None:
+    template = find_identity("Pat Doe\nLikes hiking.\n")
+    built = build_d1(1, template, _job(), D1Spec(), seed=1)
+    assert not [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
+    assert built.notes and "k=1" in built.notes[0]
+
+
+@pytest.mark.parametrize("src", sorted((SAMPLE / "src").glob("*.md")), ids=lambda p: p.stem)
+def test_committed_sample_pdfs_are_what_the_renderer_makes(src: Path) -> None:
+    from resume_auditor.devtools.sample import render_resume
+
+    pdf = SAMPLE / "resumes" / (src.stem + ".pdf")
+    assert pdf.read_bytes() == render_resume(src.read_text(encoding="utf-8"), title=src.stem)
