@@ -126,8 +126,12 @@ def _float(value: Any, where: str) -> float:
     return float(value)
 
 
-def study_from_dict(data: dict[str, Any]) -> StudyConfig:
-    """Validate a parsed study file. Raises StudyError with a plain message."""
+def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> StudyConfig:
+    """Validate a parsed study file. Raises StudyError with a plain message.
+
+    `require_sources=False` reads the settings an audit file keeps, whose job and
+    resumes live in the file itself rather than in paths.
+    """
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise StudyError(f"this study file has format {fmt!r}; this app reads {FORMAT_VERSION}")
@@ -143,11 +147,11 @@ def study_from_dict(data: dict[str, Any]) -> StudyConfig:
         required=_strings(job.get("required"), "job.required"),
         preferred=_strings(job.get("preferred"), "job.preferred"),
     )
-    if not job_spec.file and not job_spec.text.strip():
+    if require_sources and not job_spec.file and not job_spec.text.strip():
         raise StudyError("the study has no job description: set job.file or job.text")
 
     resumes = _strings(_table(data, "resumes").get("files"), "resumes.files")
-    if not resumes:
+    if require_sources and not resumes:
         raise StudyError("the study lists no resumes: set resumes.files")
 
     model = _table(data, "model")
@@ -209,3 +213,51 @@ def study_from_dict(data: dict[str, Any]) -> StudyConfig:
         run=run_spec,
         d1=d1_spec,
     )
+
+
+def study_to_dict(config: StudyConfig) -> dict[str, Any]:
+    """The study as a study file's tables, so that `study_from_dict` reads it back unchanged.
+
+    The result file stores this (as JSON) as the audit's settings; the GUI edits it.
+    """
+    job: dict[str, Any] = {"title": config.job.title}
+    if config.job.file:
+        job["file"] = config.job.file
+    if config.job.text:
+        job["text"] = config.job.text
+    if config.job.required:
+        job["required"] = list(config.job.required)
+    if config.job.preferred:
+        job["preferred"] = list(config.job.preferred)
+    model: dict[str, Any] = {
+        "provider": config.model.provider,
+        "base_url": config.model.base_url,
+        "model": config.model.model,
+        "temperature": config.model.temperature,
+        "max_tokens": config.model.max_tokens,
+    }
+    if config.model.seed is not None:
+        model["seed"] = config.model.seed
+    out: dict[str, Any] = {
+        "format": FORMAT_VERSION,
+        "study": {"name": config.name, "seed": config.seed},
+        "job": job,
+        "resumes": {"files": list(config.resumes)},
+        "model": model,
+        "run": {
+            "prompt": config.run.prompt,
+            "orders": config.run.orders,
+            "repeats": config.run.repeats,
+            "concurrency": config.run.concurrency,
+            "timeout_s": config.run.timeout_s,
+        },
+        "designs": {},
+    }
+    if config.d1 is not None:
+        out["designs"]["d1"] = {
+            "groups": [g.key for g in config.d1.groups],
+            "equal_pairs": config.d1.equal_pairs,
+            "unequal_pairs": config.d1.unequal_pairs,
+            "k": list(config.d1.k),
+        }
+    return out

@@ -199,6 +199,19 @@ class ResultFile:
             (name, source_path, toml_text, json.dumps(config, sort_keys=True), now_iso()),
         )
 
+    def save_config(self, config: dict[str, Any], name: str | None = None) -> None:
+        """Replace the audit's settings (the GUI edits them; the study file's text stays)."""
+        with self.transaction():
+            self._db.execute(
+                "UPDATE study SET config_json = ?, name = coalesce(?, name) WHERE id = 1",
+                (json.dumps(config, sort_keys=True), name),
+            )
+
+    def config(self) -> dict[str, Any]:
+        """The audit's settings in study-file shape (see domain.study.study_to_dict)."""
+        data: dict[str, Any] = self.study()["config"]
+        return data
+
     def study(self) -> dict[str, Any]:
         row = self._db.execute(
             "SELECT name, source_path, toml, config_json, created_at FROM study WHERE id = 1"
@@ -222,6 +235,16 @@ class ResultFile:
             "INSERT INTO qualification(position, kind, qtype, text) VALUES (?, ?, ?, ?)",
             [(i, q.kind.value, q.qtype.value, q.text) for i, q in enumerate(job.qualifications)],
         )
+
+    def has_job(self) -> bool:
+        return bool(self._db.execute("SELECT count(*) FROM job").fetchone()[0])
+
+    def replace_job(self, job: Job, source_name: str | None, source_bytes: bytes | None) -> None:
+        """Set the job and its checklist, replacing what was there."""
+        with self.transaction():
+            self._db.execute("DELETE FROM qualification")
+            self._db.execute("DELETE FROM job")
+            self.save_job(job, source_name, source_bytes)
 
     def job(self) -> Job:
         row = self._db.execute("SELECT title, text FROM job WHERE id = 1").fetchone()
@@ -269,6 +292,22 @@ class ResultFile:
                 "SELECT id, filename, sha256, text, pages, status, message FROM resume ORDER BY id"
             )
         ]
+
+    def delete_resume(self, resume_id: int) -> None:
+        """Remove a resume; refused while test cases built from it exist."""
+        used = self._db.execute(
+            "SELECT count(*) FROM variant WHERE resume_id = ?", (resume_id,)
+        ).fetchone()[0]
+        if used:
+            raise ResultFileError(
+                "Test cases are built from this resume. Clear the test cases first."
+            )
+        self._db.execute("DELETE FROM resume WHERE id = ?", (resume_id,))
+
+    def set_template(self, resume_id: int, template: dict[str, Any]) -> None:
+        self._db.execute(
+            "UPDATE resume SET template_json = ? WHERE id = ?", (json.dumps(template), resume_id)
+        )
 
     def resume_bytes(self, resume_id: int) -> bytes | None:
         row = self._db.execute("SELECT bytes FROM resume WHERE id = ?", (resume_id,)).fetchone()
@@ -365,6 +404,34 @@ class ResultFile:
                 "group_a, group_b, signal FROM pair ORDER BY id"
             )
         ]
+
+    def answered_count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM response").fetchone()[0])
+
+    def clear_cases(self) -> None:
+        """Delete variants, pairs and their unanswered requests, to build them again.
+
+        Refused once any answer exists: those answers belong to these cases, and an
+        audit's numbers must always trace back to the cases that produced them.
+        """
+        if self.answered_count():
+            raise ResultFileError(
+                "This audit already has answers from a model, so its test cases are fixed. "
+                "Save a copy as a new audit to change them."
+            )
+        with self.transaction():
+            self._db.execute("DELETE FROM request")
+            self._db.execute("DELETE FROM run")
+            self._db.execute("DELETE FROM pair")
+            self._db.execute("DELETE FROM variant")
+
+    def copy_to(self, path: str | Path) -> None:
+        """A consistent copy of this file (SQLite's online backup), e.g. 'Save a copy as'."""
+        target = sqlite3.connect(path)
+        try:
+            self._db.backup(target)
+        finally:
+            target.close()
 
     # -- runs and requests --------------------------------------------------------
 

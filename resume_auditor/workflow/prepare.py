@@ -9,26 +9,41 @@ model not yet run are added, so re-running a finished audit sends nothing.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.documents.errors import DocumentError
-from resume_auditor.documents.identity import find_identity
-from resume_auditor.documents.jobparse import classify, parse_job
-from resume_auditor.documents.load import load_file
 from resume_auditor.domain.case import Order
-from resume_auditor.domain.identity import Slot, SlotKind, Template
-from resume_auditor.domain.job import Job, Qualification, QualKind
-from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError, study_from_dict
+from resume_auditor.domain.study import (
+    ModelSpec,
+    StudyConfig,
+    StudyError,
+    study_from_dict,
+    study_to_dict,
+)
 from resume_auditor.prompts import PAIRWISE_GRAMMAR, get_preset
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.variants.d1 import build_d1
+from resume_auditor.workflow.cases import build_cases
+from resume_auditor.workflow.ingest import (
+    ingest_study_resumes,
+    job_from_study,
+    template_from_json,
+    template_to_json,
+)
 from resume_auditor.workflow.studyfile import StudyFile
+
+__all__ = [
+    "Prepared",
+    "new_audit",
+    "prepare",
+    "queue_run",
+    "request_body",
+    "study_of",
+    "template_from_json",
+    "template_to_json",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -44,59 +59,19 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
 
 
-def template_to_json(t: Template) -> dict[str, Any]:
-    return {
-        "slots": [
-            {"start": s.start, "end": s.end, "kind": s.kind.value, "confidence": s.confidence}
-            for s in t.slots
-        ]
-    }
-
-
-def template_from_json(text: str, data: dict[str, Any]) -> Template:
-    slots = [
-        Slot(
-            d["start"], d["end"], SlotKind(d["kind"]), text[d["start"] : d["end"]], d["confidence"]
-        )
-        for d in data["slots"]
-    ]
-    return Template(text, slots)
-
-
 def study_of(result: ResultFile) -> StudyConfig:
-    """The study stored in a result file."""
-    return study_from_dict(tomllib.loads(result.study()["toml"]))
+    """The audit's settings as stored in its file."""
+    return study_from_dict(result.config(), require_sources=False)
 
 
-def _config_json(config: StudyConfig) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(config), default=str))
-    return data
-
-
-def _load_job(study: StudyFile) -> tuple[Job, str | None, bytes | None]:
-    spec = study.config.job
-    data: bytes | None = None
-    name: str | None = None
-    if spec.file:
-        path = study.job_path()
-        assert path is not None
-        doc = load_file(path)
-        text, data, name = doc.text, doc.data, path.name
-    else:
-        text = spec.text
-    if not text.strip():
-        raise StudyError("The job description is empty. Paste or load the job you are hiring for.")
-    job = parse_job(text, spec.title)
-    if spec.required or spec.preferred:
-        job.qualifications = [
-            Qualification(t, QualKind.REQUIRED, classify(t)) for t in spec.required
-        ] + [Qualification(t, QualKind.PREFERRED, classify(t)) for t in spec.preferred]
-    if not job.required:
-        raise StudyError(
-            "No required qualifications were found in the job description. Put them under a "
-            "heading such as 'Requirements', or list them in the study file (job.required)."
-        )
-    return job, name, data
+def new_audit(path: str | Path, config: StudyConfig) -> Path:
+    """An empty audit file (no job, no resumes yet) for the GUI's "New audit"."""
+    path = Path(path)
+    if path.exists():
+        raise StudyError(f"{path} already exists; choose another name.")
+    with ResultFile(path, create=True) as result, result.transaction():
+        result.save_study(config.name, "", study_to_dict(config), None)
+    return path
 
 
 def request_body(
@@ -157,38 +132,11 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
 
 def _build(result: ResultFile, study: StudyFile, notes: list[str]) -> None:
     config = study.config
-    job, job_name, job_bytes = _load_job(study)
-    result.save_study(config.name, study.text, _config_json(config), str(study.path))
+    job, job_name, job_bytes = job_from_study(study)
+    result.save_study(config.name, study.text, study_to_dict(config), str(study.path))
     result.save_job(job, job_name, job_bytes)
-    usable = 0
-    for path in study.resume_paths():
-        try:
-            doc = load_file(path)
-        except DocumentError as exc:
-            notes.append(f"Skipped {path.name}: {exc.message}")
-            data = path.read_bytes() if path.exists() else None
-            result.add_resume(path.name, data, "", 0, "error", exc.message)
-            continue
-        template = find_identity(doc.text)
-        status, message = "ok", ""
-        if template.original_name() is None:
-            status = "warning"
-            message = "No candidate name found at the top; name-swap variants will not differ."
-            notes.append(f"{path.name}: {message}")
-        resume_id = result.add_resume(
-            path.name, doc.data, doc.text, doc.pages, status, message, template_to_json(template)
-        )
-        if config.d1 is None:
-            continue
-        built = build_d1(resume_id, template, job, config.d1, config.seed)
-        notes.extend(f"{path.name}: {n}" for n in built.notes)
-        ids = [result.add_variant(v) for v in built.variants]
-        for case in built.cases:
-            case.variant_a, case.variant_b = ids[case.variant_a], ids[case.variant_b]
-            result.add_pair(case)
-        usable += 1
-    if usable == 0:
-        raise StudyError("None of the study's resumes could be used: " + " ".join(notes))
+    notes.extend(ingest_study_resumes(result, study))
+    notes.extend(build_cases(result, config))
 
 
 def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -> Prepared:
@@ -225,8 +173,13 @@ def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -
     return Prepared(out, run_id, config, config.model, True, added, notes)
 
 
-def queue_run(path: str | Path, model: ModelSpec) -> tuple[int, int]:
-    """(run id, requests added) for `model` on an existing result file; reuses a same run."""
+def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> tuple[int, int]:
+    """(run id, requests added) for `model` on an audit file; a same run is reused."""
     with ResultFile(path) as result:
         study = study_of(result)
+        if prompt:
+            get_preset(prompt)
+            study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
+        if not result.pairs():
+            raise StudyError("There are no test cases yet: build them first.")
         return _queue_run(result, study, model)

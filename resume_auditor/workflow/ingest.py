@@ -1,0 +1,132 @@
+"""Bring a job description and resumes into an audit file.
+
+The CLI (from a study file) and the GUI (pasted text, dropped files) both come
+through here, so a document is read, cleaned and templated the same way whatever
+the door it came in by.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from resume_auditor.documents.errors import DocumentError
+from resume_auditor.documents.identity import find_identity
+from resume_auditor.documents.jobparse import classify, parse_job
+from resume_auditor.documents.load import load_bytes, load_file
+from resume_auditor.domain.identity import Slot, SlotKind, Template
+from resume_auditor.domain.job import Job, Qualification, QualKind
+from resume_auditor.domain.study import StudyError
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.studyfile import StudyFile
+
+NO_NAME = "No candidate name found at the top; name-swap variants will not differ."
+
+
+def template_to_json(t: Template) -> dict[str, Any]:
+    return {
+        "slots": [
+            {"start": s.start, "end": s.end, "kind": s.kind.value, "confidence": s.confidence}
+            for s in t.slots
+        ]
+    }
+
+
+def template_from_json(text: str, data: dict[str, Any]) -> Template:
+    slots = [
+        Slot(
+            d["start"], d["end"], SlotKind(d["kind"]), text[d["start"] : d["end"]], d["confidence"]
+        )
+        for d in data["slots"]
+    ]
+    return Template(text, slots)
+
+
+def read_job(
+    text: str,
+    title: str = "",
+    required: tuple[str, ...] | list[str] = (),
+    preferred: tuple[str, ...] | list[str] = (),
+) -> Job:
+    """The job and its checklist; explicit lists replace what the headings give."""
+    if not text.strip():
+        raise StudyError("The job description is empty. Paste or load the job you are hiring for.")
+    job = parse_job(text, title)
+    if required or preferred:
+        job.qualifications = [
+            Qualification(t, QualKind.REQUIRED, classify(t)) for t in required
+        ] + [Qualification(t, QualKind.PREFERRED, classify(t)) for t in preferred]
+    return job
+
+
+def check_job(job: Job) -> None:
+    if not job.required:
+        raise StudyError(
+            "No required qualifications were found in the job description. Put them under a "
+            "heading such as 'Requirements', or add them to the checklist."
+        )
+
+
+def job_from_study(study: StudyFile) -> tuple[Job, str | None, bytes | None]:
+    spec = study.config.job
+    data: bytes | None = None
+    name: str | None = None
+    if spec.file:
+        path = study.job_path()
+        assert path is not None
+        doc = load_file(path)
+        text, data, name = doc.text, doc.data, path.name
+    else:
+        text = spec.text
+    job = read_job(text, spec.title, spec.required, spec.preferred)
+    check_job(job)
+    return job, name, data
+
+
+def ingest_resume(
+    result: ResultFile, filename: str, data: bytes, *, password: str | None = None
+) -> tuple[int, str]:
+    """Read, clean and template one resume; store it. Returns (id, note or '').
+
+    A DocumentError (scanned, encrypted, damaged...) propagates and nothing is stored:
+    the caller decides whether to ask for a password or record the failure.
+    """
+    doc = load_bytes(data, filename, password=password)
+    template = find_identity(doc.text)
+    status, message = "ok", ""
+    if template.original_name() is None:
+        status, message = "warning", NO_NAME
+    resume_id = result.add_resume(
+        filename, doc.data, doc.text, doc.pages, status, message, template_to_json(template)
+    )
+    return resume_id, message
+
+
+def record_unreadable(result: ResultFile, filename: str, data: bytes | None, message: str) -> int:
+    """Keep a file we could not read, with the reason, so the user sees what happened."""
+    return result.add_resume(filename, data, "", 0, "error", message)
+
+
+def ingest_study_resumes(result: ResultFile, study: StudyFile) -> list[str]:
+    notes: list[str] = []
+    for path in study.resume_paths():
+        data = path.read_bytes() if path.exists() else None
+        try:
+            if data is None:
+                load_file(path)  # raises the plain "no file" error
+                continue
+            _, message = ingest_resume(result, path.name, data)
+        except DocumentError as exc:
+            notes.append(f"Skipped {path.name}: {exc.message}")
+            record_unreadable(result, path.name, data, exc.message)
+            continue
+        if message:
+            notes.append(f"{path.name}: {message}")
+    return notes
+
+
+def resume_from_path(path: Path) -> tuple[str, bytes]:
+    try:
+        return path.name, path.read_bytes()
+    except FileNotFoundError as exc:
+        raise StudyError(f"There is no file at {path}.") from exc
