@@ -41,7 +41,7 @@ def test_walk_all_pages_and_run(qtbot: QtBot, window: MainWindow, small_study: P
     _open(qtbot, win, small_study)
     # 1. Job
     assert win.job_page.job_title.text() == "Junior Data Analyst"
-    assert win.job_page.quals.topLevelItem(0).childCount() == 6
+    assert win.job_page.counts.text() == "6 required, 3 preferred."
     # 2. Resumes: one PDF, text shown, identity marked
     win.job_page.next_button.click()
     assert win.stack.currentWidget() is win.resumes_page

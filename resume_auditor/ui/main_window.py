@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -19,7 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor import APP_NAME, __version__
+from resume_auditor.domain.study import JobSpec, StudyConfig
+from resume_auditor.paths import audits_dir
 from resume_auditor.resources import sample_study
+from resume_auditor.ui.app_settings import AppSettings
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.pages.job_page import JobPage
 from resume_auditor.ui.pages.results_page import ResultsPage
@@ -28,6 +32,7 @@ from resume_auditor.ui.pages.run_page import RunPage
 from resume_auditor.ui.pages.variants_page import VariantsPage
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
+from resume_auditor.workflow.prepare import fork_audit, new_audit
 
 MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
 
@@ -40,10 +45,12 @@ class MainWindow(QMainWindow):
         self.session = Session()
         self._shown_path: Path | None = None
         self.controller = RunController(self)
+        self.settings = AppSettings()
+        self.undo = QUndoStack(self)
 
-        self.job_page = JobPage()
-        self.resumes_page = ResumesPage()
-        self.variants_page = VariantsPage()
+        self.job_page = JobPage(self.session, self.undo)
+        self.resumes_page = ResumesPage(self.session)
+        self.variants_page = VariantsPage(self.session)
         self.run_page = RunPage(self.controller)
         self.results_page = ResultsPage()
         self.pages: list[Page] = [
@@ -85,20 +92,118 @@ class MainWindow(QMainWindow):
 
     def _menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open study or result file…", self)
+        new_action = QAction("&New audit…", self)
+        new_action.setShortcut(QKeySequence.StandardKey.New)
+        new_action.triggered.connect(self._new_dialog)
+        open_action = QAction("&Open study or audit…", self)
         open_action.setShortcut(QKeySequence.StandardKey.Open)
         open_action.triggered.connect(self._open_dialog)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
         sample_action = QAction("Open the &sample study", self)
         sample_action.triggered.connect(lambda: self.open_path(sample_study()))
+        copy_action = QAction("Save a &copy as…", self)
+        copy_action.setShortcut(QKeySequence.StandardKey.SaveAs)
+        copy_action.setToolTip("Every change is saved as you go; this writes a second copy.")
+        copy_action.triggered.connect(self._save_copy)
+        fork_action = QAction("New audit &from this one…", self)
+        fork_action.setToolTip("Same job, resumes and settings; no answers yet, so you can edit.")
+        fork_action.triggered.connect(self._fork)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        for action in (open_action, sample_action, quit_action):
+        file_menu.insertAction(self.recent_menu.menuAction(), new_action)
+        file_menu.insertAction(self.recent_menu.menuAction(), open_action)
+        for action in (sample_action, copy_action, fork_action):
             file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+        self.audit_actions = [copy_action, fork_action]
+
+        edit_menu = self.menuBar().addMenu("&Edit")
+        undo_action = self.undo.createUndoAction(self, "&Undo")
+        undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        redo_action = self.undo.createRedoAction(self, "&Redo")
+        redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        edit_menu.addAction(undo_action)
+        edit_menu.addAction(redo_action)
+
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
         about.triggered.connect(self._about)
         help_menu.addAction(about)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.settings.recent()
+        if not recent:
+            empty = self.recent_menu.addAction("(none yet)")
+            empty.setEnabled(False)
+        for path in recent:
+            action = self.recent_menu.addAction(str(path))
+            action.triggered.connect(lambda _=False, p=path: self.open_path(p))
+
+    def _new_dialog(self) -> None:
+        name, ok = QInputDialog.getText(self, "New audit", "A name for this audit:")
+        if not ok or not name.strip():
+            return
+        default = audits_dir() / (
+            "".join(c if c.isalnum() or c in "-_ " else "_" for c in name).strip() + ".audit"
+        )
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save the new audit as", str(default), "Audits (*.audit)"
+        )
+        if not path:
+            return
+        target = Path(path) if path.endswith(".audit") else Path(path + ".audit")
+        try:
+            new_audit(
+                target,
+                StudyConfig(name=name.strip(), seed=_new_seed(), job=JobSpec(title=""), resumes=()),
+            )
+        except Exception as exc:  # plain message, never a traceback
+            QMessageBox.warning(self, APP_NAME, f"Could not create the audit: {exc}")
+            return
+        self.open_path(target)
+
+    def _save_copy(self) -> None:
+        if self.session.path is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "Save a copy as",
+            str(self.session.path.with_name(self.session.path.stem + "-copy.audit")),
+            "Audits (*.audit)",
+        )
+        if not path:
+            return
+        from resume_auditor.store.resultfile import ResultFile
+
+        try:
+            with ResultFile(self.session.path) as result:
+                result.copy_to(path)
+        except Exception as exc:
+            QMessageBox.warning(self, APP_NAME, f"Could not save the copy: {exc}")
+            return
+        self.statusBar().showMessage(f"Saved a copy as {path}")
+
+    def _fork(self) -> None:
+        if self.session.path is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "New audit from this one",
+            str(self.session.path.with_name(self.session.path.stem + "-2.audit")),
+            "Audits (*.audit)",
+        )
+        if not path:
+            return
+        try:
+            fork_audit(self.session.path, path)
+        except Exception as exc:
+            QMessageBox.warning(self, APP_NAME, f"Could not create the audit: {exc}")
+            return
+        self.open_path(path)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -131,6 +236,10 @@ class MainWindow(QMainWindow):
     def _loaded(self, data: AuditData) -> None:
         reopened = data.path == self._shown_path
         self._shown_path = data.path
+        if not reopened:
+            self.settings.add_recent(data.path)
+        for action in self.audit_actions:
+            action.setEnabled(True)
         for page in self.pages:
             page.show_audit(data)
         self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
@@ -172,6 +281,7 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.job_page.save_now()
         if self.controller.running:
             answer = QMessageBox.question(
                 self,
@@ -184,3 +294,9 @@ class MainWindow(QMainWindow):
                 return
         self.controller.shutdown()
         event.accept()
+
+
+def _new_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(1_000_000_000)

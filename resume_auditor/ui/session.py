@@ -1,24 +1,28 @@
-"""The open audit: its result file and what the pages show of it.
+"""The open audit: its file, what the pages show of it, and the edits made to it.
 
-Lives on the UI thread with its own read connection to the result file; the
-runner writes through another. Preparing a study (reading PDFs, building cases)
-happens in the background.
+Every edit is written to the audit file at once (that is the autosave). Edits to
+the job, resumes or settings clear the test cases, which must then be built again;
+once a model has answered, the audit's inputs are fixed and the pages say so.
+Slow work (reading PDFs, building cases) runs in the background.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import StudyConfig
+from resume_auditor.domain.study import StudyConfig, study_to_dict
 from resume_auditor.paths import default_result_path
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
 from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.workflow.cases import build_cases
 from resume_auditor.workflow.prepare import prepare, study_of
 from resume_auditor.workflow.studyfile import read_study
 
@@ -29,12 +33,18 @@ logger = logging.getLogger(__name__)
 class AuditData:
     path: Path
     study: StudyConfig
-    job: Job
+    job: Job | None
     resumes: list[ResumeRecord]
     variants: dict[int, Variant]
     pairs: list[Case]
     runs: list[RunRecord]
+    answered: int
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def editable(self) -> bool:
+        """Inputs can change only until a model has answered."""
+        return self.answered == 0
 
 
 def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
@@ -42,11 +52,12 @@ def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
         return AuditData(
             path=path,
             study=study_of(result),
-            job=result.job(),
+            job=result.job() if result.has_job() else None,
             resumes=result.resumes(),
             variants={v.id or 0: v for v in result.variants()},
             pairs=result.pairs(),
             runs=result.runs(),
+            answered=result.answered_count(),
             notes=notes or [],
         )
 
@@ -70,7 +81,7 @@ def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
 
 
 class Session(QObject):
-    """Signals: loaded(AuditData), failed(str), busy(str)."""
+    """Signals: loaded(AuditData), failed(str), busy(str), edited(str)."""
 
     loaded = Signal(object)
     failed = Signal(str)
@@ -84,14 +95,16 @@ class Session(QObject):
     def path(self) -> Path | None:
         return None if self.data is None else self.data.path
 
+    # -- opening -----------------------------------------------------------------------
+
     def open_file(self, path: str | Path) -> None:
         path = Path(path)
         if path.suffix.lower() == ".toml":
             self.busy.emit(f"Preparing {path.name}: reading documents and building test cases...")
-            run_in_background(lambda: prepare_and_load(path), self._done, self._error)
+            run_in_background(lambda: prepare_and_load(path), self._done, self._error, owner=self)
         else:
             self.busy.emit(f"Opening {path.name}...")
-            run_in_background(lambda: load_audit(path), self._done, self._error)
+            run_in_background(lambda: load_audit(path), self._done, self._error, owner=self)
 
     def reload(self) -> None:
         if self.data is not None:
@@ -104,3 +117,36 @@ class Session(QObject):
 
     def _error(self, exc: Exception) -> None:
         self.failed.emit(str(exc) or type(exc).__name__)
+
+    # -- editing -----------------------------------------------------------------------
+
+    def edit(self, change: Callable[[ResultFile], Any], *, clears_cases: bool = True) -> Any:
+        """Apply a small edit now (UI thread), clearing the cases it invalidates."""
+        assert self.data is not None
+        with ResultFile(self.data.path) as result, result.transaction():
+            out = change(result)
+            if clears_cases and result.pairs():
+                result.clear_cases()
+        self.reload()
+        return out
+
+    def save_settings(self, config: StudyConfig) -> None:
+        self.edit(lambda r: r.save_config(study_to_dict(config), config.name))
+
+    def build_cases_in_background(
+        self, on_done: Callable[[list[str]], None], on_error: Callable[[Exception], None]
+    ) -> None:
+        assert self.data is not None
+        path = self.data.path
+
+        def work() -> list[str]:
+            with ResultFile(path) as result:
+                return build_cases(result, study_of(result))
+
+        def done(notes: list[str]) -> None:
+            assert self.data is not None
+            self.data.notes = notes
+            self.reload()
+            on_done(notes)
+
+        run_in_background(work, done, on_error, owner=self)

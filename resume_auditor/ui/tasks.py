@@ -13,6 +13,8 @@ logger = logging.getLogger(__name__)
 
 
 class _Relay(QObject):
+    """Carries a result to the UI thread; dies with its owner, so a closed page is never called."""
+
     done = Signal(object)
     failed = Signal(object)
 
@@ -48,10 +50,16 @@ def run_in_background(
     fn: Callable[[], Any],
     on_done: Callable[[Any], None],
     on_error: Callable[[Exception], None],
+    owner: QObject | None = None,
 ) -> None:
-    """Call fn() in Qt's thread pool; on_done/on_error run on the UI thread."""
-    relay = _Relay()
+    """Call fn() in Qt's thread pool; on_done/on_error run on the UI thread.
+
+    With an `owner` (the page or widget asking), the answer is dropped if the owner
+    has been closed meanwhile.
+    """
+    relay = _Relay(owner)
     _live.add(relay)
+    relay.destroyed.connect(lambda *_: _live.discard(relay))
 
     def finish_ok(result: Any) -> None:
         _live.discard(relay)

@@ -36,6 +36,7 @@ from resume_auditor.workflow.studyfile import StudyFile
 
 __all__ = [
     "Prepared",
+    "fork_audit",
     "new_audit",
     "prepare",
     "queue_run",
@@ -72,6 +73,30 @@ def new_audit(path: str | Path, config: StudyConfig) -> Path:
     with ResultFile(path, create=True) as result, result.transaction():
         result.save_study(config.name, "", study_to_dict(config), None)
     return path
+
+
+def fork_audit(source: str | Path, target: str | Path) -> Path:
+    """A new audit with the same job, resumes and settings, and no cases or answers yet.
+
+    This is how a user changes an audit that already has answers: the answered one
+    stays as it was, and the new one can be edited and run again.
+    """
+    target = Path(target)
+    if target.exists():
+        raise StudyError(f"{target} already exists; choose another name.")
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with ResultFile(source) as src:
+            src.copy_to(partial)
+        with ResultFile(partial) as copy, copy.transaction() as db:
+            for table in ("response", "request", "run", "pair", "variant"):
+                db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+        os.replace(partial, target)
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(partial) + suffix).unlink(missing_ok=True)
+    return target
 
 
 def request_body(

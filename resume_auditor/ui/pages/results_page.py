@@ -226,7 +226,7 @@ class ResultsPage(Page):
                 report = metrics_report(result, latest.id) if latest else None
             return report, load_rows(path, latest.id if latest else run_id)
 
-        run_in_background(work, self._loaded, self._failed)
+        run_in_background(work, self._loaded, self._failed, owner=self)
 
     def _loaded(self, result: tuple[dict[str, Any] | None, list[PairRow]]) -> None:
         self._refreshing = False

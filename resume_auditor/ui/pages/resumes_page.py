@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QSplitter,
-    QTabWidget,
     QTextBrowser,
+    QVBoxLayout,
+    QWidget,
 )
 
+from resume_auditor.documents.errors import DocProblem, DocumentError
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord
 from resume_auditor.ui.pages.base import Page
-from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.session import AuditData, Session
+from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.workflow.ingest import ingest_resume, record_unreadable
+
+RESUME_FILTER = "Resumes (*.pdf *.txt *.md);;All files (*)"
+MAX_PASSWORD_TRIES = 3
 
 SLOT_STYLE = {
     "full_name": "background-color:#ffe082;color:#000;",
@@ -49,19 +63,35 @@ class ResumesPage(Page):
     title = "2. Resumes"
     next_label = "Next: the test cases →"
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(
-            "The resumes the test cases are built from. Highlighted: the identity the app "
-            "swaps (yellow: name; blue: email; purple: pronouns). Everything else stays "
-            "word for word the same in every copy."
+            "The resumes the test cases are built from: add PDFs or text files (or drop them "
+            "here). Highlighted: the identity the app swaps (yellow: name; blue: email; purple: "
+            "pronouns). Everything else stays word for word the same in every copy."
         )
+        self.session = session
+        self.setAcceptDrops(True)
+        self._queue: list[tuple[Path, str | None, int]] = []
+        self._busy = False
         split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
         self.files = QListWidget()
         self.files.setAccessibleName("Resume files")
         self.files.currentRowChanged.connect(self._show)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton("Add resumes…")
+        self.add_button.setToolTip("PDF, TXT or MD files. You can also drop files on this page.")
+        self.add_button.clicked.connect(self._choose_files)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self._remove)
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        left_layout.addWidget(self.files, 1)
+        left_layout.addLayout(buttons)
         self.message = QLabel("")
         self.message.setWordWrap(True)
-        self.tabs = QTabWidget()
         self.text = QTextBrowser()
         self.text.setAccessibleName("Extracted text")
         self.pdf_doc = QPdfDocument(self)
@@ -70,23 +100,116 @@ class ResumesPage(Page):
         self.pdf_view.setPageMode(QPdfView.PageMode.MultiPage)
         self.pdf_view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
         self._buffer: QBuffer | None = None
-        split.addWidget(self.files)
+        split.addWidget(left)
         split.addWidget(self.pdf_view)
         split.addWidget(self.text)
-        split.setSizes([220, 420, 420])
+        split.setSizes([230, 420, 420])
         self.body.addWidget(self.message)
         self.body.addWidget(split, 1)
         self._data: AuditData | None = None
 
+    # -- adding and removing -------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls() and self._data is not None and self._data.editable:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        self.add_paths([p for p in paths if p.is_file()])
+        event.acceptProposedAction()
+
+    def _choose_files(self) -> None:
+        names, _ = QFileDialog.getOpenFileNames(self, "Add resumes", "", RESUME_FILTER)
+        self.add_paths([Path(n) for n in names])
+
+    def add_paths(self, paths: list[Path]) -> None:
+        """Read each file in the background; ask for a password when one is needed."""
+        self._queue.extend((p, None, 0) for p in paths)
+        self._next_in_queue()
+
+    def _next_in_queue(self) -> None:
+        if self._busy or not self._queue or self._data is None:
+            if not self._queue and not self._busy and self._data is not None:
+                self.session.reload()
+            return
+        path, password, tries = self._queue.pop(0)
+        self._busy = True
+        self.message.setText(f"Reading {path.name}…")
+        target = self._data.path
+
+        def work() -> str:
+            data = path.read_bytes()
+            with ResultFile(target) as result, result.transaction():
+                try:
+                    _, note = ingest_resume(result, path.name, data, password=password)
+                except DocumentError as exc:
+                    if exc.problem in (DocProblem.ENCRYPTED, DocProblem.WRONG_PASSWORD):
+                        raise
+                    record_unreadable(result, path.name, data, exc.message)
+                    note = f"✗ {exc.message}"
+                if result.pairs():
+                    result.clear_cases()
+            return note or f"Added {path.name}."
+
+        def done(note: str) -> None:
+            self._busy = False
+            self.message.setText(note)
+            self._next_in_queue()
+
+        def failed(exc: Exception) -> None:
+            self._busy = False
+            if isinstance(exc, DocumentError) and tries < MAX_PASSWORD_TRIES:
+                prompt = (
+                    f"{path.name} is protected by a password."
+                    if exc.problem is DocProblem.ENCRYPTED
+                    else f"That password did not open {path.name}. Try again."
+                )
+                pw, ok = QInputDialog.getText(
+                    self, "Password needed", prompt, QLineEdit.EchoMode.Password
+                )
+                if ok and pw:
+                    self._queue.insert(0, (path, pw, tries + 1))
+                else:
+                    self.message.setText(f"Skipped {path.name}: no password given.")
+            else:
+                self.message.setText(f"Could not add {path.name}: {exc}")
+            self._next_in_queue()
+
+        run_in_background(work, done, failed, owner=self)
+
+    def _remove(self) -> None:
+        if self._data is None or not self._data.editable:
+            return
+        row = self.files.currentRow()
+        if not 0 <= row < len(self._data.resumes):
+            return
+        record = self._data.resumes[row]
+
+        def change(result: ResultFile) -> None:
+            if result.pairs():
+                result.clear_cases()
+            result.delete_resume(record.id)
+
+        self.session.edit(change)
+        self.message.setText(f"Removed {record.filename}.")
+
     def show_audit(self, data: AuditData) -> None:
         self._data = data
+        self.add_button.setEnabled(data.editable)
+        self.remove_button.setEnabled(data.editable)
+        current = self.files.currentRow()
         self.files.clear()
         for r in data.resumes:
             item = QListWidgetItem(f"{STATUS_MARK.get(r.status, '?')}  {r.filename}")
             item.setToolTip(r.message or f"{r.pages} page(s), {len(r.text)} characters")
             self.files.addItem(item)
         if data.resumes:
-            self.files.setCurrentRow(0)
+            self.files.setCurrentRow(min(max(0, current), len(data.resumes) - 1))
+        else:
+            self.text.clear()
+            self.pdf_doc.close()
+            self.message.setText("No resumes yet: add PDF or text files, or drop them here.")
 
     def _show(self, row: int) -> None:
         if self._data is None or not 0 <= row < len(self._data.resumes):

@@ -89,8 +89,10 @@ class RunPage(Page):
             self.preset.setItemData(
                 self.preset.count() - 1, preset.citation, Qt.ItemDataRole.ToolTipRole
             )
-        self.preset.setEnabled(False)
-        self.preset.setToolTip("The study's prompt preset (set in the study file).")
+        self.preset.setToolTip(
+            "The instructions sent with every pair. The D1 presets are the three phrasings "
+            "of Castleman et al. (2025); a different preset becomes a separate run."
+        )
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 32)
         self.concurrency.setToolTip("How many requests are in flight at once.")
@@ -193,10 +195,12 @@ class RunPage(Page):
         spec = data.study.model
         provider = run.provider if run else spec.provider
         self.provider.setCurrentIndex(max(0, self.provider.findData(provider)))
+        self.start_button.setEnabled(bool(data.pairs) and not self.controller.running)
         if provider != "local":
             self.base_url.setText(run.base_url if run else spec.base_url)
             self.model_id.setText(run.model if run else spec.model)
-        self.preset.setCurrentIndex(max(0, self.preset.findData(data.study.run.prompt)))
+        prompt = run.prompt_id if run else data.study.run.prompt
+        self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
         self.concurrency.setValue(data.study.run.concurrency)
         self._refresh_progress()
 
@@ -214,9 +218,13 @@ class RunPage(Page):
             "The bundled model and local servers cost nothing."
         )
         if progress is None:
-            self.progress.setRange(0, n)
+            self.progress.setRange(0, max(1, n))
             self.progress.setValue(0)
             self.start_button.setText("Start")
+            if self._last_final is None:
+                self.state_text.setText(
+                    "Not started." if n else "Build the test cases first (page 3)."
+                )
             return
         self.progress.setRange(0, max(1, progress.total))
         self.progress.setValue(progress.done)
@@ -238,7 +246,8 @@ class RunPage(Page):
     # -- running ---------------------------------------------------------------------
 
     def _set_buttons(self, running: bool) -> None:
-        self.start_button.setEnabled(not running)
+        self.start_button.setEnabled(not running and bool(self._data and self._data.pairs))
+        self.preset.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
         self.provider.setEnabled(not running)
@@ -252,10 +261,13 @@ class RunPage(Page):
             QMessageBox.warning(self, "Model needed", "Enter the server's base URL and model id.")
             return
         path = self._data.path
+        prompt = str(self.preset.currentData())
         self._set_buttons(running=True)
         self.state_text.setText("Preparing the requests…")
         self.feed.clear()
-        run_in_background(lambda: queue_run(path, spec), self._queued, self._start_failed)
+        run_in_background(
+            lambda: queue_run(path, spec, prompt), self._queued, self._start_failed, owner=self
+        )
 
     def _queued(self, result: tuple[int, int]) -> None:
         run_id, _added = result

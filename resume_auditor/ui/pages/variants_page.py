@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+)
 
-from resume_auditor.domain.groups import group_label
+from resume_auditor.domain.groups import ALL_GROUPS, group_label
+from resume_auditor.domain.study import D1Spec, StudyConfig
 from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows
 from resume_auditor.ui.pages.base import Page
-from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.widgets.diff_view import DiffView
 
 HIDDEN = (
@@ -25,13 +39,49 @@ class VariantsPage(Page):
     title = "3. Test cases"
     next_label = "Next: run the audit →"
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(
             "Pairs whose right answer is known by construction. Equal pairs are the same "
             "resume under two names (a valid screener abstains); unequal pairs set the resume "
             "against a copy with a required qualification deleted (a valid screener picks the "
             "full one). Select a pair to see exactly what differs."
         )
+        self.session = session
+        self._showing = False
+        box = QGroupBox("D1 — validity pairs (Castleman et al. 2025)")
+        grid = QGridLayout(box)
+        self.group_boxes: dict[str, QCheckBox] = {}
+        for i, g in enumerate(ALL_GROUPS):
+            cb = QCheckBox(g.label)
+            cb.setToolTip("Candidates of this group appear in the pairs (names signal the group).")
+            cb.toggled.connect(self._settings_changed)
+            self.group_boxes[g.key] = cb
+            grid.addWidget(cb, i // 4, i % 4)
+        self.equal_box = QCheckBox("Equal pairs (names swapped)")
+        self.unequal_box = QCheckBox("Unequal pairs (a required qualification deleted)")
+        for cb in (self.equal_box, self.unequal_box):
+            cb.toggled.connect(self._settings_changed)
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(1, 3)
+        self.k_spin.setPrefix("k = ")
+        self.k_spin.setToolTip("How many required qualifications the less-qualified copy lacks.")
+        self.k_spin.valueChanged.connect(self._settings_changed)
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 2_000_000_000)
+        self.seed_spin.setPrefix("seed ")
+        self.seed_spin.setToolTip("The same seed builds the same names and cases.")
+        self.seed_spin.valueChanged.connect(self._settings_changed)
+        grid.addWidget(self.equal_box, 2, 0, 1, 2)
+        grid.addWidget(self.unequal_box, 2, 2, 1, 2)
+        row = QHBoxLayout()
+        row.addWidget(self.k_spin)
+        row.addWidget(self.seed_spin)
+        self.build_button = QPushButton("Build test cases")
+        self.build_button.clicked.connect(self._build)
+        row.addStretch(1)
+        row.addWidget(self.build_button)
+        grid.addLayout(row, 3, 0, 1, 4)
+        self.body.addWidget(box)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.body.addWidget(self.summary)
@@ -64,6 +114,28 @@ class VariantsPage(Page):
 
     def show_audit(self, data: AuditData) -> None:
         self._data = data
+        self._showing = True
+        try:
+            d1 = data.study.d1 or D1Spec()
+            keys = {g.key for g in d1.groups}
+            for key, cb in self.group_boxes.items():
+                cb.setChecked(key in keys)
+                cb.setEnabled(data.editable)
+            self.equal_box.setChecked(d1.equal_pairs)
+            self.unequal_box.setChecked(d1.unequal_pairs)
+            self.k_spin.setValue(max(d1.k) if d1.k else 1)
+            self.seed_spin.setValue(data.study.seed)
+            for w in (
+                self.equal_box,
+                self.unequal_box,
+                self.k_spin,
+                self.seed_spin,
+                self.build_button,
+            ):
+                w.setEnabled(data.editable)
+        finally:
+            self._showing = False
+        self.build_button.setText("Build test cases" if not data.pairs else "Build again")
         self.model.set_rows(load_rows(data.path, None))
         self.table.resizeColumnsToContents()
         kinds = Counter(p.kind.value for p in data.pairs)
@@ -71,6 +143,13 @@ class VariantsPage(Page):
         orders = 2 if data.study.run.orders == "both" else 1
         requests = len(data.pairs) * orders * data.study.run.repeats
         usable = sum(1 for r in data.resumes if r.status != "error")
+        if not data.pairs:
+            self.summary.setText(
+                "No test cases yet. Choose the groups and kinds of pairs above, then press "
+                "Build test cases." + (f"\nNotes: {' '.join(data.notes)}" if data.notes else "")
+            )
+            self.diff.show_pair("Candidate A", "", "Candidate B", "")
+            return
         text = (
             f"{len(data.pairs)} pairs from {usable} resume(s): {kinds.get('equal', 0)} equal, "
             f"{kinds.get('unequal', 0)} unequal. Groups: "
@@ -82,6 +161,40 @@ class VariantsPage(Page):
         self.summary.setText(text)
         if self.proxy.rowCount():
             self.table.selectRow(0)
+
+    def config_from_controls(self, base: StudyConfig) -> StudyConfig:
+        groups = tuple(g for g in ALL_GROUPS if self.group_boxes[g.key].isChecked())
+        d1 = D1Spec(
+            groups=groups,
+            equal_pairs=self.equal_box.isChecked(),
+            unequal_pairs=self.unequal_box.isChecked(),
+            k=(self.k_spin.value(),),
+        )
+        return dataclasses.replace(base, seed=self.seed_spin.value(), d1=d1)
+
+    def _settings_changed(self) -> None:
+        if self._showing or self._data is None or not self._data.editable:
+            return
+        self.session.save_settings(self.config_from_controls(self._data.study))
+
+    def _build(self) -> None:
+        if self._data is None:
+            return
+        d1 = self._data.study.d1
+        if d1 is None or len(d1.groups) < 2 and d1.equal_pairs:
+            self.summary.setText("Choose at least two groups for equal pairs.")
+            return
+        self.build_button.setEnabled(False)
+        self.summary.setText("Building test cases…")
+
+        def done(notes: list[str]) -> None:
+            self.build_button.setEnabled(True)
+
+        def failed(exc: Exception) -> None:
+            self.build_button.setEnabled(True)
+            self.summary.setText(f"Could not build the test cases: {exc}")
+
+        self.session.build_cases_in_background(done, failed)
 
     def _select(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._data is None or not current.isValid():
