@@ -1,12 +1,27 @@
 """A provider simulator: a real HTTP server on loopback that answers like a model API.
 
-It speaks OpenAI's chat-completions wire format (`POST /v1/chat/completions`,
-`GET /v1/models`) with scripted answers, and can inject faults: HTTP errors with
-retry-after, slow answers, malformed or truncated bodies, dropped connections.
-Tests and benchmarks point the app at it instead of a paid API.
+One server speaks three wire formats, chosen by the request path:
+
+    POST /v1/chat/completions                    OpenAI (and any OpenAI-compatible server)
+    POST /api/v1/chat/completions                OpenRouter (OpenAI shape, its own errors)
+    POST /openai/v1/chat/completions             Azure OpenAI (v1 API; `api-key` header)
+    POST /openai/deployments/{d}/chat/completions Azure OpenAI (dated API)
+    POST /v1/messages                            Anthropic Messages
+    POST /v1beta/models/{m}:generateContent      Google Gemini
+    GET  .../models                              the model list, in each vendor's shape
+
+with scripted answers (a `policy` sees every request in one neutral shape: model,
+messages, max_tokens) and injectable faults, each rendered the way that vendor
+renders it: rate limits with the vendor's retry hint, out-of-quota, overload
+(529 for Anthropic, 503 otherwise), unknown model, context too long, refusals,
+content filters, slow answers, hangs, malformed or truncated bodies and dropped
+connections. A configurable rate limit in requests/min and tokens/min answers
+429 the vendor's way once exceeded. Tests, benchmarks and the screenshot script
+point the app at it instead of a paid API.
 
     with Simulator(policy=longer_resume_policy) as sim:
         provider = OpenAICompatProvider(sim.base_url)
+        anthropic = AnthropicProvider(sim.url_for("anthropic"), api_key="x")
 
 Run it by hand: python -m resume_auditor.devtools.simulator --port 8099
 """
@@ -14,28 +29,63 @@ Run it by hand: python -m resume_auditor.devtools.simulator --port 8099
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import re
+import ssl
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 Policy = Callable[[dict[str, Any]], str]
+VENDORS = ("openai", "openrouter", "azure", "anthropic", "gemini")
+LABELS = ("first", "second", "ABSTAIN", "Yes", "No")
 
 
 @dataclass
 class Fault:
-    """One injected failure, used by the next request that reaches the server."""
+    """One injected failure, used by the next request that reaches the server.
+
+    kind:
+      http        answer `status` with `body` (or the vendor's own error body) and `headers`
+      rate_limit  429 with the vendor's retry hint (`retry_after_s`)
+      quota       out of credits/quota, the vendor's way (never worth retrying)
+      overloaded  529 (Anthropic) or 503
+      not_found   unknown model
+      context     prompt too long
+      refuse      a 200 answer in which the model refuses (or is blocked)
+      filter      a 400 content-filter rejection (Azure style)
+      upstream    OpenRouter's 200-with-an-error-inside
+      slow        wait `delay_s`, then answer normally
+      hang        say nothing for `delay_s` (or until the simulator stops), then hang up
+      drop        close the connection without an answer
+      truncate    send half of a normal answer, then close
+      malformed   a 200 whose body is not JSON
+    """
 
     status: int = 500
     body: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
-    kind: str = "http"  # http | drop | truncate | malformed
+    kind: str = "http"
+    retry_after_s: float = 1.0
+
+
+@dataclass(frozen=True)
+class Received:
+    """One request as the server saw it (headers included: tests check authentication)."""
+
+    vendor: str
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
 
 
 def _resumes(user: str) -> tuple[str, str]:
@@ -64,12 +114,112 @@ def always(answer: str) -> Policy:
     return lambda _body: f"Scripted answer. <answer>{answer}</answer>"
 
 
+# -- one neutral view of a request, whatever its wire format ---------------------------
+
+
+def neutral_body(vendor: str, body: dict[str, Any], model: str = "") -> dict[str, Any]:
+    """{"model", "messages": [system?, user], "max_tokens", "temperature", "logprobs"}."""
+    if vendor == "anthropic":
+        messages = []
+        if body.get("system"):
+            system = body["system"]
+            if isinstance(system, list):
+                system = "".join(str(b.get("text", "")) for b in system if isinstance(b, dict))
+            messages.append({"role": "system", "content": str(system)})
+        for m in body.get("messages", []):
+            content = m.get("content", "")
+            if isinstance(content, list):
+                content = "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+            messages.append({"role": m.get("role", "user"), "content": str(content)})
+        return {
+            "model": body.get("model", ""),
+            "messages": messages,
+            "max_tokens": body.get("max_tokens"),
+            "temperature": body.get("temperature"),
+            "top_logprobs": None,
+        }
+    if vendor == "gemini":
+        config = body.get("generationConfig") or {}
+        messages = []
+        system = body.get("systemInstruction")
+        if isinstance(system, dict):
+            text = "".join(str(p.get("text", "")) for p in system.get("parts", []))
+            messages.append({"role": "system", "content": text})
+        for c in body.get("contents", []):
+            text = "".join(str(p.get("text", "")) for p in c.get("parts", []))
+            messages.append({"role": c.get("role", "user"), "content": text})
+        return {
+            "model": model,
+            "messages": messages,
+            "max_tokens": config.get("maxOutputTokens"),
+            "temperature": config.get("temperature"),
+            "top_logprobs": config.get("logprobs") if config.get("responseLogprobs") else None,
+        }
+    return {
+        "model": body.get("model", model),
+        "messages": body.get("messages", []),
+        "max_tokens": body.get("max_completion_tokens", body.get("max_tokens")),
+        "temperature": body.get("temperature"),
+        "top_logprobs": (body.get("top_logprobs") or 1) if body.get("logprobs") else None,
+    }
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\s*\S+", text) or [text]
+
+
+def fake_logprobs(text: str, n: int) -> list[tuple[str, float, list[tuple[str, float]]]]:
+    """Deterministic per-token log-probabilities: the chosen token first, then labels."""
+    out = []
+    for token in _tokens(text):
+        chosen = -0.05
+        alts = [(token, chosen)]
+        for i, label in enumerate(x for x in LABELS if x != token.strip()):
+            alts.append((label, -2.5 - i))
+        out.append((token, chosen, alts[: max(1, n)]))
+    return out
+
+
+# -- vendor-shaped bodies ----------------------------------------------------------------
+
+
+def error_body(vendor: str, status: int, message: str, code: str = "", etype: str = "") -> bytes:
+    if vendor == "anthropic":
+        etype = etype or {
+            400: "invalid_request_error",
+            401: "authentication_error",
+            403: "permission_error",
+            404: "not_found_error",
+            413: "request_too_large",
+            429: "rate_limit_error",
+            529: "overloaded_error",
+        }.get(status, "api_error")
+        return json.dumps({"type": "error", "error": {"type": etype, "message": message}}).encode()
+    if vendor == "gemini":
+        etype = etype or {
+            400: "INVALID_ARGUMENT",
+            403: "PERMISSION_DENIED",
+            404: "NOT_FOUND",
+            429: "RESOURCE_EXHAUSTED",
+            503: "UNAVAILABLE",
+        }.get(status, "INTERNAL")
+        return json.dumps({"error": {"code": status, "message": message, "status": etype}}).encode()
+    if vendor == "openrouter":
+        return json.dumps({"error": {"code": status, "message": message}}).encode()
+    err: dict[str, Any] = {"message": message, "type": etype or "invalid_request_error"}
+    if code:
+        err["code"] = code
+    return json.dumps({"error": err}).encode()
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args: object) -> None:  # quiet
         pass
+
+    # -- plumbing ------------------------------------------------------------------------
 
     def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
@@ -80,80 +230,183 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(payload)
 
-    def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
-            data = {
-                "object": "list",
-                "data": [{"id": m, "object": "model"} for m in self.server.sim.models],
+    def _drop(self) -> None:
+        self.close_connection = True
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(2)
+
+    def _route(self) -> tuple[str, str, str] | None:
+        """(vendor, what, model) for this path; what is chat | models."""
+        path = urlsplit(self.path).path.rstrip("/")
+        m = re.search(r"/v1beta/models/([^:/]+):generateContent$", path)
+        if m:
+            return "gemini", "chat", m.group(1)
+        if path.endswith("/v1beta/models"):
+            return "gemini", "models", ""
+        if path.endswith("/v1/messages"):
+            return "anthropic", "chat", ""
+        m = re.search(r"/openai/deployments/([^/]+)/chat/completions$", path)
+        if m:
+            return "azure", "chat", m.group(1)
+        if path.endswith("/chat/completions"):
+            vendor = "openrouter" if path.startswith("/api/") else "openai"
+            if path.startswith("/openai/"):
+                vendor = "azure"
+            return vendor, "chat", ""
+        if path.endswith("/models"):
+            if path.startswith("/api/"):
+                return "openrouter", "models", ""
+            if self.headers.get("anthropic-version"):
+                return "anthropic", "models", ""
+            return ("azure" if path.startswith("/openai/") else "openai"), "models", ""
+        return None
+
+    def _auth_ok(self, vendor: str) -> bool:
+        key = self.server.sim.api_key
+        if not key:
+            return True
+        if vendor == "anthropic":
+            return self.headers.get("x-api-key") == key
+        if vendor == "gemini":
+            return self.headers.get("x-goog-api-key") == key
+        if vendor == "azure":
+            return self.headers.get("api-key") == key
+        return self.headers.get("Authorization") == f"Bearer {key}"
+
+    def _auth_error(self, vendor: str) -> tuple[int, bytes]:
+        if vendor == "anthropic":
+            return 401, error_body(vendor, 401, "invalid x-api-key")
+        if vendor == "gemini":
+            body = {
+                "error": {
+                    "code": 400,
+                    "message": "API key not valid. Please pass a valid API key.",
+                    "status": "INVALID_ARGUMENT",
+                    "details": [
+                        {
+                            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                            "reason": "API_KEY_INVALID",
+                            "domain": "googleapis.com",
+                        }
+                    ],
+                }
             }
-            self._send(200, json.dumps(data).encode())
-        else:
+            return 400, json.dumps(body).encode()
+        if vendor == "azure":
+            return 401, error_body(
+                vendor, 401, "Access denied due to invalid subscription key.", "401"
+            )
+        sent = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+        shown = f"{sent[:3]}***{sent[-4:]}" if len(sent) > 8 else "***"
+        return 401, error_body(
+            vendor, 401, f"Incorrect API key provided: {shown}.", "invalid_api_key"
+        )
+
+    # -- GET: model lists ------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        sim = self.server.sim
+        route = self._route()
+        if route is None or route[1] != "models":
             self._send(404, b'{"error": {"message": "no such endpoint"}}')
+            return
+        vendor = route[0]
+        with sim.lock:
+            sim.requests.append(
+                Received(vendor, "GET", self.path, dict(self.headers.items()), None)
+            )
+        if vendor != "openrouter" and not self._auth_ok(vendor):
+            self._send(*self._auth_error(vendor))
+            return
+        query = parse_qs(urlsplit(self.path).query)
+        models = list(sim.models)
+        if vendor == "anthropic":
+            limit = int(query.get("limit", ["20"])[0])
+            after = query.get("after_id", [None])[0]
+            start = models.index(after) + 1 if after in models else 0
+            page = models[start : start + limit]
+            data: dict[str, Any] = {
+                "data": [{"id": m, "type": "model", "display_name": m} for m in page],
+                "has_more": start + limit < len(models),
+                "first_id": page[0] if page else None,
+                "last_id": page[-1] if page else None,
+            }
+        elif vendor == "gemini":
+            size = int(query.get("pageSize", ["50"])[0])
+            start = int(query.get("pageToken", ["0"])[0] or 0)
+            page = models[start : start + size]
+            data = {
+                "models": [
+                    {
+                        "name": f"models/{m}",
+                        "supportedGenerationMethods": (
+                            ["embedContent"] if "embedding" in m else ["generateContent"]
+                        ),
+                    }
+                    for m in page
+                ]
+            }
+            if start + size < len(models):
+                data["nextPageToken"] = str(start + size)
+        elif vendor == "openrouter":
+            data = {
+                "data": [
+                    {
+                        "id": m,
+                        "supported_parameters": ["max_tokens", "temperature", "seed"]
+                        + (["logprobs", "top_logprobs"] if sim.gives_logprobs(m) else []),
+                    }
+                    for m in models
+                ]
+            }
+        else:
+            data = {"object": "list", "data": [{"id": m, "object": "model"} for m in models]}
+        self._send(200, json.dumps(data).encode())
+
+    # -- POST: chat ------------------------------------------------------------------------
 
     def do_POST(self) -> None:
         sim = self.server.sim
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        route = self._route()
+        if route is None or route[1] != "chat":
             self._send(404, b'{"error": {"message": "no such endpoint"}}')
             return
+        vendor, _, path_model = route
         try:
             body = json.loads(raw)
         except ValueError:
-            self._send(400, b'{"error": {"message": "body is not JSON"}}')
+            self._send(400, error_body(vendor, 400, "body is not JSON"))
             return
         fault = sim.next_fault()
         with sim.lock:
             sim.received += 1
             sim.bodies.append(body)
-            if sim.api_key and self.headers.get("Authorization") != f"Bearer {sim.api_key}":
-                fault = Fault(
-                    401,
-                    json.dumps(
-                        {"error": {"message": "Incorrect API key", "code": "invalid_api_key"}}
-                    ),
-                )
-        if fault is not None:
-            if fault.delay_s:
-                time.sleep(fault.delay_s)
-            if fault.kind == "drop":
-                self.close_connection = True
-                self.connection.shutdown(2)
-                return
-            if fault.kind in ("http",):
-                self._send(
-                    fault.status,
-                    (fault.body or '{"error": {"message": "injected"}}').encode(),
-                    fault.headers,
-                )
-                return
+            sim.requests.append(
+                Received(vendor, "POST", self.path, dict(self.headers.items()), body)
+            )
+        if not self._auth_ok(vendor):
+            self._send(*self._auth_error(vendor))
+            return
+        request = neutral_body(vendor, body, path_model)
+        if fault is not None and self._fault(vendor, fault, request):
+            return
+        refusal = self._refuse_settings(vendor, request, body)
+        if refusal is not None:
+            self._send(*refusal)
+            return
+        limited = sim.admit(request)
+        if limited is not None:
+            self._send(*self._rate_limited(vendor, limited))
+            return
         if sim.latency_s:
             time.sleep(sim.latency_s() if callable(sim.latency_s) else sim.latency_s)
-        text = sim.policy(body)
-        prompt_tokens = sum(len(m.get("content", "")) for m in body.get("messages", [])) // 4
-        completion_tokens = max(1, len(text) // 4)
-        response = {
-            "id": f"chatcmpl-sim-{sim.received}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "sim"),
-            "system_fingerprint": "fp_sim",
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": text},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
-        payload = json.dumps(response).encode()
+        text = sim.policy(request)
+        payload = self._answer(vendor, request, text)
         if fault is not None and fault.kind == "malformed":
-            payload = b'{"choices": [oops'
+            self._send(200, b'{"choices": [oops')
+            return
         if fault is not None and fault.kind == "truncate":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -166,6 +419,301 @@ class _Handler(BaseHTTPRequestHandler):
             sim.answered += 1
         self._send(200, payload)
 
+    def _fault(self, vendor: str, fault: Fault, request: dict[str, Any]) -> bool:
+        """Act out `fault`; True if the request is finished."""
+        sim = self.server.sim
+        kind = fault.kind
+        if kind == "hang":
+            sim.stopping.wait(fault.delay_s or 30.0)
+            self._drop()
+            return True
+        if fault.delay_s:
+            sim.stopping.wait(fault.delay_s)
+        if kind in ("slow", "malformed", "truncate"):
+            return False
+        if kind == "drop":
+            self._drop()
+            return True
+        if kind == "http":
+            payload = fault.body.encode() if fault.body is not None else None
+            self._send(
+                fault.status,
+                payload or error_body(vendor, fault.status, "injected failure"),
+                fault.headers,
+            )
+            return True
+        if kind == "rate_limit":
+            self._send(*self._rate_limited(vendor, fault.retry_after_s))
+            return True
+        status, payload, headers = self._canned(vendor, kind, request)
+        self._send(status, payload, {**headers, **fault.headers})
+        return True
+
+    def _canned(
+        self, vendor: str, kind: str, request: dict[str, Any]
+    ) -> tuple[int, bytes, dict[str, str]]:
+        model = request.get("model", "")
+        if kind == "quota":
+            if vendor == "openrouter":
+                return 402, error_body(vendor, 402, "Insufficient credits."), {}
+            if vendor == "anthropic":
+                msg = "Your credit balance is too low to access the Anthropic API."
+                return 400, error_body(vendor, 400, msg), {}
+            if vendor == "gemini":
+                body = {
+                    "error": {
+                        "code": 429,
+                        "message": "You exceeded your current quota.",
+                        "status": "RESOURCE_EXHAUSTED",
+                        "details": [
+                            {
+                                "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                                "violations": [
+                                    {"quotaId": "GenerateRequestsPerDayPerProjectPerModel"}
+                                ],
+                            },
+                            {
+                                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                                "retryDelay": "3600s",
+                            },
+                        ],
+                    }
+                }
+                return 429, json.dumps(body).encode(), {}
+            msg = "You exceeded your current quota, please check your plan and billing details."
+            return 429, error_body(vendor, 429, msg, "insufficient_quota", "insufficient_quota"), {}
+        if kind == "overloaded":
+            if vendor == "anthropic":
+                return 529, error_body(vendor, 529, "Overloaded"), {}
+            return 503, error_body(vendor, 503, "The model is overloaded."), {"retry-after": "1"}
+        if kind == "not_found":
+            if vendor == "anthropic":
+                return 404, error_body(vendor, 404, f"model: {model}"), {}
+            if vendor == "gemini":
+                msg = f"models/{model} is not found for API version v1beta."
+                return 404, error_body(vendor, 404, msg), {}
+            msg = f"The model `{model}` does not exist or you do not have access to it."
+            return 404, error_body(vendor, 404, msg, "model_not_found"), {}
+        if kind == "context":
+            if vendor == "anthropic":
+                return 400, error_body(vendor, 400, "prompt is too long: 210000 > 200000"), {}
+            if vendor == "gemini":
+                msg = "The input token count (1200000) exceeds the maximum number of tokens"
+                return 400, error_body(vendor, 400, msg + " allowed (1048576)."), {}
+            msg = "This model's maximum context length is 8192 tokens."
+            return 400, error_body(vendor, 400, msg, "context_length_exceeded"), {}
+        if kind == "filter":
+            msg = (
+                "The response was filtered due to the prompt triggering content management policy."
+            )
+            return 400, error_body(vendor, 400, msg, "content_filter"), {}
+        if kind == "upstream":
+            body = {"error": {"code": 502, "message": "Upstream provider error"}}
+            return 200, json.dumps(body).encode(), {}
+        if kind == "refuse":
+            return 200, self._refusal(vendor, request), {}
+        raise ValueError(f"unknown fault kind {kind!r}")
+
+    def _refusal(self, vendor: str, request: dict[str, Any]) -> bytes:
+        model = request.get("model", "sim")
+        if vendor == "anthropic":
+            data: dict[str, Any] = {
+                "id": "msg_sim_refusal",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [],
+                "stop_reason": "refusal",
+                "usage": {"input_tokens": 10, "output_tokens": 0},
+            }
+        elif vendor == "gemini":
+            data = {
+                "promptFeedback": {"blockReason": "SAFETY"},
+                "usageMetadata": {"promptTokenCount": 10},
+                "modelVersion": model,
+            }
+        else:
+            finish = "content_filter" if vendor == "azure" else "stop"
+            message: dict[str, Any] = {"role": "assistant", "content": None}
+            if vendor != "azure":
+                message["refusal"] = "I can't help with ranking people."
+            data = {
+                "id": "chatcmpl-sim-refusal",
+                "object": "chat.completion",
+                "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 0},
+            }
+        return json.dumps(data).encode()
+
+    def _refuse_settings(
+        self, vendor: str, request: dict[str, Any], body: dict[str, Any]
+    ) -> tuple[int, bytes] | None:
+        """An error for settings this simulated model does not take (reasoning, no logprobs)."""
+        sim = self.server.sim
+        model = str(request.get("model", ""))
+        if vendor == "anthropic":
+            extra = [k for k in ("seed", "logprobs", "top_logprobs") if k in body]
+            if extra:
+                return 400, error_body(vendor, 400, f"{extra[0]}: Extra inputs are not permitted")
+            return None
+        reasoning = model in sim.reasoning_models
+        if reasoning and vendor != "gemini":
+            temp = request.get("temperature")
+            if temp is not None and temp != 1:
+                msg = (
+                    f"Unsupported value: 'temperature' does not support {temp} with this "
+                    "model. Only the default (1) value is supported."
+                )
+                return 400, error_body(vendor, 400, msg, "unsupported_value")
+        wants = request.get("top_logprobs")
+        silent = sim.unsupported_logprobs == "ignore"
+        if wants and silent and not reasoning and not sim.gives_logprobs(model):
+            request["top_logprobs"] = None
+            return None
+        if request.get("top_logprobs") and (reasoning or not sim.gives_logprobs(model)):
+            if vendor == "gemini":
+                return 400, error_body(vendor, 400, f"Logprobs is not enabled for models/{model}")
+            if vendor == "openrouter":  # no upstream can honour require_parameters
+                msg = "No endpoints found that can handle the requested parameters."
+                return 404, error_body(vendor, 404, msg)
+            msg = "This model does not support the 'logprobs' parameter."
+            payload = json.loads(error_body(vendor, 400, msg, "unsupported_parameter"))
+            payload["error"]["param"] = "logprobs"
+            return 400, json.dumps(payload).encode()
+        return None
+
+    def _rate_limited(self, vendor: str, wait_s: float) -> tuple[int, bytes, dict[str, str]]:
+        with self.server.sim.lock:
+            self.server.sim.rate_limited += 1
+        seconds = f"{wait_s:g}"
+        if vendor == "gemini":
+            body = {
+                "error": {
+                    "code": 429,
+                    "message": "Resource has been exhausted (e.g. check quota).",
+                    "status": "RESOURCE_EXHAUSTED",
+                    "details": [
+                        {
+                            "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                            "retryDelay": f"{seconds}s",
+                        }
+                    ],
+                }
+            }
+            return 429, json.dumps(body).encode(), {}
+        if vendor == "azure":
+            headers = {"retry-after-ms": str(int(wait_s * 1000))}
+            msg = "Requests to the deployment have exceeded the rate limit."
+            return 429, error_body(vendor, 429, msg, "429"), headers
+        if vendor == "anthropic":
+            return (
+                429,
+                error_body(vendor, 429, "Number of requests has exceeded your rate limit."),
+                {"retry-after": str(math.ceil(wait_s))},
+            )
+        headers = {
+            "retry-after": seconds,
+            "x-ratelimit-remaining-requests": "0",
+            "x-ratelimit-reset-requests": f"{seconds}s",
+        }
+        msg = "Rate limit reached for requests."
+        return 429, error_body(vendor, 429, msg, "rate_limit_exceeded", "requests"), headers
+
+    def _answer(self, vendor: str, request: dict[str, Any], text: str) -> bytes:
+        sim = self.server.sim
+        with sim.lock:
+            n = sim.received
+        model = str(request.get("model") or "sim")
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in request["messages"]) // 4
+        completion_tokens = max(1, len(text) // 4)
+        reasoning = model in sim.reasoning_models
+        thoughts = 64 if reasoning else 0
+        top_n = request.get("top_logprobs")
+        lp = fake_logprobs(text, int(top_n)) if top_n and sim.gives_logprobs(model) else None
+        if vendor == "anthropic":
+            data: dict[str, Any] = {
+                "id": f"msg_sim_{n}",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": prompt_tokens,
+                    "output_tokens": completion_tokens,
+                    "cache_read_input_tokens": 0,
+                    "cache_creation_input_tokens": 0,
+                },
+            }
+        elif vendor == "gemini":
+            parts: list[dict[str, Any]] = []
+            if reasoning:
+                parts.append({"text": "Let me compare the two resumes...", "thought": True})
+            parts.append({"text": text})
+            cand: dict[str, Any] = {
+                "content": {"role": "model", "parts": parts},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+            if lp is not None:
+                cand["logprobsResult"] = {
+                    "chosenCandidates": [{"token": t, "logProbability": v} for t, v, _ in lp],
+                    "topCandidates": [
+                        {"candidates": [{"token": a, "logProbability": b} for a, b in alts]}
+                        for _, _, alts in lp
+                    ],
+                }
+            data = {
+                "candidates": [cand],
+                "usageMetadata": {
+                    "promptTokenCount": prompt_tokens,
+                    "candidatesTokenCount": completion_tokens,
+                    "thoughtsTokenCount": thoughts,
+                    "totalTokenCount": prompt_tokens + completion_tokens + thoughts,
+                },
+                "modelVersion": f"{model}-001",
+                "responseId": f"sim-{n}",
+            }
+        else:
+            choice: dict[str, Any] = {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+            if lp is not None:
+                choice["logprobs"] = {
+                    "content": [
+                        {
+                            "token": t,
+                            "logprob": v,
+                            "top_logprobs": [{"token": a, "logprob": b} for a, b in alts],
+                        }
+                        for t, v, alts in lp
+                    ]
+                }
+            usage: dict[str, Any] = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens + thoughts,
+                "total_tokens": prompt_tokens + completion_tokens + thoughts,
+                "prompt_tokens_details": {"cached_tokens": 0},
+                "completion_tokens_details": {"reasoning_tokens": thoughts},
+            }
+            data = {
+                "id": f"chatcmpl-sim-{n}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "system_fingerprint": "fp_sim",
+                "choices": [choice],
+                "usage": usage,
+            }
+            if vendor == "openrouter":
+                data["provider"] = "SimUpstream"
+                usage["cost"] = 0.0
+        return json.dumps(data).encode()
+
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
@@ -173,6 +721,8 @@ class _Server(ThreadingHTTPServer):
 
 
 class Simulator:
+    """The server; a context manager. Counters and records are safe to read from tests."""
+
     def __init__(
         self,
         policy: Policy = longer_resume_policy,
@@ -181,20 +731,54 @@ class Simulator:
         models: tuple[str, ...] = ("sim-model",),
         latency_s: float | Callable[[], float] = 0.0,
         api_key: str | None = None,
+        rpm: int | None = None,
+        tpm: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        logprobs: bool | Collection[str] = True,
+        unsupported_logprobs: str = "error",
+        reasoning_models: Collection[str] = (),
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
+        """
+        rpm, tpm: answer 429 (with the vendor's retry hint) past this many requests or
+            tokens (prompt/4 + max_tokens, as Azure counts) in any 60 s window.
+        clock: the time source for those windows (tests pass a fake one).
+        logprobs: which models give log-probabilities (True: all, False: none).
+        unsupported_logprobs: "error" (a 400, as OpenAI and Gemini do) or "ignore"
+            (answer without them, as some local servers do).
+        reasoning_models: models that refuse temperature and log-probabilities
+            (OpenAI style) and spend reasoning tokens.
+        ssl_context: serve https with this server context (for TLS-failure tests).
+        """
         self.policy = policy
         self.models = models
         self.latency_s = latency_s
         self.api_key = api_key
+        self.rpm = rpm
+        self.tpm = tpm
+        self.clock = clock
+        self.logprobs = logprobs
+        self.unsupported_logprobs = unsupported_logprobs
+        self.reasoning_models = frozenset(reasoning_models)
         self.lock = threading.Lock()
+        self.stopping = threading.Event()
         self.faults: deque[Fault] = deque()
         self.received = 0
         self.answered = 0
+        self.rate_limited = 0
         self.bodies: list[dict[str, Any]] = []
+        self.requests: list[Received] = []
+        self._window: deque[tuple[float, int]] = deque()
         self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.sim = self
+        self._tls = ssl_context is not None
+        if ssl_context is not None:
+            self._server.socket = ssl_context.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(
-            target=self._server.serve_forever, daemon=True, name="provider-simulator"
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},  # stop() returns within 50 ms
+            daemon=True,
+            name="provider-simulator",
         )
 
     @property
@@ -202,8 +786,29 @@ class Simulator:
         return int(self._server.server_address[1])
 
     @property
+    def root_url(self) -> str:
+        return f"{'https' if self._tls else 'http'}://127.0.0.1:{self.port}"
+
+    @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        """The OpenAI-compatible base URL (…/v1)."""
+        return f"{self.root_url}/v1"
+
+    def url_for(self, provider: str) -> str:
+        """The base URL to give the provider `provider` (a registry id) to reach this server."""
+        return {
+            "openai": f"{self.root_url}/v1",
+            "openai-compatible": f"{self.root_url}/v1",
+            "openrouter": f"{self.root_url}/api/v1",
+            "azure": self.root_url,
+            "anthropic": self.root_url,
+            "gemini": self.root_url,
+        }[provider]
+
+    def gives_logprobs(self, model: str) -> bool:
+        if isinstance(self.logprobs, bool):
+            return self.logprobs and model not in self.reasoning_models
+        return model in self.logprobs
 
     def inject(self, *faults: Fault) -> None:
         with self.lock:
@@ -213,11 +818,39 @@ class Simulator:
         with self.lock:
             return self.faults.popleft() if self.faults else None
 
+    def admit(self, request: dict[str, Any]) -> float | None:
+        """Count `request` against the limits; None if admitted, else seconds to wait."""
+        if self.rpm is None and self.tpm is None:
+            return None
+        chars = sum(len(str(m.get("content", ""))) for m in request.get("messages", []))
+        tokens = chars // 4 + int(request.get("max_tokens") or 0)
+        with self.lock:
+            now = self.clock()
+            while self._window and now - self._window[0][0] >= 60.0:
+                self._window.popleft()
+            over_rpm = self.rpm is not None and len(self._window) + 1 > self.rpm
+            used = sum(t for _, t in self._window)
+            over_tpm = self.tpm is not None and used + tokens > self.tpm
+            if over_rpm or over_tpm:
+                if not self._window:  # a single request above the token limit
+                    return 60.0
+                if over_tpm and not over_rpm:
+                    # wait until enough of the window has gone to fit this request
+                    freed = used
+                    for stamp, t in self._window:
+                        freed -= t
+                        if freed + tokens <= (self.tpm or 0):
+                            return max(0.001, 60.0 - (now - stamp))
+                return max(0.001, 60.0 - (now - self._window[0][0]))
+            self._window.append((now, tokens))
+            return None
+
     def start(self) -> Simulator:
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -233,9 +866,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Run the provider simulator on loopback.")
     parser.add_argument("--port", type=int, default=8099)
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--rpm", type=int, help="requests per minute before answering 429")
+    parser.add_argument("--tpm", type=int, help="tokens per minute before answering 429")
     args = parser.parse_args()
-    sim = Simulator(port=args.port, latency_s=args.latency).start()
-    print(f"Simulator on {sim.base_url} (Ctrl-C to stop)")
+    sim = Simulator(port=args.port, latency_s=args.latency, rpm=args.rpm, tpm=args.tpm).start()
+    print(f"Simulator on {sim.root_url}: OpenAI {sim.base_url}, Anthropic and Gemini at the root")
+    print("(Ctrl-C to stop)")
     try:
         while True:
             time.sleep(1)

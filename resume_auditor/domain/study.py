@@ -13,7 +13,18 @@ from typing import Any
 from resume_auditor.domain.groups import D1_GROUPS, Group
 
 FORMAT_VERSION = 1
-PROVIDERS = ("local", "openai-compatible")
+# Provider ids (providers/registry.py describes each; a test keeps the two in step).
+PROVIDERS = (
+    "local",
+    "openai",
+    "anthropic",
+    "gemini",
+    "openrouter",
+    "azure",
+    "openai-compatible",
+)
+# Providers that have no fixed address: the study must give one.
+NEEDS_BASE_URL = ("openai-compatible", "azure")
 ORDERS = ("both", "ab")
 
 
@@ -85,8 +96,8 @@ class StudyConfig:
             spec = replace(spec, base_url=base_url)
         if model is not None:
             spec = replace(spec, model=model)
-        if spec.provider == "openai-compatible" and not spec.base_url:
-            raise StudyError("provider 'openai-compatible' needs a base URL (--base-url)")
+        if spec.provider in NEEDS_BASE_URL and not spec.base_url:
+            raise StudyError(f"provider {spec.provider!r} needs a base URL (--base-url)")
         return replace(self, model=spec)
 
 
@@ -167,8 +178,8 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
         max_tokens=_int(model.get("max_tokens", defaults.max_tokens), "model.max_tokens", 1),
         seed=None if raw_seed is None else _int(raw_seed, "model.seed"),
     )
-    if provider == "openai-compatible" and not model_spec.base_url:
-        raise StudyError("provider 'openai-compatible' needs model.base_url")
+    if provider in NEEDS_BASE_URL and not model_spec.base_url:
+        raise StudyError(f"provider {provider!r} needs model.base_url")
 
     run = _table(data, "run")
     run_defaults = RunSpec()

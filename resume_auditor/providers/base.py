@@ -21,6 +21,11 @@ class ChatRequest:
     # grammar (llama.cpp); `json_schema` a JSON schema (OpenAI-style servers).
     grammar: str | None = None
     json_schema: dict[str, Any] | None = None
+    # Opt-in token log-probabilities: how many alternatives to return for each
+    # output token (clamped to what the vendor allows). None asks for none. A
+    # model that cannot give them answers anyway, with `ChatResponse.logprobs`
+    # None and "logprobs" in `ChatResponse.unsupported`.
+    top_logprobs: int | None = None
 
     def messages(self) -> list[dict[str, str]]:
         out = []
@@ -39,6 +44,20 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class TokenLogprob:
+    """One output token, its natural-log probability, and the top alternatives.
+
+    `top` holds (token, logprob) pairs, most likely first, as the server sent
+    them (it usually includes the chosen token itself). Tokens are the model's
+    own pieces, so "Yes", " Yes" and "yes" are different entries.
+    """
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
 class ChatResponse:
     text: str
     raw: dict[str, Any]
@@ -46,6 +65,15 @@ class ChatResponse:
     model_version: str = ""
     finish_reason: str = ""
     latency_s: float = 0.0
+    # One entry per output token, in order, when log-probabilities were asked
+    # for and the model gave them; None otherwise (see docs/providers.md).
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    # Settings that were asked for but not applied because this model refuses
+    # them: any of "temperature", "seed", "logprobs", "structured_output".
+    unsupported: tuple[str, ...] = ()
+    # Plain sentences for the user about how this answer was obtained (a
+    # setting the model refused, a raised token limit for a reasoning model).
+    notes: tuple[str, ...] = ()
 
 
 class ErrorKind(StrEnum):
@@ -59,8 +87,9 @@ class ErrorKind(StrEnum):
     REFUSED = "refused"  # content filtered or refused
     BAD_REQUEST = "bad_request"
     TIMEOUT = "timeout"
-    CONNECTION = "connection"  # refused, offline, DNS, TLS
-    MALFORMED = "malformed"  # a body we cannot read
+    CONNECTION = "connection"  # refused, offline, DNS
+    MALFORMED = "malformed"  # a body we cannot read, or one cut off
+    TLS = "tls"  # the secure connection failed: retrying will not fix a certificate
 
 
 RETRYABLE = {
@@ -71,6 +100,10 @@ RETRYABLE = {
     ErrorKind.CONNECTION,
     ErrorKind.MALFORMED,
 }
+
+# Errors no retry and no other request can get past: a wrong key, no credit, an
+# unknown model, a certificate the computer does not trust.
+FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND, ErrorKind.TLS}
 
 
 class ProviderError(Exception):
@@ -83,16 +116,26 @@ class ProviderError(Exception):
         *,
         status: int | None = None,
         retry_after_s: float | None = None,
+        raw: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.status = status
         self.retry_after_s = retry_after_s
+        # The body the server sent, when it was a readable answer that we
+        # still cannot use (a refusal, a filtered completion): it may have
+        # been paid for, so the runner can keep it as evidence.
+        self.raw = raw
 
     @property
     def retryable(self) -> bool:
         return self.kind in RETRYABLE
+
+    @property
+    def fatal(self) -> bool:
+        """Every other request of the run would fail the same way: stop the run."""
+        return self.kind in FATAL
 
     def __str__(self) -> str:
         return self.message

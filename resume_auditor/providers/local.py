@@ -26,6 +26,7 @@ from pathlib import Path
 import httpx
 
 from resume_auditor.providers.base import ErrorKind, ProviderError
+from resume_auditor.providers.capabilities import model_key
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 
 logger = logging.getLogger(__name__)
@@ -178,13 +179,25 @@ class LocalModelServer:
             proc.wait(timeout=5)
 
 
+class LocalProvider(OpenAICompatProvider):
+    """The bundled model's server: OpenAI-shaped, on a port that changes every session.
+
+    What it accepts is remembered under "local" alone, not under the port.
+    """
+
+    provider_id = "local"
+
+    def key(self, model: str) -> str:
+        return model_key(self.provider_id, "", model)
+
+
 def local_provider(
     server: LocalModelServer | None = None, timeout_s: float = 300.0
 ) -> OpenAICompatProvider:
     """A provider for the bundled model (starts the server if needed; blocking)."""
     server = server or LocalModelServer.shared()
     base_url = server.ensure_started()
-    return OpenAICompatProvider(
+    return LocalProvider(
         base_url, name="Bundled local model (SmolLM2-135M)", timeout_s=timeout_s, send_grammar=True
     )
 

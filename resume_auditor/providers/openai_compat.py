@@ -1,15 +1,14 @@
-"""Any server that speaks OpenAI's chat-completions format, by base URL.
+"""OpenAI's chat-completions wire format, and any server that speaks it, by base URL.
 
-llama.cpp's server, Ollama's /v1, vLLM, LM Studio, and the bundled local model
-all answer here. The HTTP client is passed in so tests can substitute it.
+llama.cpp's server, Ollama's /v1, vLLM, LM Studio and the bundled local model
+all answer here; `providers/openai.py`, `openrouter.py` and `azure.py` add their
+own address, authentication and quirks on top. The HTTP client is passed in so
+tests can substitute it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import time
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
@@ -19,152 +18,40 @@ from resume_auditor.providers.base import (
     ChatResponse,
     ErrorKind,
     ProviderError,
+    TokenLogprob,
     Usage,
 )
+from resume_auditor.providers.capabilities import CapabilityCache
+from resume_auditor.providers.errors import (
+    ErrorInfo,
+    classify,
+    error_from_response,
+    openai_error_info,
+    parse_retry_after,
+    transport_error,
+)
+from resume_auditor.providers.wire import Plan, WireProvider, read_json
+
+__all__ = [
+    "OpenAICompatProvider",
+    "error_from_response",
+    "parse_chat_response",
+    "parse_logprobs",
+    "parse_retry_after",
+    "transport_error",
+]
 
 logger = logging.getLogger(__name__)
 
 
-def parse_retry_after(headers: httpx.Headers) -> float | None:
-    """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or HTTP date)."""
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _error_message(body: Any) -> tuple[str, str]:
-    """(message, code) from an OpenAI-style error body, tolerating other shapes."""
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict):
-            msg = str(err.get("message") or err.get("detail") or "")
-            code = str(err.get("code") or err.get("type") or "")
-            return msg, code
-        if isinstance(err, str):
-            return err, ""
-    return "", ""
-
-
-def error_from_response(response: httpx.Response, provider: str) -> ProviderError:
-    """Turn an HTTP error into a ProviderError a user can act on."""
-    status = response.status_code
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    detail, code = _error_message(body)
-    detail_text = f" The server said: {detail}" if detail else ""
-    retry_after = parse_retry_after(response.headers)
-    if status in (401, 403):
-        return ProviderError(
-            ErrorKind.AUTH,
-            f"{provider} rejected the API key (HTTP {status}). Check the key in Settings."
-            + detail_text,
-            status=status,
-        )
-    if status == 402 or code == "insufficient_quota":
-        return ProviderError(
-            ErrorKind.QUOTA,
-            f"{provider} says the account is out of credits or quota (HTTP {status}). "
-            "Add credits or raise the limit, then resume the run." + detail_text,
-            status=status,
-        )
-    if status == 429:
-        return ProviderError(
-            ErrorKind.RATE_LIMIT,
-            f"{provider} is rate limiting requests (HTTP 429); waiting before trying again."
-            + detail_text,
-            status=status,
-            retry_after_s=retry_after,
-        )
-    if status == 404:
-        return ProviderError(
-            ErrorKind.NOT_FOUND,
-            f"{provider} does not know this model or endpoint (HTTP 404). "
-            "Check the model id and base URL." + detail_text,
-            status=status,
-        )
-    if status in (400, 413, 422):
-        lowered = detail.lower()
-        too_long = "context" in lowered or "too long" in lowered
-        if too_long or ("maximum" in lowered and "token" in lowered):
-            return ProviderError(
-                ErrorKind.CONTEXT,
-                f"The prompt is longer than {provider}'s model accepts. "
-                "Use shorter resumes or a model with a larger context." + detail_text,
-                status=status,
-            )
-        if "content" in lowered and ("filter" in lowered or "policy" in lowered):
-            return ProviderError(
-                ErrorKind.REFUSED,
-                f"{provider} refused the request under its content policy." + detail_text,
-                status=status,
-            )
-        return ProviderError(
-            ErrorKind.BAD_REQUEST,
-            f"{provider} rejected the request (HTTP {status})." + detail_text,
-            status=status,
-        )
-    if status in (503, 529):
-        return ProviderError(
-            ErrorKind.OVERLOADED,
-            f"{provider} is overloaded (HTTP {status}); trying again shortly." + detail_text,
-            status=status,
-            retry_after_s=retry_after,
-        )
-    if status >= 500:
-        return ProviderError(
-            ErrorKind.SERVER,
-            f"{provider} had a server error (HTTP {status}); trying again shortly." + detail_text,
-            status=status,
-            retry_after_s=retry_after,
-        )
-    return ProviderError(
-        ErrorKind.BAD_REQUEST, f"{provider} answered HTTP {status}." + detail_text, status=status
-    )
-
-
-def transport_error(exc: httpx.HTTPError, provider: str, url: str) -> ProviderError:
-    if isinstance(exc, httpx.TimeoutException):
-        return ProviderError(
-            ErrorKind.TIMEOUT, f"{provider} did not answer in time ({type(exc).__name__})."
-        )
-    if isinstance(exc, httpx.ConnectError):
-        text = str(exc)
-        if "CERTIFICATE" in text.upper() or "SSL" in text.upper():
-            return ProviderError(
-                ErrorKind.CONNECTION,
-                f"Could not make a secure connection to {url}: {text}. "
-                "Check the address and the server's certificate.",
-            )
-        return ProviderError(
-            ErrorKind.CONNECTION,
-            f"Could not connect to {url}. Is the server running and the address right? ({text})",
-        )
-    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
-        return ProviderError(
-            ErrorKind.CONNECTION, f"The connection to {provider} dropped before the answer ({exc})."
-        )
-    return ProviderError(ErrorKind.CONNECTION, f"Network error talking to {provider}: {exc}")
-
-
-class OpenAICompatProvider:
+class OpenAICompatProvider(WireProvider):
     """Chat completions against `{base_url}/chat/completions`."""
+
+    wire = "compatible"  # any model family: settings are learnt from the server's answers
+    provider_id = "openai-compatible"
+    # Most servers of this family still read `max_tokens`; OpenAI itself wants
+    # `max_completion_tokens` (see OpenAIProvider).
+    max_tokens_field = "max_tokens"
 
     def __init__(
         self,
@@ -175,13 +62,20 @@ class OpenAICompatProvider:
         name: str = "OpenAI-compatible server",
         timeout_s: float = 120.0,
         send_grammar: bool = False,
+        capabilities: CapabilityCache | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.name = name
-        self._api_key = api_key
-        self._own_client = client is None
-        self._client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0))
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            client=client,
+            name=name,
+            timeout_s=timeout_s,
+            capabilities=capabilities,
+        )
         self._send_grammar = send_grammar
+
+    def _chat_url(self, request: ChatRequest) -> str:
+        return f"{self.base_url}/chat/completions"
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -189,78 +83,114 @@ class OpenAICompatProvider:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def build_body(self, request: ChatRequest) -> dict[str, Any]:
+    def build_body(self, request: ChatRequest, plan: Plan | None = None) -> dict[str, Any]:
+        plan = plan or self.plan(request)
         body: dict[str, Any] = {
             "model": request.model,
             "messages": request.messages(),
-            "max_tokens": request.max_tokens,
+            self.max_tokens_field: plan.max_tokens,
             "stream": False,
         }
-        if request.temperature is not None:
+        if plan.temperature and request.temperature is not None:
             body["temperature"] = request.temperature
-        if request.seed is not None:
+        if plan.seed and request.seed is not None:
             body["seed"] = request.seed
+        if plan.logprobs and request.top_logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = max(0, min(request.top_logprobs, self.max_top_logprobs))
         if request.grammar and self._send_grammar:
             body["grammar"] = request.grammar
-        elif request.json_schema is not None:
+        elif plan.structured and request.json_schema is not None:
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "answer", "strict": True, "schema": request.json_schema},
             }
         return body
 
-    async def chat(self, request: ChatRequest) -> ChatResponse:
-        url = f"{self.base_url}/chat/completions"
-        body = self.build_body(request)
-        started = time.monotonic()
-        try:
-            response = await self._client.post(url, headers=self._headers(), json=body)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self.name, url) from exc
-        latency = time.monotonic() - started
-        if response.status_code >= 400:
-            raise error_from_response(response, self.name)
-        return parse_chat_response(response.content, self.name, latency)
+    def _parse(self, content: bytes, latency_s: float) -> ChatResponse:
+        return parse_chat_response(content, self.name, latency_s, secret=self._api_key)
+
+    def _error_info(self, response: httpx.Response) -> ErrorInfo:
+        return openai_error_info(response)
 
     async def list_models(self) -> list[str]:
         url = f"{self.base_url}/models"
-        try:
-            response = await self._client.get(url, headers=self._headers())
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self.name, url) from exc
+        response, _ = await self._send("GET", url)
         if response.status_code >= 400:
-            raise error_from_response(response, self.name)
-        try:
-            data = response.json()
-        except ValueError as exc:
-            raise ProviderError(
-                ErrorKind.MALFORMED, f"{self.name} sent a model list that is not JSON."
-            ) from exc
-        items = data.get("data", []) if isinstance(data, dict) else []
-        return sorted(str(m.get("id")) for m in items if isinstance(m, dict) and m.get("id"))
-
-    async def aclose(self) -> None:
-        if self._own_client:
-            await self._client.aclose()
+            raise self.error(response)
+        data = read_json(response.content, self.name)
+        return sorted(set(_model_ids(data)))
 
 
-def parse_chat_response(content: bytes, provider: str, latency_s: float = 0.0) -> ChatResponse:
+def _model_ids(data: Any) -> list[str]:
+    items = data.get("data", data.get("models", [])) if isinstance(data, dict) else []
+    if not isinstance(items, list):
+        return []
+    ids = []
+    for item in items:
+        if isinstance(item, dict):
+            value = item.get("id") or item.get("model") or item.get("name")
+            if value:
+                ids.append(str(value))
+    return ids
+
+
+def parse_logprobs(choice: dict[str, Any]) -> tuple[TokenLogprob, ...] | None:
+    """`choices[0].logprobs.content` in OpenAI's shape, normalised; None if absent."""
+    block = choice.get("logprobs")
+    if not isinstance(block, dict):
+        return None
+    content = block.get("content")
+    if not isinstance(content, list) or not content:
+        return None
+    out = []
+    for item in content:
+        if not isinstance(item, dict) or "logprob" not in item:
+            continue
+        top = tuple(
+            (str(alt.get("token", "")), float(alt["logprob"]))
+            for alt in item.get("top_logprobs") or []
+            if isinstance(alt, dict) and isinstance(alt.get("logprob"), int | float)
+        )
+        out.append(TokenLogprob(str(item.get("token", "")), float(item["logprob"]), top))
+    return tuple(out) or None
+
+
+def parse_chat_response(
+    content: bytes, provider: str, latency_s: float = 0.0, *, secret: str | None = None
+) -> ChatResponse:
     """Read an OpenAI chat-completions body; a malformed one is a ProviderError."""
-    try:
-        data = json.loads(content)
-    except ValueError as exc:
-        raise ProviderError(
-            ErrorKind.MALFORMED,
-            f"{provider} sent an answer that is not valid JSON (perhaps cut off); trying again.",
-        ) from exc
+    data = read_json(content, provider)
+    if isinstance(data, dict) and isinstance(data.get("error"), dict) and "choices" not in data:
+        # OpenRouter (and some proxies) report upstream failures inside a 200.
+        err = data["error"]
+        status = err.get("code")
+        info = ErrorInfo(
+            status=status if isinstance(status, int) and status >= 400 else 502,
+            message=str(err.get("message") or ""),
+            code=str(err.get("code") or ""),
+            type=str(err.get("type") or ""),
+        )
+        raise classify(info, provider, secret=secret)
     try:
         choice = data["choices"][0]
         message = choice.get("message") or {}
         text = message.get("content")
-        if text is None:
+        finish = str(choice.get("finish_reason") or "")
+        if isinstance(choice.get("error"), dict):
+            err = choice["error"]
+            raise classify(
+                ErrorInfo(502, str(err.get("message") or ""), str(err.get("code") or "")),
+                provider,
+                secret=secret,
+            )
+        if text is None or (finish == "content_filter" and not text):
             refusal = message.get("refusal")
-            if refusal:
-                raise ProviderError(ErrorKind.REFUSED, f"{provider} refused: {refusal}")
+            if refusal or finish == "content_filter":
+                reason = refusal or "the answer was withheld by the content filter"
+                raise ProviderError(
+                    ErrorKind.REFUSED, f"{provider} refused: {reason}", status=200, raw=data
+                )
             text = ""
         usage_raw = data.get("usage") or {}
         details = usage_raw.get("prompt_tokens_details") or {}
@@ -271,17 +201,20 @@ def parse_chat_response(content: bytes, provider: str, latency_s: float = 0.0) -
             cached_tokens=int(details.get("cached_tokens") or 0),
             reasoning_tokens=int(out_details.get("reasoning_tokens") or 0),
         )
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        logprobs = parse_logprobs(choice)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
         raise ProviderError(
             ErrorKind.MALFORMED, f"{provider} sent an answer in an unexpected shape ({exc!r})."
         ) from exc
+    version = [data.get("model"), data.get("system_fingerprint")]
+    if data.get("provider"):  # OpenRouter names the upstream that answered
+        version.append(f"via {data['provider']}")
     return ChatResponse(
         text=str(text),
         raw=data,
         usage=usage,
-        model_version=" ".join(
-            str(v) for v in (data.get("model"), data.get("system_fingerprint")) if v
-        ),
-        finish_reason=str(choice.get("finish_reason") or ""),
+        model_version=" ".join(str(v) for v in version if v),
+        finish_reason=finish,
         latency_s=latency_s,
+        logprobs=logprobs,
     )

@@ -8,23 +8,28 @@ from pathlib import Path
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import parse_pairwise
 from resume_auditor.providers.base import Provider
-from resume_auditor.providers.keys import get_key
-from resume_auditor.providers.local import local_provider
-from resume_auditor.providers.openai_compat import OpenAICompatProvider
+from resume_auditor.providers.keys import KeyStore, default_store
+from resume_auditor.providers.registry import make_provider
 from resume_auditor.runner import Event, Runner
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 
 
-def provider_factory(spec: ModelSpec, timeout_s: float = 120.0) -> Callable[[], Provider]:
-    """A function that makes the provider (it may block: the runner calls it off the UI)."""
-    if spec.provider == "local":
-        return lambda: local_provider(timeout_s=max(timeout_s, 300.0))
+def provider_factory(
+    spec: ModelSpec, timeout_s: float = 120.0, *, keys: KeyStore | None = None
+) -> Callable[[], Provider]:
+    """A function that makes the provider (it may block: the runner calls it off the UI).
+
+    The key is looked up when the provider is made, not before, so a key entered
+    after the audit was prepared is used; a missing key raises a ProviderError
+    that says where to put one.
+    """
 
     def make() -> Provider:
-        return OpenAICompatProvider(
-            spec.base_url,
-            api_key=get_key(spec.provider, spec.base_url),
-            name=f"The server at {spec.base_url}",
+        store = keys or default_store()
+        return make_provider(
+            spec.provider,
+            base_url=spec.base_url,
+            api_key=store.get(spec.provider, spec.base_url),
             timeout_s=timeout_s,
         )
 

@@ -1,0 +1,53 @@
+"""OpenAI's own API: chat completions at api.openai.com with a Bearer key.
+
+Differs from a generic OpenAI-compatible server in three ways: the token limit
+is `max_completion_tokens` (reasoning models reject `max_tokens`), the model
+list mixes in embedding/speech/image models that cannot screen a resume, and
+reasoning models (o-series, gpt-5) refuse temperature and log-probabilities.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from resume_auditor.providers.capabilities import CapabilityCache
+from resume_auditor.providers.openai_compat import OpenAICompatProvider
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+# Model ids that cannot answer a chat turn.
+_NOT_CHAT = re.compile(
+    r"embedding|whisper|tts|dall-e|davinci|babbage|moderation|^gpt-image|transcribe|"
+    r"realtime|audio|^sora|search-api|computer-use"
+)
+
+
+class OpenAIProvider(OpenAICompatProvider):
+    wire = "openai"
+    provider_id = "openai"
+    max_tokens_field = "max_completion_tokens"
+    default_base_url = DEFAULT_BASE_URL
+
+    def __init__(
+        self,
+        base_url: str = "",
+        *,
+        api_key: str | None = None,
+        client: httpx.AsyncClient | None = None,
+        name: str = "OpenAI",
+        timeout_s: float = 120.0,
+        capabilities: CapabilityCache | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            api_key=api_key,
+            client=client,
+            name=name,
+            timeout_s=timeout_s,
+            capabilities=capabilities,
+        )
+
+    async def list_models(self) -> list[str]:
+        return [m for m in await super().list_models() if not _NOT_CHAT.search(m)]

@@ -1,0 +1,270 @@
+"""What every HTTP wire format shares: sending, timing, and refused settings.
+
+A concrete provider (OpenAI chat completions, Anthropic Messages, Gemini
+generateContent) says how to build a body for a `Plan`, how to read an answer
+and how to read an error. This base class sends it, turns network failures into
+plain errors, and when the server refuses an optional setting (a reasoning model
+and `temperature`, a model without log-probabilities) drops that setting, tries
+again at once, remembers the finding and tells the user on the answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from resume_auditor.providers.base import (
+    ChatRequest,
+    ChatResponse,
+    ErrorKind,
+    ProviderError,
+)
+from resume_auditor.providers.capabilities import (
+    FEATURES,
+    LOGPROBS,
+    REASONING_HEADROOM_TOKENS,
+    SEED,
+    STRUCTURED,
+    TEMPERATURE,
+    CapabilityCache,
+    ModelTraits,
+    default_cache,
+    model_key,
+    model_traits,
+    rejected_feature,
+)
+from resume_auditor.providers.errors import ErrorInfo, classify, transport_error
+
+logger = logging.getLogger(__name__)
+
+_NOTES = {
+    TEMPERATURE: "{model} does not accept a temperature setting; it answered at its own "
+    "default, so repeated answers may differ.",
+    SEED: "{model} does not accept a seed; repeated answers may differ.",
+    LOGPROBS: "{model} does not give token log-probabilities; scores come from the answer "
+    "text instead.",
+    STRUCTURED: "{model} does not accept a JSON schema for its answer; the answer is read "
+    "from free text.",
+}
+
+
+@dataclass
+class Plan:
+    """The optional settings one attempt sends, and what was dropped on the way."""
+
+    temperature: bool
+    seed: bool
+    logprobs: bool
+    structured: bool
+    max_tokens: int
+    reasoning: bool = False
+    dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def sent(self) -> set[str]:
+        on = {
+            TEMPERATURE: self.temperature,
+            SEED: self.seed,
+            LOGPROBS: self.logprobs,
+            STRUCTURED: self.structured,
+        }
+        return {f for f, v in on.items() if v}
+
+    def drop(self, feature: str) -> None:
+        setattr(self, "structured" if feature == STRUCTURED else feature, False)
+        if feature not in self.dropped:
+            self.dropped.append(feature)
+
+
+def read_json(content: bytes, provider: str) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError as exc:
+        raise ProviderError(
+            ErrorKind.MALFORMED,
+            f"{provider} sent an answer that is not valid JSON (perhaps cut off); trying again.",
+        ) from exc
+
+
+class WireProvider:
+    """Shared machinery; subclasses implement the vendor's wire format."""
+
+    wire = "openai"  # which family of model ids `model_traits` applies
+    provider_id = "openai-compatible"  # the registry id, for capability memory
+    max_top_logprobs = 20
+    default_base_url = ""
+
+    @classmethod
+    def canonical_base_url(cls, base_url: str) -> str:
+        """The base URL as this provider uses it (defaults filled in, suffixes trimmed)."""
+        return (base_url.strip() or cls.default_base_url).rstrip("/")
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        client: httpx.AsyncClient | None = None,
+        name: str = "The model server",
+        timeout_s: float = 120.0,
+        capabilities: CapabilityCache | None = None,
+    ) -> None:
+        self.base_url = self.canonical_base_url(base_url)
+        self.name = name
+        self._api_key = api_key or None
+        self._own_client = client is None
+        self._client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0))
+        self._caps = capabilities if capabilities is not None else default_cache()
+
+    # -- to implement ----------------------------------------------------------------
+
+    def _chat_url(self, request: ChatRequest) -> str:
+        raise NotImplementedError
+
+    def _headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def build_body(self, request: ChatRequest, plan: Plan | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _parse(self, content: bytes, latency_s: float) -> ChatResponse:
+        raise NotImplementedError
+
+    def _error_info(self, response: httpx.Response) -> ErrorInfo:
+        raise NotImplementedError
+
+    async def list_models(self) -> list[str]:
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------------------
+
+    @classmethod
+    def traits_for(cls, model: str) -> ModelTraits:
+        """What is known ahead about `model` on this wire format."""
+        return model_traits(cls.wire, model)
+
+    def traits(self, model: str) -> ModelTraits:
+        return self.traits_for(model)
+
+    def key(self, model: str) -> str:
+        return model_key(self.provider_id, self.base_url, model)
+
+    def known(self, model: str, feature: str) -> bool | None:
+        """What is known about `model` and `feature`: True, False, or None (not yet)."""
+        if feature in self.traits(model).refuses:
+            return False
+        return self._caps.get(self.key(model), feature)
+
+    def plan(self, request: ChatRequest) -> Plan:
+        traits = self.traits(request.model)
+        plan = Plan(
+            temperature=request.temperature is not None,
+            seed=request.seed is not None,
+            logprobs=bool(request.top_logprobs),
+            structured=request.json_schema is not None,
+            max_tokens=request.max_tokens,
+            reasoning=traits.reasoning,
+        )
+        for feature in plan.sent():
+            if self.known(request.model, feature) is False:
+                plan.drop(feature)
+        if traits.reasoning:
+            plan.max_tokens = request.max_tokens + REASONING_HEADROOM_TOKENS
+            plan.notes.append(
+                f"{request.model} reasons before it answers: its token limit was raised by "
+                f"{REASONING_HEADROOM_TOKENS} so the hidden reasoning does not crowd out the "
+                "answer (you pay only for tokens it uses)."
+            )
+        return plan
+
+    def _headers_for_log(self) -> dict[str, str]:
+        from resume_auditor.providers.redact import redact_headers
+
+        return redact_headers(self._headers())
+
+    async def _send(
+        self, method: str, url: str, *, body: Any = None, params: dict[str, str] | None = None
+    ) -> tuple[httpx.Response, float]:
+        started = time.monotonic()
+        try:
+            response = await self._client.request(
+                method, url, headers=self._headers(), json=body, params=params
+            )
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise transport_error(exc, self.name, url) from exc
+        return response, time.monotonic() - started
+
+    def error(self, response: httpx.Response) -> ProviderError:
+        return classify(self._error_info(response), self.name, secret=self._api_key)
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        url = self._chat_url(request)
+        plan = self.plan(request)
+        key = self.key(request.model)
+        for _ in range(len(FEATURES) + 1):
+            body = self.build_body(request, plan)
+            response, latency = await self._send("POST", url, body=body)
+            if response.status_code >= 400:
+                info = self._error_info(response)
+                feature = None
+                if response.status_code in (400, 404, 422):
+                    feature = self.refused_feature(info, plan)
+                if feature is None:
+                    raise classify(info, self.name, secret=self._api_key)
+                logger.info("%s refuses %s; trying again without it", request.model, feature)
+                self._caps.set(key, feature, False)
+                plan.drop(feature)
+                continue
+            answer = self._parse(response.content, latency)
+            return self._finish(request, plan, answer)
+        raise ProviderError(
+            ErrorKind.BAD_REQUEST, f"{self.name} kept rejecting the request's settings."
+        )
+
+    def refused_feature(self, info: ErrorInfo, plan: Plan) -> str | None:
+        """The optional setting a 4xx answer objects to (None: a real error)."""
+        if info.status == 404:
+            return None
+        return rejected_feature(info.message, info.param, plan.sent())
+
+    def _finish(self, request: ChatRequest, plan: Plan, answer: ChatResponse) -> ChatResponse:
+        key = self.key(request.model)
+        notes = list(plan.notes)
+        logprobs = answer.logprobs
+        if plan.logprobs:
+            got = bool(logprobs)
+            self._caps.set(key, LOGPROBS, got)
+            if not got:
+                plan.drop(LOGPROBS)
+                logprobs = None
+        elif not request.top_logprobs:
+            logprobs = None
+        if plan.structured:
+            self._caps.set(key, STRUCTURED, True)
+        if answer.usage.reasoning_tokens and not plan.reasoning:
+            notes.append(
+                f"{request.model} spent {answer.usage.reasoning_tokens} tokens reasoning "
+                "before it answered."
+            )
+        if not answer.text.strip() and answer.finish_reason.lower() in ("length", "max_tokens"):
+            notes.append(
+                f"{request.model} used its whole token limit ({plan.max_tokens}) before giving "
+                "an answer; raise max_tokens for this model."
+            )
+        notes.extend(_NOTES[f].format(model=request.model) for f in plan.dropped)
+        return dataclasses.replace(
+            answer,
+            logprobs=logprobs,
+            unsupported=tuple(plan.dropped),
+            notes=tuple(dict.fromkeys([*answer.notes, *notes])),
+        )
+
+    async def aclose(self) -> None:
+        if self._own_client:
+            await self._client.aclose()
