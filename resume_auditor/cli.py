@@ -5,6 +5,8 @@
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
     resume-auditor run RESULT             resume an unfinished audit
     resume-auditor metrics RESULT [--json]
+    resume-auditor keys set|delete|status [PROVIDER] [--base-url URL]
+    resume-auditor models PROVIDER [--base-url URL]
 
 Exit codes: 0 done; 1 the run did not finish (failed or stopped requests: resume
 it); 2 bad input (the message says what to fix); 130 interrupted.
@@ -47,7 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("audit", help="prepare and run a study headless")
     a.add_argument("study", help="the study file (TOML)")
     a.add_argument("--out", required=True, help="the result file to write (or resume)")
-    a.add_argument("--provider", help="override the study's provider (local | openai-compatible)")
+    a.add_argument(
+        "--provider",
+        help="override the study's provider (local | openai | anthropic | gemini | openrouter "
+        "| azure | openai-compatible)",
+    )
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
     a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
@@ -62,6 +68,15 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("result", help="the result file")
     m.add_argument("--json", action="store_true", help="machine-readable (docs/metrics-json.md)")
     m.add_argument("--run", type=int, help="which run of the file (default: the latest)")
+
+    k = sub.add_parser("keys", help="store, remove or check an API key (OS keyring)")
+    k.add_argument("action", choices=("set", "delete", "status"))
+    k.add_argument("provider", nargs="?", help="e.g. openai, anthropic (status: all if omitted)")
+    k.add_argument("--base-url", default="", help="the server (openai-compatible and azure)")
+
+    ml = sub.add_parser("models", help="list the models a provider offers")
+    ml.add_argument("provider", help="e.g. openai, anthropic, gemini, openai-compatible")
+    ml.add_argument("--base-url", default="", help="the server's base URL, if not the default")
 
     s = sub.add_parser("serve-local", help=argparse.SUPPRESS)
     s.add_argument("--port", type=int, required=True)
@@ -219,6 +234,111 @@ def cmd_gui(args: argparse.Namespace) -> int:
     return gui_main(argv)
 
 
+def _provider_info(provider_id: str) -> Any:
+    from resume_auditor.providers.base import ProviderError
+    from resume_auditor.providers.registry import provider_info
+
+    try:
+        return provider_info(provider_id)
+    except ProviderError as exc:
+        raise CliError(exc.message) from exc
+
+
+def _read_key(label: str) -> str:
+    """The key from the terminal without echo, or from piped standard input."""
+    import getpass
+
+    if sys.stdin.isatty():
+        return getpass.getpass(f"API key for {label} (typing is hidden): ")
+    return sys.stdin.readline()
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Keys never reach the screen: status says where a key is, never what it is."""
+    from resume_auditor.providers.keys import KeyLocation, default_store
+    from resume_auditor.providers.registry import PROVIDERS
+
+    store = default_store()
+    if args.provider is None:
+        if args.action != "status":
+            raise CliError(f"say which provider: resume-auditor keys {args.action} PROVIDER")
+        for info in PROVIDERS:
+            if info.env_var:
+                print(f"{info.id}: {store.status(info.id, args.base_url).message}")
+        if not store.keyring_available():
+            print("\nThere is no keyring on this computer.")
+        return EXIT_OK
+    info = _provider_info(args.provider)
+    if not info.env_var:
+        print(f"{info.label} needs no key.")
+        return EXIT_OK
+    if info.key_per_base_url and not args.base_url and args.action != "status":
+        raise CliError(f"{info.id} keys are stored per server: add --base-url URL")
+    if args.action == "status":
+        print(store.status(info.id, args.base_url).message)
+        return EXIT_OK
+    if args.action == "delete":
+        status = store.delete(info.id, args.base_url)
+        print(f"Removed the stored key for {info.id}. {status.message}".strip())
+        return EXIT_OK
+    try:
+        status = store.set(info.id, _read_key(info.label), args.base_url)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    if status.location is KeyLocation.KEYRING:
+        print(status.message)
+        return EXIT_OK
+    # This command ends now, so a key "kept in memory" would be forgotten at once.
+    from resume_auditor.providers.keys import keyring_advice
+
+    print(
+        f"The key was NOT saved: this computer has no usable keyring. For this terminal "
+        f"session, set the {info.env_var} environment variable instead. {keyring_advice()}",
+        file=sys.stderr,
+    )
+    return EXIT_INCOMPLETE
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from resume_auditor.providers.base import ProviderError
+    from resume_auditor.providers.keys import default_store
+    from resume_auditor.providers.local import MODEL_ID
+    from resume_auditor.providers.registry import make_provider
+
+    info = _provider_info(args.provider)
+    if info.id == "local":
+        print(MODEL_ID)
+        return EXIT_OK
+    if not info.capabilities.lists_models:
+        print(info.note)
+        return EXIT_OK
+
+    async def fetch() -> list[str]:
+        provider = make_provider(
+            info.id,
+            base_url=args.base_url,
+            api_key=default_store().get(info.id, args.base_url),
+            timeout_s=30.0,
+            require_key=info.id != "openrouter",  # its model list is public
+        )
+        try:
+            return await provider.list_models()
+        finally:
+            await provider.aclose()
+
+    try:
+        models = asyncio.run(fetch())
+    except ProviderError as exc:
+        raise CliError(exc.message) from exc
+    if not models:
+        print(f"{info.label} lists no models.", file=sys.stderr)
+    for model in models:
+        print(model)
+    return EXIT_OK
+
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     from resume_auditor.providers.local import serve
 
@@ -244,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         "run": cmd_run,
         "metrics": cmd_metrics,
         "serve-local": cmd_serve_local,
+        "keys": cmd_keys,
+        "models": cmd_models,
     }
     try:
         return int(commands[args.command](args))

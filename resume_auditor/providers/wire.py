@@ -191,6 +191,7 @@ class WireProvider:
     async def _send(
         self, method: str, url: str, *, body: Any = None, params: dict[str, str] | None = None
     ) -> tuple[httpx.Response, float]:
+        logger.debug("%s %s headers=%s", method, url, self._headers_for_log())
         started = time.monotonic()
         try:
             response = await self._client.request(
