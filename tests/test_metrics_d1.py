@@ -63,10 +63,12 @@ def test_clustered_interval_matches_hand_computation() -> None:
     assert cv.clusters == 2
 
 
-def test_effective_size_never_exceeds_the_real_one() -> None:
-    # DV: clustered variance is smaller than iid here, so n_eff is capped at n = 6.
+def test_effective_size_follows_the_clustered_variance() -> None:
+    # DV: clusters {1: abstained 1 of 2, 2: 1 of 4}, p = 1/3. Residual sums +1/3 and
+    # -1/3; CR1 variance 2 * (2/9) / 36 = 1/81; n_eff = (2/9) / (1/81) = 18 (more than
+    # the 6 answers: they are less alike within a resume than across), t(0.975, 1).
     dv = compute_d1(frame()).metrics["discrim_validity"].estimate
-    low, high = wilson(2, 6, 12.706204736174694)
+    low, high = wilson(2 / 6 * 18, 18, 12.706204736174694)
     assert (dv.low, dv.high) == pytest.approx((low, high))
 
 

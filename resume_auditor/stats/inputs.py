@@ -1,0 +1,395 @@
+"""The tidy tables the metrics read, and plain checks of them.
+
+Each design's metrics take one row per answer (or per candidate) with the
+columns listed here; docs/stats-inputs.md documents the same specs for the
+people who build the tables (variants, runner, workflow). A table that does not
+fit gets a `StatsInputError` saying which column and which rows are wrong, never
+a KeyError from deep inside a formula, and never a silently wrong number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+class StatsInputError(ValueError):
+    """A table the metrics cannot use; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: str  # id | text | choice | int | number | bool
+    meaning: str
+    required: bool = True
+    nullable: bool = False
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+    def describe_type(self) -> str:
+        if self.kind == "choice":
+            return " \\| ".join(f"`{c}`" for c in self.choices)
+        if self.kind in ("int", "number") and self.low is not None and self.high is not None:
+            return f"{self.kind} {self.low:g}–{self.high:g}"
+        return {"id": "int or text", "text": "text"}.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    key: str
+    title: str
+    row: str  # what one row is
+    columns: tuple[Column, ...]
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+
+def _rows(mask: np.ndarray | pd.Series, limit: int = 3) -> str:
+    """'row 4 holds' / 'rows 2, 5 and 9 more hold' (row numbers count from 1)."""
+    idx = np.flatnonzero(np.asarray(mask))
+    shown = ", ".join(str(i + 1) for i in idx[:limit])
+    more = f" and {idx.size - limit} more" if idx.size > limit else ""
+    return f"rows {shown}{more}" if idx.size > 1 else f"row {shown}"
+
+
+def _verb(mask: np.ndarray | pd.Series, singular: str, plural: str) -> str:
+    return plural if int(np.asarray(mask).sum()) > 1 else singular
+
+
+def _show(value: object) -> str:
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+def validate(df: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
+    """A cleaned copy of df (choices lower-cased, numbers as floats), or StatsInputError.
+
+    Row numbers in messages count from 1 in the table's order. Optional columns
+    that are absent are not added; callers check `name in out`.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise StatsInputError(f"The {spec.title} must be a table, not {type(df).__name__}.")
+    missing = [c for c in spec.columns if c.required and c.name not in df.columns]
+    if missing:
+        names = ", ".join(f"'{c.name}' ({c.meaning})" for c in missing)
+        raise StatsInputError(f"The {spec.title} is missing column(s) {names}.")
+    out = df.reset_index(drop=True).copy()
+    for col in spec.columns:
+        if col.name not in out.columns:
+            continue
+        out[col.name] = _check_column(out[col.name], col, spec)
+    return out
+
+
+def _check_column(values: pd.Series, col: Column, spec: TableSpec) -> pd.Series:
+    where = f"the {spec.title}, column '{col.name}'"
+    null = values.isna().to_numpy()
+    if null.any() and not col.nullable:
+        raise StatsInputError(
+            f"In {where}, {_rows(null)} {_verb(null, 'is', 'are')} empty; every row needs a value."
+        )
+    if col.kind in ("id", "text"):
+        return values
+    if col.kind == "choice":
+        if values.isin(col.choices).all():
+            return values.astype(object)
+        text = values.astype(object).where(~null, None)
+        cleaned = text.map(lambda v: v if v is None else str(v).strip().lower())
+        bad = ~null & ~cleaned.isin(col.choices).to_numpy()
+        if bad.any():
+            example = values[bad].iloc[0]
+            raise StatsInputError(
+                f"In {where}, {_rows(bad)} {_verb(bad, 'holds', 'hold')} {_show(example)}; "
+                "allowed values are "
+                f"{', '.join(col.choices)}."
+            )
+        return cleaned
+    if col.kind == "bool":
+        mapping = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+        cleaned = values.astype(object).map(
+            lambda v: (
+                None
+                if v is None or (isinstance(v, float) and np.isnan(v))
+                else (
+                    bool(v)
+                    if isinstance(v, bool | np.bool_)
+                    else mapping.get(str(v).strip().lower())
+                )
+            )
+        )
+        bad = ~null & cleaned.isna().to_numpy()
+        if bad.any():
+            raise StatsInputError(
+                f"In {where}, {_rows(bad)} {_verb(bad, 'holds', 'hold')} "
+                f"{_show(values[bad].iloc[0])}; use true or false."
+            )
+        return cleaned
+    numbers = pd.to_numeric(values, errors="coerce").astype(float)
+    bad = ~null & numbers.isna().to_numpy()
+    if bad.any():
+        raise StatsInputError(
+            f"In {where}, {_rows(bad)} {_verb(bad, 'holds', 'hold')} "
+            f"{_show(values[bad].iloc[0])}, which is not a number."
+        )
+    arr = numbers.to_numpy()
+    with np.errstate(invalid="ignore"):
+        if col.kind == "int":
+            frac = ~np.isnan(arr) & (arr != np.round(arr))
+            if frac.any():
+                raise StatsInputError(
+                    f"In {where}, {_rows(frac)} {_verb(frac, 'holds', 'hold')} "
+                    f"{_show(values[frac].iloc[0])}; whole numbers only."
+                )
+        out_of_range = np.zeros(arr.shape, dtype=bool)
+        if col.low is not None:
+            out_of_range |= arr < col.low
+        if col.high is not None:
+            out_of_range |= arr > col.high
+    if out_of_range.any():
+        raise StatsInputError(
+            f"In {where}, {_rows(out_of_range)} {_verb(out_of_range, 'holds', 'hold')} "
+            f"{_show(values[out_of_range].iloc[0])}; values must be between {col.low:g} and "
+            f"{col.high:g}."
+        )
+    return numbers
+
+
+# -- the tables -----------------------------------------------------------------------
+
+_CLUSTER = Column(
+    "cluster",
+    "id",
+    "the source resume the row was built from; rows sharing it are not independent",
+)
+_REP = Column("rep", "int", "repeat number of the same request (0, 1, ...)", required=False)
+
+D1_JUDGMENTS = TableSpec(
+    "d1_judgments",
+    "D1 judgments table",
+    "one answer of the model to one pair in one presentation order",
+    (
+        Column("pair_id", "id", "the test case (pair of resumes)"),
+        Column("kind", "choice", "equal or unequal pair", choices=("equal", "unequal")),
+        Column(
+            "truth",
+            "choice",
+            "which variant is more qualified (a, b) or equal",
+            choices=("a", "b", "equal"),
+        ),
+        _CLUSTER,
+        Column("group_a", "text", "group key of variant A, e.g. black_woman", nullable=True),
+        Column("group_b", "text", "group key of variant B", nullable=True),
+        Column("ord", "choice", "ab: A shown first; ba: B shown first", choices=("ab", "ba")),
+        Column(
+            "label",
+            "choice",
+            "the answer in presentation terms",
+            choices=("first", "second", "abstain", "invalid"),
+        ),
+        _REP,
+        Column("k", "int", "qualifications that differ (0 on equal pairs)", required=False),
+        Column(
+            "signal",
+            "text",
+            "how demographics are signalled: name, explicit, ...",
+            required=False,
+            nullable=True,
+        ),
+        Column(
+            "qual_type",
+            "text",
+            "kind of qualification changed: soft_skill, education, hard_skill, ...",
+            required=False,
+            nullable=True,
+        ),
+        Column(
+            "change_location",
+            "choice",
+            "where the change sits in the resume",
+            required=False,
+            nullable=True,
+            choices=("summary", "body", "both"),
+        ),
+        Column(
+            "generator",
+            "text",
+            "model that generated the variant (empty: built without an LLM)",
+            required=False,
+            nullable=True,
+        ),
+    ),
+)
+
+D2_RATINGS = TableSpec(
+    "d2_ratings",
+    "D2 ratings table",
+    "one pointwise rating of one synthetic (or blinded) copy of a real resume",
+    (
+        _CLUSTER,
+        Column(
+            "condition",
+            "choice",
+            "named: identity signals filled in for `group`; blinded: identity removed",
+            required=False,
+            choices=("named", "blinded"),
+        ),
+        Column(
+            "group",
+            "text",
+            "group key signalled, e.g. black_woman (empty on blinded rows)",
+            nullable=True,
+        ),
+        Column(
+            "rating",
+            "number",
+            "overall hire rating 1–5 (empty: unreadable answer)",
+            nullable=True,
+            low=1,
+            high=5,
+        ),
+        Column("experience", "number", "sub-rating 1–5", False, True, low=1, high=5),
+        Column("professionalism", "number", "sub-rating 1–5", False, True, low=1, high=5),
+        Column("fit", "number", "sub-rating 1–5", False, True, low=1, high=5),
+        Column("prompt", "text", "prompt variant id", required=False, nullable=True),
+        _REP,
+        Column(
+            "perceived_race",
+            "text",
+            "manipulation check: race the model perceived (empty: not asked or no answer)",
+            required=False,
+            nullable=True,
+        ),
+        Column(
+            "perceived_gender",
+            "text",
+            "manipulation check: gender the model perceived (empty: not asked or no answer)",
+            required=False,
+            nullable=True,
+        ),
+    ),
+)
+
+D3_POINTWISE = TableSpec(
+    "d3_pointwise",
+    "D3 pointwise scores table",
+    "one candidate of one pool, scored on its own",
+    (
+        Column("pool_id", "id", "the pool (round) the candidate competes in"),
+        Column(
+            "cluster",
+            "id",
+            "unit of independence; defaults to pool_id",
+            required=False,
+        ),
+        Column("candidate_id", "id", "the candidate (variant)", required=False),
+        Column("group", "text", "group key of the candidate"),
+        Column(
+            "score",
+            "number",
+            "fitness score, higher is better (empty: unreadable)",
+            required=False,
+            nullable=True,
+        ),
+        Column("p_yes", "number", "P('Yes') from log-probabilities", False, True, low=0, high=1),
+        Column("p_no", "number", "P('No') from log-probabilities", False, True, low=0, high=1),
+        Column("rating", "number", "a 1–5 rating, used as the score", False, True, low=1, high=5),
+        Column(
+            "qualified",
+            "bool",
+            "ground truth: the candidate is qualified (for equal opportunity)",
+            required=False,
+            nullable=True,
+        ),
+    ),
+)
+
+D3_PAIRWISE = TableSpec(
+    "d3_pairwise",
+    "D3 pairwise answers table",
+    "one answer to one pair of candidates from one pool, in one presentation order",
+    (
+        Column("pool_id", "id", "the pool (round)"),
+        Column("cluster", "id", "unit of independence; defaults to pool_id", required=False),
+        Column("cand_a", "id", "candidate A"),
+        Column("cand_b", "id", "candidate B"),
+        Column("group_a", "text", "group key of A"),
+        Column("group_b", "text", "group key of B"),
+        Column("ord", "choice", "ab: A shown first; ba: B shown first", choices=("ab", "ba")),
+        Column(
+            "label",
+            "choice",
+            "the answer in presentation terms; tie: both equally good",
+            choices=("first", "second", "tie", "invalid"),
+        ),
+        _REP,
+        Column("qualified_a", "bool", "ground truth for A", required=False, nullable=True),
+        Column("qualified_b", "bool", "ground truth for B", required=False, nullable=True),
+    ),
+)
+
+D4_DIMENSIONS = ("relevance", "impact", "skill_relevance", "achievements", "cultural_fit")
+D4_DIMENSION_TITLES = {
+    "relevance": "Relevance to the role",
+    "impact": "Significance/impact",
+    "skill_relevance": "Skill relevance",
+    "achievements": "Achievements & impact",
+    "cultural_fit": "Cultural fit & personal traits",
+    "overall": "Mean of the five dimensions",
+}
+
+D4_SCORES = TableSpec(
+    "d4_scores",
+    "D4 direct scores table",
+    "one direct scoring (five dimensions) of one resume version",
+    (
+        Column("cluster", "id", "the original resume this version comes from"),
+        Column(
+            "variant",
+            "choice",
+            "original, or perturbed by name or by experience",
+            choices=("original", "name", "experience"),
+        ),
+        Column(
+            "group", "text", "group signalled by the perturbation (empty on original)", True, True
+        ),
+        *(
+            Column(d, "number", f"{D4_DIMENSION_TITLES[d]} score 1–5", True, True, low=1, high=5)
+            for d in D4_DIMENSIONS
+        ),
+        _REP,
+    ),
+)
+
+D4_RANKINGS = TableSpec(
+    "d4_rankings",
+    "D4 rankings table",
+    "one candidate's place in one ranked batch",
+    (
+        Column("batch_id", "id", "the batch ranked in one answer"),
+        Column("group", "text", "group signalled by the candidate"),
+        Column(
+            "rank",
+            "int",
+            "1 = best (empty: missing from the answer)",
+            nullable=True,
+            low=1,
+            high=100,
+        ),
+        Column(
+            "batch_size",
+            "int",
+            "candidates in the batch (5 by race, 2 by gender)",
+            False,
+            low=2,
+            high=100,
+        ),
+    ),
+)
+
+ALL_TABLES = (D1_JUDGMENTS, D2_RATINGS, D3_POINTWISE, D3_PAIRWISE, D4_SCORES, D4_RANKINGS)
