@@ -7,6 +7,7 @@
     resume-auditor metrics RESULT [--json]
     resume-auditor keys set|delete|status [PROVIDER] [--base-url URL]
     resume-auditor models PROVIDER [--base-url URL]
+    resume-auditor extract FILE [--json] [--job] [--password P] [--max-pages N] [--max-mb N]
 
 Exit codes: 0 done; 1 the run did not finish (failed or stopped requests: resume
 it); 2 bad input (the message says what to fix); 130 interrupted.
@@ -77,6 +78,14 @@ def _parser() -> argparse.ArgumentParser:
     ml = sub.add_parser("models", help="list the models a provider offers")
     ml.add_argument("provider", help="e.g. openai, anthropic, gemini, openai-compatible")
     ml.add_argument("--base-url", default="", help="the server's base URL, if not the default")
+
+    x = sub.add_parser("extract", help="read a resume or job file: clean text and findings")
+    x.add_argument("file", help="a PDF, DOCX, TXT or MD file")
+    x.add_argument("--json", action="store_true", help="machine-readable (docs/documents.md)")
+    x.add_argument("--job", action="store_true", help="the file is a job description")
+    x.add_argument("--password", help="the password of a protected PDF")
+    x.add_argument("--max-pages", type=int, default=50, help="page limit (default: 50)")
+    x.add_argument("--max-mb", type=float, default=20.0, help="size limit in MB (default: 20)")
 
     s = sub.add_parser("serve-local", help=argparse.SUPPRESS)
     s.add_argument("--port", type=int, required=True)
@@ -225,6 +234,30 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_extract(args: argparse.Namespace) -> int:
+    from resume_auditor.documents.extract import describe, extract_job, extract_resume
+
+    if args.max_pages < 1 or args.max_mb <= 0:
+        raise CliError("--max-pages and --max-mb must be positive.")
+    if not args.verbose:
+        logging.getLogger("pypdf").setLevel(logging.ERROR)  # its notes on damaged files
+    limits: dict[str, Any] = {
+        "password": args.password,
+        "max_pages": args.max_pages,
+        "max_bytes": int(args.max_mb * 1024 * 1024),
+    }
+    result = extract_job(args.file, **limits) if args.job else extract_resume(args.file, **limits)
+    out = json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    try:
+        sys.stdout.write(out if args.json else describe(result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not an error
+        import os
+
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (silences the flush at exit)
+    return EXIT_OK
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from resume_auditor.app import main as gui_main
 
@@ -364,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         "run": cmd_run,
         "metrics": cmd_metrics,
         "serve-local": cmd_serve_local,
+        "extract": cmd_extract,
         "keys": cmd_keys,
         "models": cmd_models,
     }

@@ -1,75 +1,37 @@
 """Find a candidate's identity in resume text and turn it into slots.
 
-Heuristics, offline and fast: the name from the top of the resume (or a
-"Name:" line) and every later mention of it, the email address, pronouns with
-their grammatical role, and titles. The result is a `Template` whose slots can be
-refilled with another persona.
+Heuristics, offline and fast. In order of precedence (an earlier finder's span
+wins an overlap): email, links, phone, street address; the candidate's name and
+every mention of it (names.py); colleges attended (colleges.py); the city in
+the contact block; titles before the candidate's name; pronouns with their
+grammatical role. The result is a `Template` whose slots can be refilled with
+another persona; filling it with no persona gives the text back exactly.
+
+An optional pass through a language model (llm_identity.py) can add slots the
+heuristics missed; explicit demographic mentions are findings, never slots
+(demographics.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from resume_auditor.documents import colleges, contact
+from resume_auditor.documents.names import Name, find_name, mentions
+from resume_auditor.documents.sections import CONTACT, find_sections
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 
-_NAME_TOKEN = r"[A-Z][A-Za-z'\u2019\-]*\.?|[A-Z]{2,}"
-_NAME_LINE = re.compile(
-    rf"^\s*(?:name\s*:\s*)?((?:{_NAME_TOKEN})(?:\s+(?:{_NAME_TOKEN})){{1,3}})\s*$", re.IGNORECASE
-)
-_NOT_NAMES = {
-    "resume",
-    "curriculum",
-    "vitae",
-    "cv",
-    "summary",
-    "profile",
-    "experience",
-    "education",
-    "skills",
-    "contact",
-    "objective",
-    "professional",
-    "page",
-    "references",
-    "the",
-    "and",
-}
-_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
+__all__ = ["find_identity", "find_name", "header_end"]
+
 _PRONOUN = re.compile(r"\b(she|he|her|him|his|hers|herself|himself)\b", re.IGNORECASE)
-_TITLE = re.compile(r"\b(Mr|Ms|Mrs|Miss|Mx)\.?(?=\s+[A-Z])")
+_TITLE = re.compile(r"(?<![\w.])(Mr|Ms|Mrs|Miss|Mx|Dr|Prof)\b\.?(?=[ \t]+([^\W\d_][\w'\-]*))")
 # Words after "her"/"his" that show it is not a determiner ("gave her a", "her and").
-_NOT_NOUN_AFTER = {
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "to",
-    "for",
-    "with",
-    "as",
-    "in",
-    "on",
-    "at",
-    "by",
-    "from",
-    "that",
-    "this",
-    "into",
-    "about",
-    "after",
-    "before",
-    "while",
-    "when",
-    "if",
-    "but",
-    "so",
-    "is",
-    "was",
-    "be",
-    "were",
-    "are",
-}
+_NOT_NOUN_AFTER = frozenset(
+    """
+    a an the and or to for with as at by from that this into about after before while when
+    if but so is was be were are
+    """.split()  # noqa: SIM905  (a word list reads better as text)
+)
 _SIMPLE = {
     "she": SlotKind.PRONOUN_SUBJECT,
     "he": SlotKind.PRONOUN_SUBJECT,
@@ -78,40 +40,13 @@ _SIMPLE = {
     "herself": SlotKind.PRONOUN_REFLEXIVE,
     "himself": SlotKind.PRONOUN_REFLEXIVE,
 }
-
-
-def find_name(text: str) -> tuple[int, int, str] | None:
-    """The candidate's name as (start, end, name): the first name-like line near the top."""
-    offset = 0
-    for count, line in enumerate(text.split("\n")):
-        if count > 8:
-            break
-        match = _NAME_LINE.match(line)
-        if match:
-            name = match.group(1)
-            words = [w.strip(".").lower() for w in name.split()]
-            if not any(w in _NOT_NAMES for w in words):
-                start = offset + match.start(1)
-                return start, start + len(name), name
-        offset += len(line) + 1
-    return None
-
-
-def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    return all(end <= s or start >= e for s, e in taken)
-
-
-def _mentions(text: str, token: str) -> list[tuple[int, int]]:
-    """Capitalised or all-caps whole-word mentions of a name token."""
-    if len(token) < 2:
-        return []
-    pattern = re.compile(rf"(?<![\w@.]){re.escape(token)}(?![\w@])", re.IGNORECASE)
-    out = []
-    for m in pattern.finditer(text):
-        found = m.group(0)
-        if found[:1].isupper():
-            out.append((m.start(), m.end()))
-    return out
+_PART_KIND = {
+    "full": SlotKind.FULL_NAME,
+    "first": SlotKind.FIRST_NAME,
+    "last": SlotKind.LAST_NAME,
+    "first_initial": SlotKind.FIRST_INITIAL,
+    "initials": SlotKind.INITIALS,
+}
 
 
 def _pronoun_kind(text: str, match: re.Match[str]) -> SlotKind:
@@ -129,35 +64,73 @@ def _pronoun_kind(text: str, match: re.Match[str]) -> SlotKind:
     return SlotKind.PRONOUN_DETERMINER if determiner else SlotKind.PRONOUN_OBJECT
 
 
+def header_end(text: str) -> int:
+    """Where the contact block at the top ends: the first section heading (or ~8 lines)."""
+    for section in find_sections(text):
+        if section.start > 0:  # a heading on the first line is the name in capitals
+            return section.start
+    lines = text.split("\n")
+    return min(len(text), sum(len(line) + 1 for line in lines[:8]))
+
+
+def _contact_blocks(text: str) -> list[tuple[int, int]]:
+    """The header block and any "Contact" section (a sidebar often holds the details)."""
+    blocks = [(0, header_end(text))]
+    for section in find_sections(text):
+        if CONTACT.search(section.heading):
+            blocks.append((section.start, section.end))
+    return blocks
+
+
+class _Slots:
+    """Slots being collected; a span that overlaps one already taken is dropped."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.slots: list[Slot] = []
+        self.taken: list[tuple[int, int]] = []
+
+    def free(self, start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in self.taken)
+
+    def add(self, start: int, end: int, kind: SlotKind, confidence: float) -> None:
+        if start < end and self.free(start, end):
+            self.taken.append((start, end))
+            self.slots.append(Slot(start, end, kind, self.text[start:end], confidence))
+
+
+def _titles(text: str, name: Name | None, slots: _Slots) -> None:
+    own = {t.lower().rstrip(".") for t in name.tokens} if name else set()
+    for m in _TITLE.finditer(text):
+        following = m.group(2).lower().rstrip(".")
+        if name is None:
+            slots.add(m.start(), m.end(), SlotKind.TITLE, 0.5)
+        elif following in own:
+            slots.add(m.start(), m.end(), SlotKind.TITLE, 0.95)
+
+
 def find_identity(text: str) -> Template:
     """Template the identity parts of `text`; filling with no persona gives `text` back."""
-    slots: list[Slot] = []
-    taken: list[tuple[int, int]] = []
-
-    def add(start: int, end: int, kind: SlotKind, confidence: float) -> None:
-        if _free(taken, start, end):
-            taken.append((start, end))
-            slots.append(Slot(start, end, kind, text[start:end], confidence))
-
-    found = find_name(text)
-    if found is not None:
-        _, _, name = found
-        tokens = name.split()
-        full = re.compile(
-            r"(?<![\w@.])" + r"\s+".join(re.escape(t) for t in tokens) + r"(?![\w@])",
-            re.IGNORECASE,
-        )
-        for m in full.finditer(text):
-            add(m.start(), m.end(), SlotKind.FULL_NAME, 0.95)
-        for start, end in _mentions(text, tokens[0].rstrip(".")):
-            add(start, end, SlotKind.FIRST_NAME, 0.8)
-        for start, end in _mentions(text, tokens[-1].rstrip(".")):
-            add(start, end, SlotKind.LAST_NAME, 0.8)
-
-    for m in _EMAIL.finditer(text):
-        add(m.start(), m.end(), SlotKind.EMAIL, 0.95)
-    for m in _TITLE.finditer(text):
-        add(m.start(), m.end(), SlotKind.TITLE, 0.9)
+    slots = _Slots(text)
+    for start, end, conf in contact.find_emails(text):
+        slots.add(start, end, SlotKind.EMAIL, conf)
+    for start, end, conf in contact.find_links(text):
+        slots.add(start, end, SlotKind.LINK, conf)
+    for start, end, conf in contact.find_phones(text):
+        slots.add(start, end, SlotKind.PHONE, conf)
+    for start, end, conf in contact.find_addresses(text):
+        slots.add(start, end, SlotKind.ADDRESS, conf)
+    name = find_name(text)
+    if name is not None:
+        for mention in mentions(text, name):
+            confidence = min(mention.confidence, name.confidence)
+            slots.add(mention.start, mention.end, _PART_KIND[mention.part], confidence)
+    for start, end, conf in colleges.find_colleges(text):
+        slots.add(start, end, SlotKind.COLLEGE, conf)
+    for lo, hi in _contact_blocks(text):
+        for start, end, conf in contact.find_locations(text, hi, lo):
+            slots.add(start, end, SlotKind.LOCATION, conf)
+    _titles(text, name, slots)
     for m in _PRONOUN.finditer(text):
-        add(m.start(1), m.end(1), _pronoun_kind(text, m), 0.85)
-    return Template(text=text, slots=slots)
+        slots.add(m.start(1), m.end(1), _pronoun_kind(text, m), 0.85)
+    return Template(text=text, slots=slots.slots)

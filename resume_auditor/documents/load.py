@@ -1,26 +1,45 @@
-"""Load a resume or job description from PDF or text into clean text.
+"""Load a resume or job description from PDF, DOCX, text or the clipboard into clean text.
 
+The file's first bytes decide how it is read, not its name: a PDF saved as
+".txt" is still a PDF, and an image renamed ".pdf" gets a message about images.
 Every failure is a DocumentError with a plain message; nothing is half-loaded.
 """
 
 from __future__ import annotations
 
-import io
 import logging
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from resume_auditor.documents.cleanup import clean_text
 from resume_auditor.documents.errors import DocProblem, DocumentError
+from resume_auditor.documents.findings import Finding
+from resume_auditor.documents.textfile import decode_text, looks_binary
 
 logger = logging.getLogger(__name__)
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_PAGES",
+    "LoadedDocument",
+    "clean_text",
+    "load_bytes",
+    "load_file",
+    "load_pasted",
+]
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PAGES = 50
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
-# Fewer non-space characters than this per page means there is no real text layer.
-MIN_CHARS_PER_PAGE = 40
+SUPPORTED = "PDF, DOCX, TXT or MD"
+_IMAGES = (
+    (b"\x89PNG", "PNG"),
+    (b"\xff\xd8\xff", "JPEG"),
+    (b"GIF8", "GIF"),
+    (b"II*\x00", "TIFF"),
+    (b"MM\x00*", "TIFF"),
+    (b"BM", "BMP"),
+)
 
 
 @dataclass
@@ -29,129 +48,112 @@ class LoadedDocument:
     text: str
     pages: int
     data: bytes
-    kind: str  # "pdf" | "text"
+    kind: str  # "pdf" | "docx" | "text" | "pasted"
     warnings: list[str] = field(default_factory=list)
+    # Where each page starts in `text` (PDF; one entry for other kinds).
+    page_starts: list[int] = field(default_factory=lambda: [0])
+    # Hidden text found while reading (white, tiny, off-page, invisible).
+    findings: list[Finding] = field(default_factory=list)
+    encoding: str | None = None  # text files: the encoding they were read with
+    columns: list[int] = field(default_factory=list)  # PDF pages read as two columns
 
     @property
     def characters(self) -> int:
         return len(self.text)
 
-
-_LIGATURES = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\ufb05": "st",
-    "\ufb06": "st",
-}
-_BULLETS = "\u2022\u25cf\u25aa\u25a0\u25e6\u2023\u2043\u2219\u00b7\uf0b7\uf0a7\u27a2\u2013"
+    def page_of(self, offset: int) -> int:
+        """The 1-based page a character offset of `text` falls on."""
+        page = 1
+        for number, start in enumerate(self.page_starts, start=1):
+            if start <= offset:
+                page = number
+        return page
 
 
-def clean_text(text: str) -> str:
-    """Normalise extracted text: ligatures, bullets, stray spaces, blank runs."""
-    for lig, plain in _LIGATURES.items():
-        text = text.replace(lig, plain)
-    text = unicodedata.normalize("NFC", text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
-    lines = []
-    for raw in text.split("\n"):
-        line = raw.rstrip()
-        stripped = line.lstrip()
-        if stripped[:1] and stripped[0] in _BULLETS and stripped[1:2] in (" ", "\t"):
-            line = "- " + stripped[1:].lstrip()
-        line = re.sub(r"[ \t]{2,}", " ", line)
-        lines.append(line.strip() if not line.startswith("- ") else line)
-    out = "\n".join(lines)
-    out = re.sub(r"\n{3,}", "\n\n", out)
-    return out.strip() + "\n" if out.strip() else ""
-
-
-def _decode_text(data: bytes) -> str:
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    # Legacy files: cp1252 covers Windows "smart quotes"; latin-1 never fails.
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+def _too_large(filename: str, size: int, max_bytes: int) -> DocumentError:
+    return DocumentError(
+        DocProblem.TOO_LARGE,
+        f"{filename} is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB. "
+        "A resume is rarely over 2 MB: check that this is the right file, or raise the "
+        "size limit (command line: --max-mb).",
+    )
 
 
 def load_pdf(
     data: bytes, filename: str, *, password: str | None = None, max_pages: int = MAX_PAGES
 ) -> LoadedDocument:
-    from pypdf import PdfReader
-    from pypdf.errors import FileNotDecryptedError, PdfReadError, PdfStreamError
+    from resume_auditor.documents.pdf import read_pdf
 
-    if not data.lstrip()[:5].startswith(b"%PDF"):
+    pdf = read_pdf(data, filename, password=password, max_pages=max_pages)
+    return LoadedDocument(
+        filename=filename,
+        text=pdf.text,
+        pages=pdf.pages,
+        data=data,
+        kind="pdf",
+        warnings=pdf.warnings,
+        page_starts=pdf.page_starts,
+        findings=pdf.findings,
+        columns=pdf.columns,
+    )
+
+
+def _load_docx(data: bytes, filename: str, max_pages: int) -> LoadedDocument:
+    from resume_auditor.documents.wordfile import read_docx
+
+    word = read_docx(data, filename, max_pages=max_pages)
+    if not word.text.strip():
+        raise DocumentError(DocProblem.EMPTY, f"{filename} has no text.")
+    return LoadedDocument(
+        filename=filename,
+        text=word.text,
+        pages=word.pages,
+        data=data,
+        kind="docx",
+        warnings=word.warnings,
+        findings=word.findings,
+    )
+
+
+def _load_text(data: bytes, filename: str) -> LoadedDocument:
+    if looks_binary(data):
         raise DocumentError(
-            DocProblem.CORRUPT,
-            f"{filename} does not look like a PDF (it does not start with %PDF). "
-            "Re-export it as PDF, or save it as plain text.",
+            DocProblem.UNSUPPORTED,
+            f"{filename} is not a text file (it holds binary data). Use {SUPPORTED}.",
         )
+    decoded, encoding = decode_text(data)
+    text = clean_text(decoded)
+    if not text.strip():
+        raise DocumentError(DocProblem.EMPTY, f"{filename} has no text.")
+    warnings = []
+    if encoding not in ("utf-8", "utf-8-sig", "ascii", "utf-16", "utf-32"):
+        warnings.append(
+            f"{filename} is not UTF-8; it was read as {encoding}. Check that accented "
+            "letters and quotes look right."
+        )
+    if "\ufffd" in text:
+        warnings.append(
+            f"{filename} contains characters that could not be decoded (shown as \ufffd)."
+        )
+    return LoadedDocument(
+        filename=filename,
+        text=text,
+        pages=1,
+        data=data,
+        kind="text",
+        warnings=warnings,
+        encoding=encoding,
+    )
+
+
+def _is_word(data: bytes) -> bool:
+    import io
+    import zipfile
+
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            if not password:
-                # Many PDFs are "encrypted" with an empty user password: try it.
-                try:
-                    ok = reader.decrypt("")
-                except (NotImplementedError, PdfReadError) as exc:
-                    raise DocumentError(
-                        DocProblem.ENCRYPTED,
-                        f"{filename} is encrypted in a way we cannot open ({exc}).",
-                    ) from exc
-                if not ok:
-                    raise DocumentError(
-                        DocProblem.ENCRYPTED,
-                        f"{filename} is protected by a password. Enter the password, "
-                        "or save an unprotected copy and load that.",
-                    )
-            elif not reader.decrypt(password):
-                raise DocumentError(
-                    DocProblem.WRONG_PASSWORD,
-                    f"The password for {filename} is not right. Try again.",
-                )
-        pages = len(reader.pages)
-        if pages == 0:
-            raise DocumentError(DocProblem.EMPTY, f"{filename} has no pages.")
-        if pages > max_pages:
-            raise DocumentError(
-                DocProblem.TOO_MANY_PAGES,
-                f"{filename} has {pages} pages; a resume should have far fewer "
-                f"(the limit is {max_pages}). Check that this is the right file.",
-            )
-        texts = [page.extract_text() or "" for page in reader.pages]
-    except DocumentError:
-        raise
-    except FileNotDecryptedError as exc:
-        raise DocumentError(
-            DocProblem.ENCRYPTED, f"{filename} is protected by a password ({exc})."
-        ) from exc
-    except (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, OSError) as exc:
-        raise DocumentError(
-            DocProblem.CORRUPT,
-            f"{filename} is damaged or incomplete and cannot be read ({type(exc).__name__}). "
-            "Open it in a PDF viewer and save or print it to a new PDF.",
-        ) from exc
-    raw = "\n\n".join(texts)
-    text = clean_text(raw)
-    if len("".join(text.split())) < MIN_CHARS_PER_PAGE * max(1, min(pages, 2)) // 2:
-        raise DocumentError(
-            DocProblem.NO_TEXT,
-            f"{filename} has no text layer: it looks like a scanned image. "
-            "Run it through OCR (for example ocrmypdf, or your scanner's 'searchable PDF' "
-            "option) or paste the text instead.",
-        )
-    return LoadedDocument(filename=filename, text=text, pages=pages, data=data, kind="pdf")
+        return "word/document.xml" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return False
 
 
 def load_bytes(
@@ -162,37 +164,73 @@ def load_bytes(
     max_bytes: int = MAX_BYTES,
     max_pages: int = MAX_PAGES,
 ) -> LoadedDocument:
+    """Read a document from its bytes; `filename` is for messages and the suffix."""
     if len(data) > max_bytes:
-        raise DocumentError(
-            DocProblem.TOO_LARGE,
-            f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB. "
-            "A resume is rarely over 2 MB: check that this is the right file.",
-        )
+        raise _too_large(filename, len(data), max_bytes)
     if not data.strip():
         raise DocumentError(DocProblem.EMPTY, f"{filename} is empty.")
     suffix = Path(filename).suffix.lower()
-    if suffix == ".pdf" or data.lstrip()[:5].startswith(b"%PDF"):
+    head = data.lstrip()[:8]
+    image = any(data.startswith(magic) for magic, _ in _IMAGES)
+    if head.startswith(b"%PDF") or (suffix == ".pdf" and not data.startswith(b"PK") and not image):
         return load_pdf(data, filename, password=password, max_pages=max_pages)
+    from resume_auditor.documents.wordfile import OLE_MAGIC, ole_problem
+
+    if suffix == ".docx" or (data.startswith(b"PK\x03\x04") and _is_word(data)):
+        return _load_docx(data, filename, max_pages)
+    if data.startswith(OLE_MAGIC):
+        raise ole_problem(data, filename)
+    for magic, name in _IMAGES:
+        if data.startswith(magic):
+            raise DocumentError(
+                DocProblem.NO_TEXT,
+                f"{filename} is a {name} image, not a document with text. If it is a scanned "
+                "resume, run it through OCR (for example ocrmypdf) or paste the text instead.",
+            )
+    if head.startswith(b"{\\rtf"):
+        raise DocumentError(
+            DocProblem.UNSUPPORTED,
+            f"{filename} is an RTF file, which we do not read. Save it as {SUPPORTED}.",
+        )
     if suffix in TEXT_SUFFIXES or suffix == "":
-        text = clean_text(_decode_text(data))
-        if not text.strip():
-            raise DocumentError(DocProblem.EMPTY, f"{filename} has no text.")
-        return LoadedDocument(filename=filename, text=text, pages=1, data=data, kind="text")
+        return _load_text(data, filename)
     raise DocumentError(
         DocProblem.UNSUPPORTED,
-        f"{filename}: files of type '{suffix}' are not supported yet. Use PDF, TXT or MD.",
+        f"{filename}: files of type '{suffix}' are not supported. Use {SUPPORTED}.",
     )
 
 
-def load_file(path: str | Path, *, password: str | None = None) -> LoadedDocument:
+def load_file(
+    path: str | Path,
+    *,
+    password: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    max_pages: int = MAX_PAGES,
+) -> LoadedDocument:
+    """Read a document from disk (see `load_bytes`)."""
     path = Path(path)
     try:
         size = path.stat().st_size
     except FileNotFoundError as exc:
         raise DocumentError(DocProblem.NOT_FOUND, f"There is no file at {path}.") from exc
-    if size > MAX_BYTES:
-        raise DocumentError(
-            DocProblem.TOO_LARGE,
-            f"{path.name} is {size / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB.",
-        )
-    return load_bytes(path.read_bytes(), path.name, password=password)
+    except OSError as exc:
+        raise DocumentError(DocProblem.NOT_FOUND, f"{path} cannot be read ({exc}).") from exc
+    if path.is_dir():
+        raise DocumentError(DocProblem.UNSUPPORTED, f"{path} is a folder, not a file.")
+    if size > max_bytes:
+        raise _too_large(path.name, size, max_bytes)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(DocProblem.NOT_FOUND, f"{path} cannot be read ({exc}).") from exc
+    return load_bytes(data, path.name, password=password, max_bytes=max_bytes, max_pages=max_pages)
+
+
+def load_pasted(text: str, name: str = "pasted text") -> LoadedDocument:
+    """Text pasted by the user, cleaned like any other document."""
+    clean = clean_text(text)
+    if not clean.strip():
+        raise DocumentError(DocProblem.EMPTY, f"The {name} is empty.")
+    return LoadedDocument(
+        filename=name, text=clean, pages=1, data=text.encode("utf-8"), kind="pasted"
+    )

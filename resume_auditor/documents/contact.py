@@ -1,0 +1,137 @@
+"""Contact details: email, phone, links, street address, and the city in the header.
+
+Each finder returns (start, end, confidence) spans. They are written to miss a
+detail rather than take a date range ("2019 - 2021"), a version ("Python 3.11"),
+a framework ("Node.js", "ASP.NET") or a number of customers for one.
+"""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[int, int, float]
+
+EMAIL = re.compile(r"(?<![\w.+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
+_TLDS = (
+    "com|org|net|io|dev|me|co|ai|app|page|site|info|xyz|tech|us|uk|ca|de|fr|nl|es|it|in|au|"
+    "eu|online|blog|design|codes|studio|website|portfolio|pro|cc|ly|to|edu|gov"
+)
+_URL = re.compile(
+    r"(?<![\w@.\-/])"
+    r"(?:(?P<scheme>https?://)|(?P<www>www\.))?"
+    r"(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+(?P<tld>[A-Za-z]{2,24}))"
+    r"(?P<path>/[^\s,;|()<>\"']*)?",
+)
+_PHONE = re.compile(r"(?<![\w+.\-/])(\+?\(?\d[\d \t().\-\u2010-\u2013]{5,22}\d)(?![\w.\-/]?\d)")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_PHONE_CONTEXT = re.compile(r"(phone|tel|mobile|cell|call|whatsapp|\u260e|\u2706)\W*$", re.I)
+_STREET_TYPES = (
+    "Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
+    "Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Alley|"
+    "Crescent|Close|Grove|Gardens|Pike|Plaza|Run"
+)
+US_STATES = frozenset(
+    """
+    AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH
+    NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR
+    AB BC MB NB NL NS NT NU ON PE QC SK YT
+    """.split()  # noqa: SIM905  (a word list reads better as text)
+)
+_STATE_NAMES = (
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+    "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|"
+    "Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|"
+    "New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|"
+    "Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|"
+    "Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|Ontario|Quebec|"
+    "British Columbia|Alberta"
+)
+_CITY = r"[A-Z][A-Za-z.'\-]*(?: [A-Z][A-Za-z.'\-]*){0,3}"
+_REGION = rf"(?:[A-Z]{{2}}|{_STATE_NAMES})"
+_ZIP = r"(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)"
+_ADDRESS = re.compile(
+    rf"(?<![\w\-])\d{{1,6}}[A-Za-z]?(?: [A-Z0-9][\w'.\-]*){{1,5}}? (?:{_STREET_TYPES})\b\.?"
+    rf"(?:,? (?:Apt|Apartment|Suite|Ste|Unit|#|No\.)\.? ?[\w\-]+)?"
+    rf"(?:,? {_CITY},? {_REGION}(?: {_ZIP})?\b|,? {_CITY} {_ZIP}\b)?"
+    r"|(?<!\w)P\.? ?O\.? Box \d+\b",
+)
+_LOCATION = re.compile(rf"(?<![\w,])({_CITY}), ({_REGION})(?: ({_ZIP}))?(?![\w])")
+
+
+def find_emails(text: str) -> list[Span]:
+    return [(m.start(), m.end(), 0.97) for m in EMAIL.finditer(text)]
+
+
+def find_links(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _URL.finditer(text):
+        scheme, www, host, tld = m.group("scheme"), m.group("www"), m.group("host"), m.group("tld")
+        path = m.group("path") or ""
+        if m.start() > 0 and text[m.start() - 1] == "@":
+            continue
+        if not (scheme or www):
+            if host != host.lower() or not re.fullmatch(_TLDS, tld):
+                continue  # "ASP.NET", "Node.js", "e.g."
+            if host.count(".") == 0:
+                continue
+        end = m.start() + len(m.group(0).rstrip(".,;:!?)]}'\""))
+        confidence = 0.95 if (scheme or www or path) else 0.8
+        out.append((m.start(), end, confidence))
+    return out
+
+
+def _phone_ok(candidate: str, before: str) -> float:
+    digits = re.sub(r"\D", "", candidate)
+    groups = re.findall(r"\d+", candidate)
+    if not 7 <= len(digits) <= 15:
+        return 0.0
+    if groups and all(_YEAR.match(g) for g in groups):
+        return 0.0  # "2019 - 2021", "2015 2016 2017"
+    if re.fullmatch(r"\d{5}-\d{4}", candidate.strip()):
+        return 0.0  # ZIP+4
+    if candidate.count("(") != candidate.count(")"):
+        candidate = candidate.replace("(", "").replace(")", "")
+    plus = candidate.lstrip().startswith("+")
+    shaped = re.search(r"\(?\d{3}\)?[ .\-\u2010-\u2013]?\d{3}[ .\-\u2010-\u2013]\d{4}\b", candidate)
+    if plus or shaped:
+        return 0.95
+    if _PHONE_CONTEXT.search(before):
+        return 0.85
+    if len(digits) >= 10 and len(groups) >= 3:
+        return 0.7
+    return 0.0
+
+
+def find_phones(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _PHONE.finditer(text):
+        raw = m.group(1)
+        start = m.start(1)
+        # a bracket opened before the match belongs to it: "(555) 010-2345"
+        if start > 0 and text[start - 1] == "(" and raw[:3].isdigit():
+            start -= 1
+            raw = "(" + raw
+        trimmed = raw.rstrip(" \t-.(")
+        confidence = _phone_ok(trimmed, text[max(0, start - 16) : start])
+        if confidence:
+            out.append((start, start + len(trimmed), confidence))
+    return out
+
+
+def find_addresses(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _ADDRESS.finditer(text):
+        found = m.group(0).rstrip(" ,")
+        out.append((m.start(), m.start() + len(found), 0.85))
+    return out
+
+
+def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
+    """A "City, ST" between start and end: the contact block or a Contact section."""
+    out: list[Span] = []
+    for m in _LOCATION.finditer(text, start, end):
+        region = m.group(2)
+        if len(region) == 2 and region not in US_STATES:
+            continue
+        out.append((m.start(), m.end(), 0.8))
+    return out

@@ -1,0 +1,225 @@
+"""One call from a file to everything the user must see about it.
+
+`extract_resume` loads a resume and returns its clean text, the identity
+template, the findings (hidden text, instructions to an AI, explicit
+demographic mentions) and warnings. `extract_job` does the same for a job
+description with its checklist. The CLI's `extract` command prints these; the
+GUI shows the same data beside the preview; `to_json` is the documented shape
+(docs/documents.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from resume_auditor.documents.demographics import find_demographic_mentions
+from resume_auditor.documents.findings import Finding
+from resume_auditor.documents.identity import find_identity
+from resume_auditor.documents.jobparse import parse_job
+from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, LoadedDocument, load_file
+from resume_auditor.documents.resumecheck import job_warnings, resume_warnings
+from resume_auditor.documents.screening import screen
+from resume_auditor.domain.identity import NAME_KINDS, Template
+from resume_auditor.domain.job import Job
+
+
+def _document_json(doc: LoadedDocument) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file": doc.filename,
+        "kind": doc.kind,
+        "pages": doc.pages,
+        "characters": doc.characters,
+        "page_starts": doc.page_starts,
+    }
+    if doc.columns:
+        out["two_column_pages"] = doc.columns
+    if doc.encoding:
+        out["encoding"] = doc.encoding
+    return out
+
+
+def _with_pages(findings: list[Finding], doc: LoadedDocument) -> list[Finding]:
+    if doc.kind != "pdf":
+        return findings
+    return [
+        f
+        if f.page is not None
+        else Finding(
+            f.start, f.end, f.kind, f.message, f.confidence, doc.page_of(f.start), f.category
+        )
+        for f in findings
+    ]
+
+
+@dataclass
+class ResumeExtraction:
+    document: LoadedDocument
+    template: Template
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    def to_json(self, include_text: bool = True) -> dict[str, Any]:
+        text = self.document.text
+        out = _document_json(self.document)
+        out["warnings"] = self.warnings
+        out["identity"] = {
+            "name": self.template.original_name(),
+            "slots": [
+                {
+                    "start": s.start,
+                    "end": s.end,
+                    "kind": s.kind.value,
+                    "text": s.original,
+                    "confidence": round(s.confidence, 3),
+                }
+                for s in self.template.slots
+            ],
+        }
+        out["findings"] = [f.to_json(text) for f in self.findings]
+        if include_text:
+            out["text"] = text
+        return out
+
+
+def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
+    """Identity, findings and warnings for an already loaded resume."""
+    template = find_identity(doc.text)
+    names = [(s.start, s.end) for s in template.slots if s.kind in NAME_KINDS]
+    mentions = [
+        f
+        for f in find_demographic_mentions(doc.text)
+        # "Christian Okafor" is a name, not a religion
+        if not any(f.start < e and f.end > s for s, e in names)
+    ]
+    findings = _with_pages(screen(doc.text, doc.findings) + mentions, doc)
+    warnings = list(doc.warnings) + resume_warnings(doc.text, doc.filename)
+    if template.original_name() is None:
+        warnings.append(
+            f"No candidate name was found at the top of {doc.filename}: name-swap variants "
+            "will not differ. Mark the name by hand."
+        )
+    findings.sort(key=lambda f: (f.start, f.kind))
+    return ResumeExtraction(doc, template, findings, warnings)
+
+
+def extract_resume(
+    path: str | Path,
+    *,
+    password: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    max_pages: int = MAX_PAGES,
+) -> ResumeExtraction:
+    doc = load_file(path, password=password, max_bytes=max_bytes, max_pages=max_pages)
+    return analyse_resume(doc)
+
+
+@dataclass
+class JobExtraction:
+    document: LoadedDocument
+    job: Job
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self, include_text: bool = True) -> dict[str, Any]:
+        out = _document_json(self.document)
+        out["warnings"] = self.warnings
+        out["title"] = self.job.title
+        out["qualifications"] = [
+            {"text": q.text, "kind": q.kind.value, "type": q.qtype.value}
+            for q in self.job.qualifications
+        ]
+        out["findings"] = [f.to_json(self.document.text) for f in self.findings]
+        if include_text:
+            out["text"] = self.document.text
+        return out
+
+
+def analyse_job(doc: LoadedDocument, title: str = "") -> JobExtraction:
+    job = parse_job(doc.text, title)
+    warnings = list(doc.warnings) + job_warnings(doc.text, doc.filename)
+    if not job.required:
+        warnings.append(
+            "No required qualifications were found. Put them under a heading such as "
+            "'Requirements', or add them to the checklist by hand."
+        )
+    findings = _with_pages(screen(doc.text, doc.findings), doc)
+    return JobExtraction(doc, job, findings, warnings)
+
+
+def extract_job(
+    path: str | Path,
+    *,
+    title: str = "",
+    password: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    max_pages: int = MAX_PAGES,
+) -> JobExtraction:
+    doc = load_file(path, password=password, max_bytes=max_bytes, max_pages=max_pages)
+    return analyse_job(doc, title)
+
+
+def _quote(text: str, limit: int = 70) -> str:
+    flat = " ".join(text.split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "\u2026"
+    return f"\u201c{flat}\u201d"
+
+
+def _describe_document(doc: LoadedDocument) -> str:
+    facts = [doc.kind.upper(), f"{doc.pages} page{'s' if doc.pages != 1 else ''}"]
+    facts.append(f"{doc.characters:,} characters")
+    if doc.encoding:
+        facts.append(f"read as {doc.encoding}")
+    if doc.columns:
+        facts.append(f"two columns on page(s) {', '.join(map(str, doc.columns))}")
+    return f"File: {doc.filename} ({'; '.join(facts)})"
+
+
+def _describe_findings(findings: list[Finding], text: str) -> list[str]:
+    from resume_auditor.documents.findings import FINDING_LABELS
+
+    if not findings:
+        return ["Findings: none"]
+    out = [f"Findings ({len(findings)}), shown to you before any run; nothing was removed:"]
+    for f in findings:
+        where = f", page {f.page}" if f.page is not None else ""
+        out.append(
+            f"  ! {FINDING_LABELS[f.kind]}{where} ({f.confidence:.0%}): "
+            f"{_quote(text[f.start : f.end])}"
+        )
+        out.append(f"    {f.message}")
+    return out
+
+
+def describe(result: ResumeExtraction | JobExtraction) -> str:
+    """The clean text, then what was found, for a person reading a terminal."""
+    from resume_auditor.domain.identity import SLOT_LABELS
+
+    doc = result.document
+    lines = [doc.text.rstrip("\n"), "", "-" * 72, _describe_document(doc)]
+    if isinstance(result, ResumeExtraction):
+        slots = result.template.slots
+        lines.append(f"Candidate: {result.template.original_name() or '(no name found)'}")
+        lines.append(f"Identity ({len(slots)} slot{'s' if len(slots) != 1 else ''}):")
+        for s in slots:
+            lines.append(
+                f"  {SLOT_LABELS[s.kind]:<26} {_quote(s.original, 48):<52} "
+                f"at {s.start}-{s.end} ({s.confidence:.0%})"
+            )
+    else:
+        job = result.job
+        lines.append(f"Title: {job.title}")
+        for label, quals in (("Required", job.required), ("Preferred", job.preferred)):
+            lines.append(f"{label} ({len(quals)}):")
+            lines.extend(f"  - [{q.qtype.value}] {q.text}" for q in quals)
+    lines.extend(_describe_findings(result.findings, doc.text))
+    if result.warnings:
+        lines.append("Warnings:")
+        lines.extend(f"  - {w}" for w in result.warnings)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,194 @@
+"""Read a PDF into clean text, with pages, a reading order and hidden-text findings.
+
+Every problem a person can act on becomes a DocumentError with a plain message:
+not a PDF, damaged or cut short, protected by a password (and a wrong one), too
+many pages, no text layer. Nothing is half-read: a file that ends before its
+end-of-file marker is refused rather than read as far as it goes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import logging
+import warnings
+from dataclasses import dataclass, field
+
+from resume_auditor.documents.cleanup import clean_with_origin
+from resume_auditor.documents.errors import DocProblem, DocumentError
+from resume_auditor.documents.findings import Finding, FindingKind, merge_adjacent
+from resume_auditor.documents.layout import Placed, page_text
+from resume_auditor.documents.pdfruns import MIN_VISIBLE_PT, collect_page
+
+logger = logging.getLogger(__name__)
+
+# Fewer non-space characters than this on a page means it has no real text layer.
+MIN_CHARS_PER_PAGE = 40
+_TAIL = 2048  # where the %%EOF marker must be
+
+_HIDDEN_MESSAGES = {
+    FindingKind.WHITE_TEXT: "White text on page {page}: a reader cannot see it, a model reads it.",
+    FindingKind.TINY_TEXT: (
+        f"Text on page {{page}} is too small to read (under {MIN_VISIBLE_PT:g} pt); "
+        "a model reads it."
+    ),
+    FindingKind.OFF_PAGE_TEXT: "Text placed outside page {page}: a reader cannot see it, "
+    "a model reads it.",
+    FindingKind.INVISIBLE_TEXT: "Invisible text on page {page} (not drawn, and no scanned image "
+    "under it): a model reads it.",
+}
+
+
+@dataclass
+class PdfText:
+    text: str
+    pages: int
+    page_starts: list[int]
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    columns: list[int] = field(default_factory=list)  # pages read as two columns
+
+
+def _corrupt(filename: str, detail: str) -> DocumentError:
+    return DocumentError(
+        DocProblem.CORRUPT,
+        f"{filename} is damaged or incomplete and cannot be read ({detail}). "
+        "Open it in a PDF viewer and save or print it to a new PDF, or download it again.",
+    )
+
+
+def _open(data: bytes, filename: str, password: str | None) -> object:
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        if not password:
+            # Many PDFs are "encrypted" with an empty user password: try it.
+            try:
+                ok = reader.decrypt("")
+            except NotImplementedError as exc:
+                raise DocumentError(
+                    DocProblem.ENCRYPTED,
+                    f"{filename} is encrypted in a way we cannot open ({exc}). "
+                    "Save an unprotected copy and load that.",
+                ) from exc
+            if not ok:
+                raise DocumentError(
+                    DocProblem.ENCRYPTED,
+                    f"{filename} is protected by a password. Enter the password "
+                    "(command line: --password), or save an unprotected copy and load that.",
+                )
+        elif not reader.decrypt(password):
+            raise DocumentError(
+                DocProblem.WRONG_PASSWORD,
+                f"The password for {filename} is not right. Try again.",
+            )
+    return reader
+
+
+def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pages: int) -> PdfText:
+    if not data.lstrip()[:5].startswith(b"%PDF"):
+        raise DocumentError(
+            DocProblem.CORRUPT,
+            f"{filename} does not look like a PDF (it does not start with %PDF). "
+            "Re-export it as PDF, or save it as plain text.",
+        )
+    if b"%%EOF" not in data[-_TAIL:]:
+        raise _corrupt(filename, "the file stops before its end: it was cut short")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            reader = _open(data, filename, password)
+            pages = len(reader.pages)  # type: ignore[attr-defined]
+            if pages == 0:
+                raise DocumentError(DocProblem.EMPTY, f"{filename} has no pages.")
+            if pages > max_pages:
+                raise DocumentError(
+                    DocProblem.TOO_MANY_PAGES,
+                    f"{filename} has {pages} pages; a resume should have far fewer "
+                    f"(the limit is {max_pages}). Check that this is the right file, "
+                    "or raise the page limit (command line: --max-pages).",
+                )
+            collected = [
+                collect_page(page, number)
+                for number, page in enumerate(reader.pages, start=1)  # type: ignore[attr-defined]
+            ]
+        except DocumentError:
+            raise
+        except MemoryError:
+            raise
+        except Exception as exc:
+            # pypdf's failures on malformed files are not a closed set of types
+            # (PdfReadError, KeyError, struct.error, zlib.error, ...): all of them
+            # mean the same thing to the person who chose the file.
+            logger.debug("pypdf could not read %s", filename, exc_info=True)
+            if type(exc).__name__ == "FileNotDecryptedError":
+                raise DocumentError(
+                    DocProblem.ENCRYPTED, f"{filename} is protected by a password ({exc})."
+                ) from exc
+            raise _corrupt(filename, type(exc).__name__) from exc
+    for warning in caught:
+        logger.debug("pypdf: %s", warning.message)
+
+    raw_parts: list[str] = []
+    page_raw_starts: list[int] = []
+    placed_all: list[tuple[int, Placed]] = []
+    columns: list[int] = []
+    empty_pages: list[int] = []
+    pos = 0
+    for number, (_, runs) in enumerate(collected, start=1):
+        if number > 1:
+            raw_parts.append("\n\n")
+            pos += 2
+        text, placed, two_columns = page_text(runs)
+        if two_columns:
+            columns.append(number)
+        if len("".join(text.split())) < MIN_CHARS_PER_PAGE // 4:
+            empty_pages.append(number)
+        page_raw_starts.append(pos)
+        placed_all.extend((number, Placed(p.start + pos, p.end + pos, p.run)) for p in placed)
+        raw_parts.append(text)
+        pos += len(text)
+    raw = "".join(raw_parts)
+    cleaned = clean_with_origin(raw)
+    text = cleaned.text
+    if len("".join(text.split())) < MIN_CHARS_PER_PAGE * max(1, min(pages, 2)) // 2:
+        raise DocumentError(
+            DocProblem.NO_TEXT,
+            f"{filename} has no text layer: it looks like a scanned image. "
+            "Run it through OCR (for example ocrmypdf, or your scanner's 'searchable PDF' "
+            "option) or paste the text instead.",
+        )
+    out = PdfText(
+        text=text,
+        pages=pages,
+        page_starts=[bisect.bisect_left(cleaned.origin, s, 0, len(text)) for s in page_raw_starts],
+        columns=columns,
+    )
+    if empty_pages:
+        listed = ", ".join(str(n) for n in empty_pages[:10])
+        more = "" if len(empty_pages) <= 10 else f" and {len(empty_pages) - 10} more"
+        out.warnings.append(
+            f"Page(s) {listed}{more} of {filename} have no text (scanned images?): what they "
+            "show is missing from the text. Run the file through OCR if it matters."
+        )
+    findings = []
+    for number, p in placed_all:
+        kind = p.run.hidden
+        if kind is None:
+            continue
+        span = cleaned.span(p.start, p.end)
+        if span is None:
+            continue
+        findings.append(
+            Finding(
+                span[0],
+                span[1],
+                kind,
+                _HIDDEN_MESSAGES[kind].format(page=number),
+                p.run.hidden_confidence,
+                number,
+            )
+        )
+    out.findings = merge_adjacent(findings, text)
+    return out
