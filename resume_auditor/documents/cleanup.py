@@ -112,7 +112,7 @@ _KEEP_HYPHEN_AFTER = frozenset(
         "held",
     ]
 )
-_HYPHEN_END = re.compile(r"(?<![\s\-])([^\W\d_]+)[-\u00ad]$")
+_HYPHEN_END = re.compile(r"(?<![\w\-])([^\W\d_]+)[-\u00ad]$")
 _LOWER_START = re.compile(r"^([^\W\d_]+)")
 # Lines longer than this are mapped proportionally instead of by a character diff.
 _DIFF_LIMIT = 4000

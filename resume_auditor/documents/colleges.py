@@ -30,7 +30,11 @@ _AFTER = (
     r"School of Law|School of Mines"
 )
 _BEFORE = r"University|College|Institute|Universidad|Universit\u00e9|Universit\u00e4t|Universidade"
-_CAMPUS = r"(?:,| at| -| \u2013) (?!(?:[A-Z]{2})\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?(?=\s*(?:$|[,|(\n]))"
+# ", Berkeley" after "University of California": a campus, not a state code
+_CAMPUS = (
+    r"(?:,| at| -| \u2013) (?!(?:[A-Z]{2})\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?"
+    r"(?=\s*(?:$|[,|(\n\-\u2013\u2014]))"
+)
 _PATTERN = re.compile(
     rf"(?<![\w&])(?:"
     rf"(?:The )?(?:{_BEFORE}) (?:of|de|du|at)(?: the)? {_WORDS}(?:{_CAMPUS})?"

@@ -21,7 +21,8 @@ from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
 
 _REQUIRED = re.compile(
     r"\b(requirements?|required|minimum|basic|must[- ]haves?|must have|you have|you bring|"
-    r"what you bring|what you(?:'ll| will)? need|what we(?:'re| are) looking for|"
+    r"what you bring|what you(?:'ll| will)? need|what we need|what we(?:'re| are) looking for|"
+    r"you should have|you(?:'ll| will) have|"
     r"who you are|qualifications|skills and experience|about you|essential)\b",
     re.IGNORECASE,
 )
@@ -151,6 +152,9 @@ def parse_job(text: str, title: str = "") -> Job:
                     pending.append(_Item(_item_kind(part, section), part.strip(), True))
             continue
         heading = _heading(line)
+        lead_in = line.strip().endswith(":") and len(line.split()) > 3
+        if heading is not None and section is not None and lead_in and _section_of(heading) == "":
+            continue  # "We expect the following:" introduces the list, it does not end it
         if heading is not None:
             close()
             first_heading = first_heading or heading

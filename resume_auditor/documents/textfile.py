@@ -46,7 +46,7 @@ def _plausible_western(text: str) -> bool:
         if unicodedata.category(ch).startswith("L"):
             letters += 1
             foreign += 1
-    return foreign <= max(2, letters // 5)
+    return foreign <= 0.4 * letters
 
 
 def looks_binary(data: bytes) -> bool:
