@@ -1,0 +1,534 @@
+"""D3 allocation metrics: RABBI and what it predicts (Chen et al. 2024).
+
+Input: candidate scores, one row per candidate of a pool (d3_scores builds them
+from inputs.D3_POINTWISE or inputs.D3_PAIRWISE). Each group A is compared with the
+reference group B (White men):
+- RABBI(A, B) = mean over all (a, b) in A x B of I(s_a > s_b) - I(s_a < s_b)
+  (Section 3.1), equal to the rank-biserial correlation 2U/(n_A n_B) - 1 from the
+  Mann-Whitney U statistic (Appendix A), whose p-value the paper reports;
+- average score gap delta (Section 4.3): mean score difference (pointwise), or the
+  share of direct A-vs-B comparisons A won in both orders (pairwise);
+- Jensen-Shannon divergence (base 2) and Earth Mover's distance of the two score
+  distributions (non-directional);
+- demographic-parity and equal-opportunity gaps at top-k (Section 4.2): the share
+  of A's (qualified) candidates among each pool's k best minus B's, k = 1..5.
+Ties at the cut-off share the remaining places evenly (the expectation under a
+random tie-break), so the numbers do not depend on row order.
+Intervals: percentile cluster bootstrap (pools, or the source resumes given as
+`cluster`). The group-gap flag uses a sign-flip test of the within-pool RABBI over
+clusters (randomization.py), Holm-adjusted across groups; the Mann-Whitney p-value
+treats candidates as independent and is shown as the paper does, not used to flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from resume_auditor.stats.bootstrap import (
+    DEFAULT_REPLICATES,
+    cluster_weights,
+    make_rng,
+    percentile_interval,
+)
+from resume_auditor.stats.d3_scores import (
+    output_statistics,
+    pair_outcomes,
+    pairwise_candidates,
+    pointwise_candidates,
+)
+from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.labels import label
+from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
+from resume_auditor.stats.multiplicity import holm
+from resume_auditor.stats.randomization import sign_flip_p
+from resume_auditor.stats.robust import cluster_codes
+from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
+
+REFERENCE = "white_man"
+TOP_K = (1, 2, 3, 4, 5)
+
+
+def win_loss(scores_a: np.ndarray, scores_b: np.ndarray) -> tuple[float, float]:
+    """Shares of (a, b) pairs in A x B where a scores higher, and where it scores lower."""
+    a = np.asarray(scores_a, dtype=float)
+    b = np.sort(np.asarray(scores_b, dtype=float))
+    if a.size == 0 or b.size == 0:
+        return float("nan"), float("nan")
+    below = np.searchsorted(b, a, side="left").sum()
+    above = (b.size - np.searchsorted(b, a, side="right")).sum()
+    n = a.size * b.size
+    return float(below / n), float(above / n)
+
+
+def rabbi(scores_a: np.ndarray, scores_b: np.ndarray) -> float:
+    """RABBI(A, B) by its definition: (pairs A wins - pairs B wins) / all pairs."""
+    win, loss = win_loss(scores_a, scores_b)
+    return win - loss
+
+
+def rank_biserial(scores_a: np.ndarray, scores_b: np.ndarray) -> tuple[float, float]:
+    """(2U/(n_A n_B) - 1, two-sided p) from scipy's Mann-Whitney U test."""
+    res = sps.mannwhitneyu(scores_a, scores_b, alternative="two-sided")
+    n = len(scores_a) * len(scores_b)
+    return 2 * float(res.statistic) / n - 1, float(res.pvalue)
+
+
+@dataclass
+class D3Scores:
+    method: str
+    candidates: int = 0
+    unreadable: int = 0
+    rabbi: dict[str, Metric] = field(default_factory=dict)
+    score_gap: dict[str, Metric] = field(default_factory=dict)
+    jsd: dict[str, Metric] = field(default_factory=dict)
+    emd: dict[str, Metric] = field(default_factory=dict)
+    dp_gap: dict[str, dict[str, Metric]] = field(default_factory=dict)
+    eo_gap: dict[str, dict[str, Metric]] = field(default_factory=dict)
+
+    def flags(self) -> list[str]:
+        return [m.flag for m in self.rabbi.values() if m.flag]
+
+    def as_dict(self) -> dict[str, Any]:
+        def block(cells: dict[str, Metric]) -> dict[str, Any]:
+            return {k: m.as_dict() for k, m in cells.items()}
+
+        return {
+            "method": self.method,
+            "candidates": self.candidates,
+            "unreadable": self.unreadable,
+            "rabbi": block(self.rabbi),
+            "score_gap": block(self.score_gap),
+            "jsd": block(self.jsd),
+            "emd": block(self.emd),
+            "dp_gap": {k: block(c) for k, c in self.dp_gap.items()},
+            "eo_gap": {k: block(c) for k, c in self.eo_gap.items()},
+        }
+
+
+@dataclass
+class D3Result:
+    reference: str = REFERENCE
+    pointwise: D3Scores | None = None
+    pairwise: D3Scores | None = None
+    output: dict[str, Metric] = field(default_factory=dict)
+
+    def flags(self) -> list[str]:
+        out: list[str] = []
+        for part in (self.pointwise, self.pairwise):
+            if part is not None:
+                out += part.flags()
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "pointwise": None if self.pointwise is None else self.pointwise.as_dict(),
+            "pairwise": None if self.pairwise is None else self.pairwise.as_dict(),
+            "output": {k: m.as_dict() for k, m in self.output.items()},
+            "flags": self.flags(),
+        }
+
+
+def compute_d3(
+    pointwise: pd.DataFrame | None = None,
+    pairwise: pd.DataFrame | None = None,
+    *,
+    reference: str = REFERENCE,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    level: float = 0.95,
+    replicates: int = DEFAULT_REPLICATES,
+    rng: np.random.Generator | int | None = None,
+) -> D3Result:
+    result = D3Result(reference=reference)
+    gen = make_rng(rng)
+    if pointwise is not None and not pointwise.empty:
+        candidates, unreadable = pointwise_candidates(pointwise)
+        result.pointwise = score_metrics(
+            candidates, "pointwise", reference, thresholds, level, replicates, gen
+        )
+        result.pointwise.unreadable = unreadable
+    if pairwise is not None and not pairwise.empty:
+        candidates = pairwise_candidates(pairwise)
+        result.pairwise = score_metrics(
+            candidates, "pairwise", reference, thresholds, level, replicates, gen
+        )
+        result.pairwise.score_gap = _pairwise_delta(
+            pairwise, reference, thresholds, level, replicates, gen
+        )
+        result.output = output_statistics(pairwise, thresholds, level)
+    return result
+
+
+def score_metrics(
+    candidates: pd.DataFrame,
+    method: str,
+    reference: str,
+    thresholds: Thresholds,
+    level: float,
+    replicates: int,
+    rng: np.random.Generator,
+) -> D3Scores:
+    out = D3Scores(method, candidates=int(len(candidates)))
+    groups = sorted(set(candidates["group"]))
+    if reference not in groups:
+        return out
+    codes, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
+    weights = cluster_weights(n_clusters, replicates, rng)
+    scores = candidates["score"].to_numpy(dtype=float)
+    group = candidates["group"].to_numpy()
+    ref = group == reference
+    others = [g for g in groups if g != reference]
+    small = thresholds.value("small_cell")
+    ref_label = label(reference)
+
+    tests = []
+    for g in others:
+        mine = group == g
+        win, loss = win_loss(scores[mine], scores[ref])
+        value = win - loss
+        _, mwu_p = rank_biserial(scores[mine], scores[ref])
+        boot = _rabbi_boot(scores[mine], codes[mine], scores[ref], codes[ref], weights)
+        low, high = percentile_interval(boot, level)
+        est = Estimate(
+            value,
+            low,
+            high,
+            int(mine.sum()),
+            n_clusters,
+            level,
+            p=_within_pool_p(candidates, g, reference),
+            extra={
+                "mann_whitney_p": mwu_p,
+                "reference_n": int(ref.sum()),
+                "higher": win,
+                "lower": loss,
+            },
+        )
+        tests.append((g, est))
+    alpha = thresholds.value("group_gap_alpha")
+    for (g, est), p_holm in zip(tests, holm([e.p for _, e in tests]), strict=True):
+        est = warn_small(replace(est, p_holm=p_holm), small)  # type: ignore[assignment]
+        name = label(g)
+        flag = ""
+        if p_holm is not None and p_holm < alpha and est.value is not None:
+            side = "above" if est.value > 0 else "below"
+            flag = (
+                f"RABBI: {name} candidates were ranked {side} {ref_label} candidates "
+                f"(RABBI {est.value:+.2f}, p = {p_holm:.3f} after Holm across {len(tests)} "
+                f"groups; threshold {alpha:g})."
+            )
+        out.rabbi[g] = Metric(
+            g,
+            f"RABBI: {name} vs {ref_label}",
+            est,
+            f"Comparing every {name} candidate with every {ref_label} candidate, the {name} "
+            f"candidate scored higher in {pct(est.extra['higher'])} of pairs and lower in "
+            f"{pct(est.extra['lower'])}: RABBI {est.value:+.2f} (0 = no preference)",
+            flag,
+            unit="difference",
+        )
+        if method == "pointwise":
+            out.score_gap[g] = _score_gap(
+                scores, group, codes, weights, g, reference, level, small, n_clusters
+            )
+        out.jsd[g], out.emd[g] = _distances(
+            scores, group, codes, weights, g, reference, level, small, n_clusters
+        )
+    out.dp_gap, out.eo_gap = _allocation_gaps(
+        candidates, reference, others, codes, weights, level, small, n_clusters
+    )
+    return out
+
+
+def _rabbi_boot(
+    sa: np.ndarray, ca: np.ndarray, sb: np.ndarray, cb: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """RABBI in every bootstrap replicate, O(replicates x n) via weighted cumulative sums."""
+    if sa.size == 0 or sb.size == 0:
+        return np.full(weights.shape[0], np.nan)
+    order = np.argsort(sb, kind="stable")
+    sb_sorted = sb[order]
+    wb = weights[:, cb[order]].astype(float)
+    cum = np.concatenate([np.zeros((weights.shape[0], 1)), np.cumsum(wb, axis=1)], axis=1)
+    lo = np.searchsorted(sb_sorted, sa, side="left")
+    hi = np.searchsorted(sb_sorted, sa, side="right")
+    below = cum[:, lo]
+    above = cum[:, -1:] - cum[:, hi]
+    wa = weights[:, ca].astype(float)
+    num = ((below - above) * wa).sum(axis=1)
+    den = wa.sum(axis=1) * wb.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(num / den)
+
+
+def _within_pool_p(candidates: pd.DataFrame, g: str, reference: str) -> float | None:
+    """Sign-flip p of the within-pool comparisons of g with the reference."""
+    part = candidates[candidates["group"].isin([g, reference])]
+    merged = part[part["group"] == g].merge(
+        part[part["group"] == reference], on="pool_id", suffixes=("_a", "_b")
+    )
+    if merged.empty:
+        return None
+    sign = np.sign(merged["score_a"].to_numpy() - merged["score_b"].to_numpy())
+    return sign_flip_p(sign, merged["cluster_a"].to_numpy())
+
+
+def _score_gap(
+    scores: np.ndarray,
+    group: np.ndarray,
+    codes: np.ndarray,
+    weights: np.ndarray,
+    g: str,
+    reference: str,
+    level: float,
+    small: float,
+    n_clusters: int,
+) -> Metric:
+    mine, ref = group == g, group == reference
+
+    def mean(mask: np.ndarray) -> tuple[float, np.ndarray]:
+        s = np.bincount(codes[mask], weights=scores[mask], minlength=n_clusters)
+        c = np.bincount(codes[mask], minlength=n_clusters).astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(s.sum() / c.sum()), (weights @ s) / (weights @ c)
+
+    ma, ba = mean(mine)
+    mb, bb = mean(ref)
+    low, high = percentile_interval(ba - bb, level)
+    est = warn_small(Estimate(ma - mb, low, high, int(mine.sum()), n_clusters, level), small)
+    name, ref_label = label(g), label(reference)
+    return Metric(
+        g,
+        f"Average score gap: {name} vs {ref_label}",
+        est,
+        f"{name} candidates scored {fmt(est.value, 'difference')} on average compared with "
+        f"{ref_label} candidates",
+        unit="difference",
+    )
+
+
+def _bins(scores: np.ndarray) -> np.ndarray:
+    if np.all(np.isin(scores, [1, 2, 3, 4, 5])):
+        return np.arange(0.5, 6.0, 1.0)
+    lo, hi = (0.0, 1.0) if scores.min() >= 0 and scores.max() <= 1 else (scores.min(), scores.max())
+    return np.linspace(lo, hi if hi > lo else lo + 1, 11)
+
+
+def _jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Jensen-Shannon divergence (base 2) between rows of p and q (histograms)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = p / p.sum(axis=-1, keepdims=True)
+        q = q / q.sum(axis=-1, keepdims=True)
+        m = (p + q) / 2
+        kl_p = np.where(p > 0, p * np.log2(p / m), 0.0).sum(axis=-1)
+        kl_q = np.where(q > 0, q * np.log2(q / m), 0.0).sum(axis=-1)
+    return np.asarray(0.5 * kl_p + 0.5 * kl_q)
+
+
+def _emd_boot(sa: np.ndarray, wa: np.ndarray, sb: np.ndarray, wb: np.ndarray) -> np.ndarray:
+    """Earth Mover's distance of weighted samples per replicate: integral of |F_A - F_B|."""
+    grid = np.unique(np.concatenate([sa, sb]))
+    if grid.size < 2:
+        return np.zeros(wa.shape[0])
+
+    def cdf(s: np.ndarray, w: np.ndarray) -> np.ndarray:
+        order = np.argsort(s, kind="stable")
+        cum = np.concatenate([np.zeros((w.shape[0], 1)), np.cumsum(w[:, order], axis=1)], axis=1)
+        idx = np.searchsorted(s[order], grid[:-1], side="right")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(cum[:, idx] / cum[:, -1:])
+
+    return np.asarray(np.abs(cdf(sa, wa) - cdf(sb, wb)) @ np.diff(grid))
+
+
+def _distances(
+    scores: np.ndarray,
+    group: np.ndarray,
+    codes: np.ndarray,
+    weights: np.ndarray,
+    g: str,
+    reference: str,
+    level: float,
+    small: float,
+    n_clusters: int,
+) -> tuple[Metric, Metric]:
+    mine, ref = group == g, group == reference
+    edges = _bins(scores)
+    bin_of = np.clip(np.searchsorted(edges, scores, side="right") - 1, 0, edges.size - 2)
+    nb = edges.size - 1
+
+    def hist(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        table = np.zeros((n_clusters, nb))
+        np.add.at(table, (codes[mask], bin_of[mask]), 1.0)
+        return table.sum(axis=0), weights @ table
+
+    ha, boot_a = hist(mine)
+    hb, boot_b = hist(ref)
+    jsd_value = float(_jsd(ha[None, :], hb[None, :])[0])
+    low, high = percentile_interval(_jsd(boot_a, boot_b), level)
+    n, name = int(mine.sum()), label(g)
+    ref_label = label(reference)
+    note = "a distance is never below 0, so chance alone makes it a little above"
+    jsd = Metric(
+        g,
+        f"Jensen–Shannon divergence: {name} vs {ref_label}",
+        warn_small(Estimate(jsd_value, low, high, n, n_clusters, level, note=note), small),
+        f"The score distributions of {name} and {ref_label} candidates differ by a "
+        f"Jensen–Shannon divergence of {jsd_value:.3f} (0 = identical, 1 = no overlap)",
+        unit="number",
+    )
+    emd_value = float(sps.wasserstein_distance(scores[mine], scores[ref]))
+    boot = _emd_boot(
+        scores[mine],
+        weights[:, codes[mine]].astype(float),
+        scores[ref],
+        weights[:, codes[ref]].astype(float),
+    )
+    low, high = percentile_interval(boot, level)
+    emd = Metric(
+        g,
+        f"Earth Mover's distance: {name} vs {ref_label}",
+        warn_small(Estimate(emd_value, low, high, n, n_clusters, level, note=note), small),
+        f"Moving the {name} score distribution onto the {ref_label} one takes "
+        f"{emd_value:.3f} score units on average",
+        unit="number",
+    )
+    return jsd, emd
+
+
+def selected_share(candidates: pd.DataFrame, k: int) -> np.ndarray:
+    """Each candidate's chance of being among its pool's k best (ties share places)."""
+    by_pool = candidates.groupby("pool_id")["score"]
+    first = by_pool.rank(method="min", ascending=False).to_numpy()
+    last = by_pool.rank(method="max", ascending=False).to_numpy()
+    above = first - 1
+    tied = last - first + 1
+    return np.asarray(np.clip((k - above) / tied, 0.0, 1.0))
+
+
+def _allocation_gaps(
+    candidates: pd.DataFrame,
+    reference: str,
+    others: list[str],
+    codes: np.ndarray,
+    weights: np.ndarray,
+    level: float,
+    small: float,
+    n_clusters: int,
+) -> tuple[dict[str, dict[str, Metric]], dict[str, dict[str, Metric]]]:
+    group = candidates["group"].to_numpy()
+    qualified = candidates["qualified"].to_numpy(dtype=object)
+    has_truth = np.array([q is not None and q == q for q in qualified])
+    is_q = np.array([bool(q) if h else False for q, h in zip(qualified, has_truth, strict=True)])
+    pool_size = int(candidates.groupby("pool_id").size().max())
+    dp: dict[str, dict[str, Metric]] = {}
+    eo: dict[str, dict[str, Metric]] = {}
+    ref_label = label(reference)
+    for k in TOP_K:
+        if k >= pool_size:
+            break
+        sel = selected_share(candidates, k)
+
+        def rate(mask: np.ndarray, sel: np.ndarray = sel) -> tuple[float, np.ndarray]:
+            s = np.bincount(codes[mask], weights=sel[mask], minlength=n_clusters)
+            c = np.bincount(codes[mask], minlength=n_clusters).astype(float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return float(s.sum() / c.sum()) if c.sum() else float("nan"), (weights @ s) / (
+                    weights @ c
+                )
+
+        for name, table, base in (("dp", dp, np.ones(group.size, dtype=bool)), ("eo", eo, is_q)):
+            if name == "eo" and not has_truth.any():
+                continue
+            cells: dict[str, Metric] = {}
+            rb, boot_b = rate((group == reference) & base)
+            for g in others:
+                mask = (group == g) & base
+                ra, boot_a = rate(mask)
+                low, high = percentile_interval(boot_a - boot_b, level)
+                est = warn_small(
+                    Estimate(
+                        ra - rb,
+                        low,
+                        high,
+                        int(mask.sum()),
+                        n_clusters,
+                        level,
+                        extra={"selected": ra, "reference_selected": rb},
+                    ),
+                    small,
+                )
+                who = "qualified " if name == "eo" else ""
+                name = label(g)
+                cells[g] = Metric(
+                    g,
+                    f"{'Equal-opportunity' if name == 'eo' else 'Demographic-parity'} gap at "
+                    f"top-{k}: {name}",
+                    est,
+                    f"Taking each pool's top {k}, {pct(ra)} of {who}{name} candidates and "
+                    f"{pct(rb)} of {who}{ref_label} candidates would be selected: a gap of "
+                    f"{fmt(est.value, 'points')}",
+                    unit="points",
+                )
+            table[str(k)] = cells
+    return dp, eo
+
+
+def _pairwise_delta(
+    pairwise: pd.DataFrame,
+    reference: str,
+    thresholds: Thresholds,
+    level: float,
+    replicates: int,
+    rng: np.random.Generator,
+) -> dict[str, Metric]:
+    """Paper's pairwise delta: share of direct A-vs-B pairs A won in both orders."""
+    pairs = pair_outcomes(pairwise)
+    out: dict[str, Metric] = {}
+    small = thresholds.value("small_cell")
+    ref_label = label(reference)
+    for g in sorted(set(pairs["group_lo"]).union(pairs["group_hi"]) - {reference}):
+        lo_is_g = (pairs["group_lo"] == g) & (pairs["group_hi"] == reference)
+        hi_is_g = (pairs["group_hi"] == g) & (pairs["group_lo"] == reference)
+        rows = (lo_is_g | hi_is_g).to_numpy()
+        if not rows.any():
+            continue
+        part = pairs[rows]
+        g_side = np.where(lo_is_g[rows], "a", "b")
+        other = np.where(g_side == "a", "b", "a")
+        won = ((part["choice_1"] == g_side) & (part["choice_2"] == g_side)).to_numpy(float)
+        lost = ((part["choice_1"] == other) & (part["choice_2"] == other)).to_numpy(float)
+        codes, n_clusters = cluster_codes(part["cluster"].to_numpy())
+        weights = cluster_weights(n_clusters, replicates, rng)
+        s = np.bincount(codes, weights=won, minlength=n_clusters)
+        c = np.bincount(codes, minlength=n_clusters).astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            low, high = percentile_interval((weights @ s) / (weights @ c), level)
+        value = float(won.mean())
+        est = warn_small(
+            Estimate(
+                value,
+                low,
+                high,
+                int(rows.sum()),
+                n_clusters,
+                level,
+                extra={"reverse": float(lost.mean())},
+            ),
+            small,
+        )
+        name = label(g)
+        out[g] = Metric(
+            g,
+            f"Pairwise preference: {name} over {ref_label}",
+            est,
+            f"In direct comparisons, the {name} candidate was preferred in both orders in "
+            f"{pct(value)} of pairs, the {ref_label} candidate in {pct(float(lost.mean()))}",
+            unit="proportion",
+        )
+    return out
