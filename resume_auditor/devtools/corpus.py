@@ -244,6 +244,42 @@ B.S. in Computer Engineering, {college:Cascade Polytechnic Institute}, 2016
 - CCNP certified
 """
 
+# Held out: written after the finders, and not used to tune them. Their misses are
+# the honest estimate of what unseen resumes will show.
+KWAME_HELD_OUT = """
+# {full_name:Kwame Mensah} — Registered Nurse
+@ {email:KWAME.MENSAH@EXAMPLE.COM} | {phone:(555)010-2345} | {link:http://kwamemensah.com/}
+    | {link:@kwame_rn}
+## ABOUT
+{full_name:Kwame Mensah} is an ICU nurse with nine years at the bedside. {pronoun_subject:He}
+    precepts new graduates, and {last_name:Mensah}'s sepsis checklist is now hospital policy.
+## EXPERIENCE
+### Staff Nurse, ICU, Mercy General Hospital | 2015 - present
+- Cared for 2-3 critical patients per shift; charge nurse 2 nights a week
+- Trained 14 new graduates; one said “{first_name:Kwame} taught me to trust my assessment”
+## EDUCATION
+B.S.N., {college:Howard University}, 2014
+## LICENSES
+RN, Maryland #R204431; BLS, ACLS
+"""
+
+LENA_HELD_OUT = """
+# {last_name:MORALES}, {first_name:Lena}
+@ {address:1450 W. Harmon Ave., Suite 210, Las Vegas, NV 89103} · {phone:702 555 0188}
+    · {email:lmorales@example.net}
+## PROFESSIONAL SUMMARY
+Event planner for conventions of 5,000+. Known for calm under pressure; {pronoun_determiner:her}
+    vendors call {pronoun_object:her} first.
+## EXPERIENCE
+### Senior Event Manager, Desert Bloom Events | Mar 2018 – Present
+- Ran 40 conventions a year with budgets up to $1.2M
+- Negotiated hotel blocks with 12 Strip properties
+## EDUCATION
+B.A. Hospitality Management, {college:University of Nevada, Las Vegas}
+## REFERENCES
+Available on request from Mrs. Dana Whitlock, Desert Bloom Events
+"""
+
 JOB_DOC = """
 # Payroll Specialist
 ## About the role
@@ -422,6 +458,10 @@ def build_corpus(include_long: bool = True) -> list[CorpusDoc]:
     docs.append(CorpusDoc("grace-traps.txt", text.encode("utf-8"), "TXT with traps", exp))
     text, exp = render_text(ANA_TRAPS)
     docs.append(CorpusDoc("ana-traps.txt", text.encode("utf-8"), "TXT with traps", exp))
+    text, exp = render_text(KWAME_HELD_OUT)
+    docs.append(CorpusDoc("kwame-held-out.txt", text.encode("utf-8"), "TXT, held out", exp))
+    data, exp = render_docx(LENA_HELD_OUT)
+    docs.append(CorpusDoc("lena-held-out.docx", data, "DOCX, held out", exp))
     text, exp = render_text(HANNAH_MD, markdown=True)
     docs.append(CorpusDoc("hannah.md", text.encode("utf-8"), "Markdown", exp))
     docs.append(
