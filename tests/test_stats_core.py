@@ -150,3 +150,13 @@ def test_metric_json_never_holds_nan() -> None:
     m = Metric("x", "X", Estimate(float("nan"), None, float("inf"), 3, 2), "A sentence.")
     d = m.as_dict()
     assert d["value"] is None and d["ci"] == [None, None]
+
+
+def test_every_input_column_is_documented() -> None:
+    from resume_auditor.stats.inputs import ALL_TABLES
+
+    doc = (ROOT / "docs" / "stats-inputs.md").read_text(encoding="utf-8")
+    for table in ALL_TABLES:
+        for column in table.columns:
+            line = f"| `{column.name}` | {column.describe_type()} |"
+            assert line in doc, f"{table.key}.{column.name} is not documented as {line}"

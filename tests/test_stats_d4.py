@@ -10,7 +10,7 @@ import pytest
 
 from resume_auditor.stats import synthetic
 from resume_auditor.stats.d4 import compute_d4
-from resume_auditor.stats.inputs import D4_DIMENSIONS
+from resume_auditor.stats.inputs import D4_DIMENSIONS, StatsInputError
 
 T2_975 = 4.302652729911275  # t(0.975, df = 2)
 
@@ -89,3 +89,9 @@ def test_planted_effects_are_flagged_and_none_are_not() -> None:
     null = compute_d4(synthetic.d4_scores(rng, resumes=30), synthetic.d4_rankings(rng, batches=80))
     assert not null.flags()
     json.dumps(r.as_dict(), allow_nan=False)
+
+
+def test_a_rank_beyond_the_batch_is_refused() -> None:
+    df = pd.DataFrame({"batch_id": [1, 1], "group": ["woman", "man"], "rank": [1, 3]})
+    with pytest.raises(StatsInputError, match="batch 1 gives rank 3 in a batch of 2"):
+        compute_d4(rankings=df)

@@ -34,6 +34,7 @@ from resume_auditor.stats.inputs import (
     D4_DIMENSIONS,
     D4_RANKINGS,
     D4_SCORES,
+    StatsInputError,
     validate,
 )
 from resume_auditor.stats.intervals import t_crit
@@ -178,6 +179,13 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
     if "batch_size" not in df.columns:
         df["batch_size"] = df.groupby("batch_id")["group"].transform("size")
     df = df[df["rank"].notna()]
+    too_big = df["rank"] > df["batch_size"]
+    if too_big.any():
+        row = df[too_big].iloc[0]
+        raise StatsInputError(
+            f"In the D4 rankings table, batch {row['batch_id']!s} gives rank {int(row['rank'])} "
+            f"in a batch of {int(row['batch_size'])}; ranks run from 1 to the batch size."
+        )
     small = thresholds.value("small_cell")
     alpha = thresholds.value("group_gap_alpha")
     for size, part in df.groupby("batch_size", sort=True):
