@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
+import pandas as pd
+
 from resume_auditor import __version__
+from resume_auditor.resources import resource
+from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
+from resume_auditor.store.resultfile import ResultFile, RunRecord
 
 SCHEMA = "resume-auditor.metrics/1"
 
 
-def metrics_report(result: ResultFile, run_id: int | None = None) -> dict[str, Any]:
+def shipped_thresholds() -> Thresholds:
+    """The flag thresholds in resources/thresholds.toml (values with their sources)."""
+    text = resource("thresholds.toml").read_text(encoding="utf-8")
+    return thresholds_from_mapping(tomllib.loads(text))
+
+
+def metrics_report(
+    result: ResultFile, run_id: int | None = None, *, thresholds: Thresholds | None = None
+) -> dict[str, Any]:
     runs = result.runs()
     run = (
         next((r for r in runs if r.id == run_id), None) if run_id else (runs[-1] if runs else None)
@@ -21,7 +35,9 @@ def metrics_report(result: ResultFile, run_id: int | None = None) -> dict[str, A
     study = result.study()
     progress = result.progress(run.id)
     judgments = result.judgments(run.id)
-    d1 = compute_d1(judgments[judgments["design"] == "D1"])
+    thresholds = thresholds if thresholds is not None else shipped_thresholds()
+    d1_judgments = judgments[judgments["design"] == "D1"]
+    d1 = compute_d1(d1_judgments, thresholds=thresholds)
     notes = []
     if progress.done < progress.total:
         notes.append(
@@ -55,6 +71,38 @@ def metrics_report(result: ResultFile, run_id: int | None = None) -> dict[str, A
             "output_tokens": progress.output_tokens,
         },
         "d1": d1.as_dict(),
+        "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
+        "thresholds": thresholds.as_list(),
         "flags": d1.flags(),
         "notes": notes,
     }
+
+
+def _agreements(
+    result: ResultFile,
+    run: RunRecord,
+    runs: list[RunRecord],
+    d1_judgments: pd.DataFrame,
+    thresholds: Thresholds,
+) -> list[dict[str, Any]]:
+    """Error agreement of this run with every other run of the same pairs (App. D.3)."""
+    out: list[dict[str, Any]] = []
+    if d1_judgments.empty:
+        return out
+    for other in runs:
+        if other.id == run.id:
+            continue
+        theirs = result.judgments(other.id)
+        theirs = theirs[theirs["design"] == "D1"]
+        if theirs.empty:
+            continue
+        agreement = error_agreement(
+            d1_judgments,
+            theirs,
+            thresholds=thresholds,
+            names=(f"{run.model} (run {run.id})", f"{other.model} (run {other.id})"),
+        )
+        out.append(
+            {"run": other.id, "model": other.model, "prompt": other.prompt_id} | agreement.as_dict()
+        )
+    return out
