@@ -64,6 +64,10 @@ class ResumeExtraction:
     def text(self) -> str:
         return self.document.text
 
+    def notice(self) -> str:
+        """What the user should look at, in one line ("" if nothing)."""
+        return notice(self.findings, self.warnings)
+
     def to_json(self, include_text: bool = True) -> dict[str, Any]:
         text = self.document.text
         out = _document_json(self.document)
@@ -85,6 +89,25 @@ class ResumeExtraction:
         if include_text:
             out["text"] = text
         return out
+
+
+def notice(findings: list[Finding], warnings: list[str]) -> str:
+    """One sentence for a resume list: what to look at before any run ("" if nothing)."""
+    from collections import Counter
+
+    from resume_auditor.documents.findings import FINDING_LABELS
+
+    counts = Counter(FINDING_LABELS[f.kind] for f in findings)
+    parts = [label if n == 1 else f"{label} ({n})" for label, n in counts.items()]
+    out = []
+    if parts:
+        out.append(
+            "Look before any run: "
+            + ", ".join(parts)
+            + " (kept in every variant unless you remove them)."
+        )
+    out.extend(warnings[:1])
+    return " ".join(out)
 
 
 def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from resume_auditor.documents.errors import DocumentError
-from resume_auditor.documents.identity import find_identity
+from resume_auditor.documents.extract import analyse_resume, notice
 from resume_auditor.documents.jobparse import classify, parse_job
 from resume_auditor.documents.load import load_bytes, load_file
+from resume_auditor.documents.resumecheck import resume_warnings
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.study import StudyError
@@ -92,10 +93,14 @@ def ingest_resume(
     the caller decides whether to ask for a password or record the failure.
     """
     doc = load_bytes(data, filename, password=password)
-    template = find_identity(doc.text)
+    extraction = analyse_resume(doc)  # identity, plus what the user must see before a run
+    template = extraction.template
     status, message = "ok", ""
     if template.original_name() is None:
         status, message = "warning", NO_NAME
+    flagged = notice(extraction.findings, doc.warnings + resume_warnings(doc.text, filename))
+    if flagged:
+        status, message = "warning", " ".join(m for m in (message, flagged) if m)
     resume_id = result.add_resume(
         filename, doc.data, doc.text, doc.pages, status, message, template_to_json(template)
     )
