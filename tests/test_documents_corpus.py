@@ -24,9 +24,7 @@ CORPUS = build_corpus(include_long=False)
 READABLE = [d for d in CORPUS if d.expected is not None]
 FAILING = [d for d in CORPUS if d.expected is None]
 # Held-out resumes show what the finders miss on conventions nobody tuned them for.
-KNOWN_MISSES = {
-    "lena-held-out.docx": "a name written LAST, First is not recognised",
-}
+KNOWN_MISSES: dict[str, str] = {}  # name -> why, for a strict xfail
 FILLABLE = [
     pytest.param(d, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[d.name]))
     if d.name in KNOWN_MISSES
@@ -62,7 +60,7 @@ def test_filling_replaces_the_candidate_everywhere(doc: CorpusDoc) -> None:
     template = extraction.template
     persona = Persona("Ann", "Lee", "woman", college="Plainview College", phone="(555) 000-0000")
     filled = template.fill(persona)
-    assert "Ann Lee" in filled or "ANN LEE" in filled
+    assert any(n in filled for n in ("Ann Lee", "ANN LEE", "LEE, Ann"))
     # The original name survives only where it is not the candidate ("Hall of Fame").
     text = extraction.text
     outside = list(text)
@@ -108,10 +106,10 @@ def test_identity_precision_and_recall_on_the_corpus() -> None:
     for line in total.misses + total.extras:
         print("  ", line)
     # The corpus holds traps the heuristics are known to fall into (a pronoun for a
-    # colleague, a held-out "LAST, First" name); the bar is what they achieve today,
-    # so a regression fails.
-    assert total.precision >= 0.98
-    assert total.recall >= 0.97
+    # colleague, a social handle); the bar is what they achieve today, so a
+    # regression fails.
+    assert total.precision >= 0.99
+    assert total.recall >= 0.99
     assert total.kind_errors <= 1
 
 

@@ -37,7 +37,7 @@ US_STATES = frozenset(
     AB BC MB NB NL NS NT NU ON PE QC SK YT
     """.split()  # noqa: SIM905  (a word list reads better as text)
 )
-_STATE_NAMES = (
+STATE_NAMES = (
     "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
     "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|"
     "Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|"
@@ -47,7 +47,7 @@ _STATE_NAMES = (
     "British Columbia|Alberta"
 )
 _CITY = r"[A-Z][A-Za-z.'\-]*(?: [A-Z][A-Za-z.'\-]*){0,3}"
-_REGION = rf"(?:[A-Z]{{2}}|{_STATE_NAMES})"
+_REGION = rf"(?:[A-Z]{{2}}|{STATE_NAMES})"
 _ZIP = r"(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)"
 _ADDRESS = re.compile(
     rf"(?<![\w\-])\d{{1,6}}[A-Za-z]?(?: [A-Z0-9][\w'.\-]*){{1,5}}? (?:{_STREET_TYPES})\b\.?"

@@ -106,8 +106,42 @@ def _camel(token: str) -> bool:
     return all(p[:1].isupper() for p in parts if p) and not token.isupper()
 
 
-def parse_name_line(line: str) -> tuple[int, str] | None:
-    """(offset in line, name) if `line` reads as a person's name."""
+_INVERTED = re.compile(
+    r"([^\W\d_][\w'\u2019\-]*)\s*,\s*([^\W\d_][\w'\u2019\-]*(?:\s+[^\W\d_]\.?)?)"
+)
+_SUFFIXES = frozenset("jr sr ii iii iv esq phd md mba cpa rn pe jd dds".split())  # noqa: SIM905
+
+
+def _tokens_ok(tokens: list[str]) -> bool:
+    if not 2 <= len(tokens) <= 4:
+        return False
+    if not all(_is_name_token(t) for t in tokens):
+        return False
+    if tokens[0].lower() in _PARTICLES or tokens[-1].lower() in _PARTICLES:
+        return False
+    if _is_initial(tokens[-1]) or all(_is_initial(t) for t in tokens[:-1]) and len(tokens) > 2:
+        return False
+    return not any(t.strip(".").lower() in NOT_NAMES for t in tokens)
+
+
+def _inverted(segment: str) -> tuple[str, ...] | None:
+    """("Lena", "MORALES") for "MORALES, Lena": a surname in capitals, then the given name."""
+    match = _INVERTED.fullmatch(segment.strip())
+    if match is None:
+        return None
+    last, given = match.group(1), match.group(2).split()
+    if not last.isupper() or given[0].isupper() or given[0].lower().strip(".") in _SUFFIXES:
+        return None
+    from resume_auditor.documents.contact import STATE_NAMES, US_STATES
+
+    if given[0].upper() in US_STATES or re.fullmatch(STATE_NAMES, match.group(2)):
+        return None  # "DAYTON, OH", "AUSTIN, Texas": a place
+    tokens = (*given, last)
+    return tokens if _tokens_ok(list(tokens)) else None
+
+
+def parse_name_line(line: str) -> tuple[int, int, tuple[str, ...]] | None:
+    """(start, end in line, name tokens in natural order) if `line` reads as a name."""
     match = re.match(r"\s*(?:#{1,6}\s+)?\**\s*(?:name\s*:\s*)?", line, re.IGNORECASE)
     offset = match.end() if match else 0
     rest = line[offset:]
@@ -115,23 +149,19 @@ def parse_name_line(line: str) -> tuple[int, str] | None:
     if title and len(rest) > title.end():
         offset += title.end()
         rest = rest[title.end() :]
-    segment = _SEPARATORS.split(rest, maxsplit=1)[0]
-    segment = _CREDENTIALS.sub("", segment.rstrip("*_ ")).strip().rstrip(",")
+    segment = _SEPARATORS.split(rest, maxsplit=1)[0].rstrip("*_ ")
+    inverted = _inverted(segment)
+    if inverted is not None:
+        start = offset + rest.index(segment.strip())
+        return start, start + len(segment.strip()), inverted
+    segment = _CREDENTIALS.sub("", segment).strip().rstrip(",")
     if not segment or re.search(r"[\d@/:()]", segment):
         return None
     tokens = segment.split()
-    if not 2 <= len(tokens) <= 4:
-        return None
-    if not all(_is_name_token(t) for t in tokens):
-        return None
-    if tokens[0].lower() in _PARTICLES or tokens[-1].lower() in _PARTICLES:
-        return None
-    if _is_initial(tokens[-1]) or all(_is_initial(t) for t in tokens[:-1]) and len(tokens) > 2:
-        return None
-    if any(t.strip(".").lower() in NOT_NAMES for t in tokens):
+    if not _tokens_ok(tokens):
         return None
     start = offset + rest.index(tokens[0])
-    return start, segment
+    return start, start + len(segment), tuple(tokens)
 
 
 def find_name(text: str, max_lines: int = 12) -> Name | None:
@@ -145,17 +175,16 @@ def find_name(text: str, max_lines: int = 12) -> Name | None:
                 break
             found = parse_name_line(line)
             if found is not None:
-                offset, name = found
-                start = pos + offset
+                start, end, tokens = found
                 confidence = 0.95 if seen <= 3 else 0.85
-                return Name(tuple(name.split()), start, start + len(name), confidence)
+                return Name(tokens, pos + start, pos + end, confidence)
         pos += len(line) + 1
     labelled = re.search(r"^\s*name\s*:\s*(.+)$", text[:5000], re.IGNORECASE | re.MULTILINE)
     if labelled:
         found = parse_name_line(labelled.group(0))
         if found is not None:
-            start = labelled.start() + found[0]
-            return Name(tuple(found[1].split()), start, start + len(found[1]), 0.9)
+            start, end, tokens = found
+            return Name(tokens, labelled.start() + start, labelled.start() + end, 0.9)
     return _name_from_email(text)
 
 
