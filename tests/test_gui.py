@@ -50,7 +50,7 @@ def test_walk_all_pages_and_run(qtbot: QtBot, window: MainWindow, small_study: P
     assert "identity mention" in win.resumes_page.message.text()
     # 3. Test cases
     win.resumes_page.next_button.click()
-    assert win.variants_page.proxy.rowCount() == 5
+    qtbot.waitUntil(lambda: win.variants_page.model.rowCount() == 5, timeout=10000)
     assert "10 requests" in win.variants_page.summary.text()
     # 4. Run against the simulator
     win.variants_page.next_button.click()
@@ -78,7 +78,7 @@ def test_walk_all_pages_and_run(qtbot: QtBot, window: MainWindow, small_study: P
     assert "Ground truth" in win.results_page.why.toPlainText()
     assert "choices" in win.results_page.raw.toPlainText()
     win.results_page.kind_filter.setCurrentIndex(win.results_page.kind_filter.findData("unequal"))
-    assert win.results_page.proxy.rowCount() == 2
+    assert win.results_page.model.rowCount() == 2
 
 
 def test_cancel_then_resume_in_the_app(qtbot: QtBot, window: MainWindow, small_study: Path) -> None:

@@ -109,7 +109,7 @@ def test_build_an_audit_from_scratch_and_run_it(
             rp.start_button.click()
         assert blocker.args[0].state is RunState.FINISHED and blocker.args[0].done == 20
     # answered: the inputs are now fixed
-    assert win.session.data.editable is False
+    qtbot.waitUntil(lambda: win.session.data.editable is False, timeout=10000)
     assert not page.add_required.isEnabled()
     assert "fixed" in page.banner.text()
     # 5. a new audit from this one can be edited again

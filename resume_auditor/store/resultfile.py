@@ -358,6 +358,33 @@ class ResultFile:
             )
         ]
 
+    def variant_labels(self) -> dict[int, tuple[str, str, str]]:
+        """id -> (name, group, kind) without the texts: what a big table needs."""
+        return {
+            int(r[0]): (r[1] or "", r[2] or "", r[3])
+            for r in self._db.execute("SELECT id, name, grp, kind FROM variant")
+        }
+
+    def verdicts_since(
+        self, run_id: int, since: str = ""
+    ) -> list[tuple[int, int, str, int, str, str, str]]:
+        """Answers received at or after `since` (ISO time), oldest first:
+        (request_id, pair_id, ord, rep, label, justification, received_at).
+
+        Lets a live view pick up only what is new instead of re-reading everything.
+        """
+        return [
+            (int(r[0]), int(r[1]), r[2], int(r[3]), r[4], r[5], r[6])
+            for r in self._db.execute(
+                "SELECT request.id, request.pair_id, request.ord, request.rep, response.label, "
+                "response.justification, response.received_at FROM response "
+                "JOIN request ON request.id = response.request_id "
+                "WHERE request.run_id = ? AND response.received_at >= ? "
+                "ORDER BY response.received_at",
+                (run_id, since),
+            )
+        ]
+
     def variant_text(self, variant_id: int) -> str:
         row = self._db.execute("SELECT text FROM variant WHERE id = ?", (variant_id,)).fetchone()
         return "" if row is None else str(row[0])
@@ -382,6 +409,9 @@ class ResultFile:
         )
         c.id = int(cur.lastrowid or 0)
         return c.id
+
+    def pair_count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM pair").fetchone()[0])
 
     def pairs(self) -> list[Case]:
         return [

@@ -23,6 +23,7 @@ from resume_auditor import APP_NAME, __version__
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
 from resume_auditor.resources import sample_study
+from resume_auditor.ui import heap
 from resume_auditor.ui.app_settings import AppSettings
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.pages.job_page import JobPage
@@ -42,8 +43,10 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setWindowTitle(APP_NAME)
         self.resize(1280, 800)
+        heap.tune()
         self.session = Session()
         self._shown_path: Path | None = None
+        self._shown_generation = 0
         self.controller = RunController(self)
         self.settings = AppSettings()
         self.undo = QUndoStack(self)
@@ -51,8 +54,8 @@ class MainWindow(QMainWindow):
         self.job_page = JobPage(self.session, self.undo)
         self.resumes_page = ResumesPage(self.session)
         self.variants_page = VariantsPage(self.session)
-        self.run_page = RunPage(self.controller)
-        self.results_page = ResultsPage()
+        self.run_page = RunPage(self.controller, self.session)
+        self.results_page = ResultsPage(self.session)
         self.pages: list[Page] = [
             self.job_page,
             self.resumes_page,
@@ -87,7 +90,7 @@ class MainWindow(QMainWindow):
         self.session.busy.connect(self._busy)
         self.run_page.answers_recorded.connect(self.results_page.schedule_refresh)
         self.run_page.run_finished.connect(self._run_finished)
-        self.results_page.updated.connect(lambda: self._update_steps(self.session.data))
+        self.results_page.updated.connect(self._results_updated)
         self.statusBar().showMessage("Ready")
 
     def _menus(self) -> None:
@@ -177,11 +180,8 @@ class MainWindow(QMainWindow):
         )
         if not path:
             return
-        from resume_auditor.store.resultfile import ResultFile
-
         try:
-            with ResultFile(self.session.path) as result:
-                result.copy_to(path)
+            self.session.db().copy_to(path)
         except Exception as exc:
             QMessageBox.warning(self, APP_NAME, f"Could not save the copy: {exc}")
             return
@@ -234,6 +234,9 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, APP_NAME, message)
 
     def _loaded(self, data: AuditData) -> None:
+        if data.generation != self._shown_generation:
+            heap.settle()  # a newly read audit: freeze it out of the collector's walks
+        self._shown_generation = data.generation
         reopened = data.path == self._shown_path
         self._shown_path = data.path
         if not reopened:
@@ -256,10 +259,14 @@ class MainWindow(QMainWindow):
             mark = MARKS.get(page.status(data), "○")
             self.steps.item(i).setText(f"{mark}  {page.title}")
 
+    def _results_updated(self) -> None:
+        """Only the Results step's mark can change when answers arrive."""
+        index = self.pages.index(self.results_page)
+        mark = MARKS.get(self.results_page.status(self.session.data), "○")
+        self.steps.item(index).setText(f"{mark}  {self.results_page.title}")
+
     def _run_finished(self) -> None:
-        self.session.reload()
-        self.results_page.refresh()
-        self._update_steps(self.session.data)
+        self.session.refresh_runs()
 
     def _next(self) -> None:
         row = self.steps.currentRow()
@@ -293,6 +300,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.controller.shutdown()
+        self.session.close_db()
         event.accept()
 
 

@@ -8,6 +8,7 @@ Slow work (reading PDFs, building cases) runs in the background.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from resume_auditor.workflow.prepare import prepare, study_of
 from resume_auditor.workflow.studyfile import read_study
 
 logger = logging.getLogger(__name__)
+_generations = itertools.count(1)
 
 
 @dataclass
@@ -40,6 +42,9 @@ class AuditData:
     runs: list[RunRecord]
     answered: int
     notes: list[str] = field(default_factory=list)
+    # A new number each time the audit is read from disk; the same object (and
+    # number) after a run, when only runs and answers changed.
+    generation: int = field(default_factory=lambda: next(_generations))
 
     @property
     def editable(self) -> bool:
@@ -90,6 +95,26 @@ class Session(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.data: AuditData | None = None
+        self._db: ResultFile | None = None
+
+    def db(self) -> ResultFile:
+        """The UI thread's own connection to the open audit, kept open.
+
+        Opening and closing a connection for every small query costs time, and the
+        last connection to close checkpoints SQLite's write-ahead log, which can take
+        tens of milliseconds on a big audit: keeping this one open keeps that off the
+        UI thread. Background workers open their own connections.
+        """
+        assert self.data is not None, "no audit is open"
+        if self._db is None or self._db.path != self.data.path:
+            self.close_db()
+            self._db = ResultFile(self.data.path)
+        return self._db
+
+    def close_db(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     @property
     def path(self) -> Path | None:
@@ -111,6 +136,21 @@ class Session(QObject):
             self.data = load_audit(self.data.path, self.data.notes)
             self.loaded.emit(self.data)
 
+    def refresh_runs(self) -> None:
+        """After a run: only the runs and the answer count changed, so read only those."""
+        if self.data is None:
+            return
+        result = self.db()
+        self.data.runs = result.runs()
+        self.data.answered = result.answered_count()
+        self.loaded.emit(self.data)
+
+    def reload_in_background(self) -> None:
+        """Re-read the audit without blocking the window (a big audit takes a while)."""
+        if self.data is not None:
+            path, notes = self.data.path, self.data.notes
+            run_in_background(lambda: load_audit(path, notes), self._done, self._error, owner=self)
+
     def _done(self, data: AuditData) -> None:
         self.data = data
         self.loaded.emit(data)
@@ -123,9 +163,10 @@ class Session(QObject):
     def edit(self, change: Callable[[ResultFile], Any], *, clears_cases: bool = True) -> Any:
         """Apply a small edit now (UI thread), clearing the cases it invalidates."""
         assert self.data is not None
-        with ResultFile(self.data.path) as result, result.transaction():
+        result = self.db()
+        with result.transaction():
             out = change(result)
-            if clears_cases and result.pairs():
+            if clears_cases and result.pair_count():
                 result.clear_cases()
         self.reload()
         return out

@@ -61,7 +61,7 @@ def metrics_report(
             "created_at": run.created_at,
         },
         "counts": {
-            "pairs": len(result.pairs()),
+            "pairs": result.pair_count(),
             "requests": progress.total,
             "answered": progress.done,
             "failed": progress.failed,

@@ -205,6 +205,6 @@ def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> 
         if prompt:
             get_preset(prompt)
             study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
-        if not result.pairs():
+        if not result.pair_count():
             raise StudyError("There are no test cases yet: build them first.")
         return _queue_run(result, study, model)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,11 +26,19 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows
+from resume_auditor.ui import heap
+from resume_auditor.ui.models.pair_table import (
+    PairRow,
+    PairTableModel,
+    VerdictUpdate,
+    load_rows,
+    load_updates,
+    make_filter,
+)
 from resume_auditor.ui.pages.base import Page
-from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.charts import RateChart
+from resume_auditor.ui.widgets.charts import ChartView, Rates, render_rates
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.metric_card import MetricCard
 from resume_auditor.workflow.metrics import metrics_report
@@ -61,56 +70,23 @@ CARDS = [
 ]
 
 
-class _PairFilter(QSortFilterProxyModel):
-    def __init__(self) -> None:
-        super().__init__()
-        self.kind = ""
-        self.text = ""
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
-        model = self.sourceModel()
-        row: PairRow = model.data(
-            model.index(source_row, 0, source_parent), PairTableModel.ROW_ROLE
-        )
-        if self.kind == "equal" and row.kind != "equal":
-            return False
-        if self.kind == "unequal" and row.kind != "unequal":
-            return False
-        if self.kind == "wrong" and not any(row.correct(v) is False for v in (row.ab, row.ba)):
-            return False
-        if self.kind == "inconsistent" and row.agree is not False:
-            return False
-        if self.text:
-            hay = " ".join(
-                [
-                    row.name_a,
-                    row.name_b,
-                    group_label(row.group_a),
-                    group_label(row.group_b),
-                    row.differs,
-                    row.ab.justification if row.ab else "",
-                    row.ba.justification if row.ba else "",
-                ]
-            ).lower()
-            if self.text not in hay:
-                return False
-        return True
-
-
 class ResultsPage(Page):
     title = "5. Results"
     updated = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(
             "Validity: does the model pick the more qualified candidate, and abstain between "
             "equals? Fairness: are candidates of each group chosen equally often? Every number "
             "has a 95% interval; pairs from the same resume are not treated as independent."
         )
+        self.session = session
         self._data: AuditData | None = None
         self._report: dict[str, Any] | None = None
         self._pending_refresh = False
         self._refreshing = False
+        self._loaded_key: tuple[Path, int | None] | None = None  # what the table holds
+        self._newest = ""  # time of the newest answer applied to the table
         self.run_label = QLabel("")
         self.run_label.setWordWrap(True)
         self.body.addWidget(self.run_label)
@@ -126,8 +102,8 @@ class ResultsPage(Page):
             self.cards[key] = card
             cards.addWidget(card, i // 2, i % 2)
         panel_layout.addLayout(cards, 5)
-        self.validity_chart = RateChart("Validity (dashed: 0.90, 0.95)", references=(0.9, 0.95))
-        self.selection_chart = RateChart("SelectionRate, equal pairs")
+        self.validity_chart = ChartView("Validity (dashed: 0.90, 0.95)", references=(0.9, 0.95))
+        self.selection_chart = ChartView("SelectionRate, equal pairs")
         panel_layout.addWidget(self.validity_chart, 3)
         panel_layout.addWidget(self.selection_chart, 3)
         self.flags = QLabel("")
@@ -156,11 +132,8 @@ class ResultsPage(Page):
         filters.addWidget(self.search, 1)
         table_layout.addLayout(filters)
         self.model = PairTableModel()
-        self.proxy = _PairFilter()
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(PairTableModel.SORT_ROLE)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
@@ -202,6 +175,8 @@ class ResultsPage(Page):
     # -- loading -----------------------------------------------------------------------
 
     def show_audit(self, data: AuditData) -> None:
+        if self._data is None or self._data.path != data.path or not data.pairs:
+            self._loaded_key = None
         self._data = data
         self.refresh()
 
@@ -211,6 +186,11 @@ class ResultsPage(Page):
             self._timer.start()
 
     def refresh(self) -> None:
+        """Recompute the panels and bring the table up to date, in the background.
+
+        The first load reads every pair; later ones read only answers newer than
+        the last seen, so a live run with a huge table costs a few rows per tick.
+        """
         if self._data is None:
             return
         if self._refreshing:
@@ -218,26 +198,55 @@ class ResultsPage(Page):
             return
         self._refreshing = True
         path = self._data.path
-        run_id = self._data.runs[-1].id if self._data.runs else None
+        key_now = self._loaded_key
+        since = self._newest
+        charts = [
+            (view.title, view.references, *view.render_size())
+            for view in (self.validity_chart, self.selection_chart)
+        ]
 
-        def work() -> tuple[dict[str, Any] | None, list[PairRow]]:
+        def work() -> tuple[Any, ...]:
             with ResultFile(path) as result:
                 latest = result.latest_run()
                 report = metrics_report(result, latest.id) if latest else None
-            return report, load_rows(path, latest.id if latest else run_id)
+            items = chart_items(report)
+            images = [
+                (render_rates(title, rates, refs, size, dpr), dpr)
+                for (title, refs, size, dpr), rates in zip(charts, items, strict=True)
+            ]
+            report = {"report": report, "images": images}
+            run_id = latest.id if latest else None
+            if key_now == (path, run_id) and run_id is not None:
+                updates, newest = load_updates(path, run_id, since)
+                return ("updates", (path, run_id), report, updates, newest)
+            rows, newest = load_rows(path, run_id)
+            return ("rows", (path, run_id), report, rows, newest)
 
         run_in_background(work, self._loaded, self._failed, owner=self)
 
-    def _loaded(self, result: tuple[dict[str, Any] | None, list[PairRow]]) -> None:
+    def _loaded(self, result: tuple[Any, ...]) -> None:
         self._refreshing = False
-        report, rows = result
+        what, key, bundle, payload, newest = result
+        report = bundle["report"]
         self._report = report
-        self.model.set_rows(rows)
-        current = self.table.currentIndex()
-        if current.isValid():
-            self._select(current, current)  # new answers for the pair on screen
-        elif self.proxy.rowCount():
-            self.table.selectRow(0)
+        for view, (image, dpr) in zip(
+            (self.validity_chart, self.selection_chart), bundle["images"], strict=True
+        ):
+            view.show_image(image, dpr)
+        if what == "rows":
+            self.model.set_rows(payload)
+            heap.settle()
+            self._loaded_key = key
+            if self.model.rowCount():
+                self.table.selectRow(0)
+        else:
+            updates: list[VerdictUpdate] = payload
+            current = self.table.currentIndex()
+            shown = self.model.data(current, PairTableModel.ROW_ROLE) if current.isValid() else None
+            self.model.apply(updates)
+            if shown is not None and any(pair_id == shown.pair_id for pair_id, _, _ in updates):
+                self._select(self.table.currentIndex(), current)  # new answers for this pair
+        self._newest = newest
         self._show_report(report)
         self.updated.emit()
         if self._pending_refresh:
@@ -253,8 +262,6 @@ class ResultsPage(Page):
             self.run_label.setText("No run yet: start one on the Run page.")
             for card in self.cards.values():
                 card.show_metric(None)
-            self.validity_chart.show_rates([])
-            self.selection_chart.show_rates([])
             self.flags.setText("")
             return
         run, counts = report["run"], report["counts"]
@@ -268,16 +275,6 @@ class ResultsPage(Page):
         metrics = report["d1"]["metrics"]
         for key, card in self.cards.items():
             card.show_metric(metrics.get(key))
-        self.validity_chart.show_rates(
-            [
-                ("CriterionValidity", metrics.get("criterion_validity", {})),
-                ("DiscrimValidity", metrics.get("discrim_validity", {})),
-                ("Order consistency", metrics.get("order_consistency", {})),
-            ]
-        )
-        self.selection_chart.show_rates(
-            [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
-        )
         notes = sorted({m["note"] for m in metrics.values() if m.get("note") and m["n"]})
         lines = [f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in report["flags"]]
         lines += [f"Note: {html.escape(n)}." for n in notes]
@@ -286,14 +283,12 @@ class ResultsPage(Page):
     # -- the table -----------------------------------------------------------------------
 
     def _filter(self) -> None:
-        self.proxy.kind = str(self.kind_filter.currentData())
-        self.proxy.text = self.search.text().strip().lower()
-        self.proxy.invalidate()
+        self.model.set_filter(make_filter(str(self.kind_filter.currentData()), self.search.text()))
 
     def _select(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._data is None or not current.isValid():
             return
-        row: PairRow = self.proxy.data(current, PairTableModel.ROW_ROLE)
+        row: PairRow = self.model.data(current, PairTableModel.ROW_ROLE)
         va = self._data.variants.get(row.variant_a)
         vb = self._data.variants.get(row.variant_b)
         if va is None or vb is None:
@@ -311,14 +306,28 @@ class ResultsPage(Page):
             lines.append("")
         self.why.setPlainText("\n".join(lines))
         raws = []
-        with ResultFile(self._data.path) as result:
-            for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
-                if verdict is None:
-                    continue
-                raw = result.raw_response(verdict.request_id)
-                raws.append(f"--- {title} (request {verdict.request_id}) ---")
-                raws.append(json.dumps(raw, indent=2, ensure_ascii=False))
+        result = self.session.db()
+        for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
+            if verdict is None:
+                continue
+            raw = result.raw_response(verdict.request_id)
+            raws.append(f"--- {title} (request {verdict.request_id}) ---")
+            raws.append(json.dumps(raw, indent=2, ensure_ascii=False))
         self.raw.setPlainText("\n".join(raws) or "No answers yet.")
 
     def status(self, data: AuditData | None) -> str:
         return "done" if self._report and self._report["counts"]["answered"] else "todo"
+
+
+def chart_items(report: dict[str, Any] | None) -> tuple[Rates, Rates]:
+    """What the two charts show: validity rates, and SelectionRate per group."""
+    if report is None:
+        return [], []
+    metrics = report["d1"]["metrics"]
+    validity = [
+        ("CriterionValidity", metrics.get("criterion_validity", {})),
+        ("DiscrimValidity", metrics.get("discrim_validity", {})),
+        ("Order consistency", metrics.get("order_consistency", {})),
+    ]
+    selection = [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
+    return validity, selection

@@ -148,7 +148,7 @@ class ResumesPage(Page):
                         raise
                     record_unreadable(result, path.name, data, exc.message)
                     note = f"✗ {exc.message}"
-                if result.pairs():
+                if result.pair_count():
                     result.clear_cases()
             return note or f"Added {path.name}."
 
@@ -187,7 +187,7 @@ class ResumesPage(Page):
         record = self._data.resumes[row]
 
         def change(result: ResultFile) -> None:
-            if result.pairs():
+            if result.pair_count():
                 result.clear_cases()
             result.delete_resume(record.id)
 
@@ -195,6 +195,11 @@ class ResumesPage(Page):
         self.message.setText(f"Removed {record.filename}.")
 
     def show_audit(self, data: AuditData) -> None:
+        if self._data is not None and self._data.generation == data.generation:
+            self._data = data  # only runs changed: the files on screen are the same
+            self.add_button.setEnabled(data.editable)
+            self.remove_button.setEnabled(data.editable)
+            return
         self._data = data
         self.add_button.setEnabled(data.editable)
         self.remove_button.setEnabled(data.editable)
@@ -215,9 +220,9 @@ class ResumesPage(Page):
         if self._data is None or not 0 <= row < len(self._data.resumes):
             return
         record: ResumeRecord = self._data.resumes[row]
-        with ResultFile(self._data.path) as result:
-            template = result.resume_template(record.id) or {"slots": []}
-            data = result.resume_bytes(record.id)
+        result = self.session.db()
+        template = result.resume_template(record.id) or {"slots": []}
+        data = result.resume_bytes(record.id)
         if record.status == "error":
             self.message.setText(f"✗ {record.message}")
         elif record.message:

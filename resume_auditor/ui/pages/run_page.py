@@ -22,10 +22,9 @@ from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import presets
 from resume_auditor.providers.local import MODEL_ID, local_model_available
 from resume_auditor.runner import Answer, RunState, RunStatus
-from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
-from resume_auditor.ui.session import AuditData
+from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.workflow.execute import make_runner
 from resume_auditor.workflow.prepare import queue_run
@@ -55,13 +54,14 @@ class RunPage(Page):
     run_finished = Signal()
     answers_recorded = Signal()
 
-    def __init__(self, controller: RunController) -> None:
+    def __init__(self, controller: RunController, session: Session) -> None:
         super().__init__(
             "Send every test case to the model under test, in both presentation orders. "
             "Each answer is saved the moment it arrives: you can pause, cancel, or close the "
             "app and resume later without losing or re-paying for anything."
         )
         self.controller = controller
+        self.session = session
         self._data: AuditData | None = None
         self._last_final: RunStatus | None = None  # what the last run ended with
 
@@ -207,9 +207,9 @@ class RunPage(Page):
     def _refresh_progress(self) -> None:
         if self._data is None:
             return
-        with ResultFile(self._data.path) as result:
-            run = result.latest_run()
-            progress = result.progress(run.id) if run else None
+        result = self.session.db()
+        run = result.latest_run()
+        progress = result.progress(run.id) if run else None
         orders = 2 if self._data.study.run.orders == "both" else 1
         n = len(self._data.pairs) * orders * self._data.study.run.repeats
         self.plan_text.setText(
@@ -344,7 +344,7 @@ class RunPage(Page):
     def status(self, data: AuditData | None) -> str:
         if not data or not data.runs:
             return "todo"
-        with ResultFile(data.path) as result:
-            run = result.latest_run()
-            progress = result.progress(run.id) if run else None
+        result = self.session.db()
+        run = result.latest_run()
+        progress = result.progress(run.id) if run else None
         return "done" if progress and progress.finished else "todo"

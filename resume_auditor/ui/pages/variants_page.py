@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.groups import ALL_GROUPS, group_label
 from resume_auditor.domain.study import D1Spec, StudyConfig
+from resume_auditor.ui import heap
 from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
+from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.diff_view import DiffView
 
 HIDDEN = (
@@ -48,6 +50,7 @@ class VariantsPage(Page):
         )
         self.session = session
         self._showing = False
+        self._rows_key: tuple[object, ...] | None = None
         box = QGroupBox("D1 — validity pairs (Castleman et al. 2025)")
         grid = QGridLayout(box)
         self.group_boxes: dict[str, QCheckBox] = {}
@@ -87,11 +90,8 @@ class VariantsPage(Page):
         self.body.addWidget(self.summary)
         split = QSplitter(Qt.Orientation.Vertical)
         self.model = PairTableModel()
-        self.proxy = QSortFilterProxyModel()
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(PairTableModel.SORT_ROLE)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
@@ -136,8 +136,14 @@ class VariantsPage(Page):
         finally:
             self._showing = False
         self.build_button.setText("Build test cases" if not data.pairs else "Build again")
-        self.model.set_rows(load_rows(data.path, None))
-        self.table.resizeColumnsToContents()
+        key = (data.path, data.generation)
+        if key == self._rows_key:
+            return  # same cases as on screen: nothing to recount
+        self._rows_key = key
+        path = data.path
+        run_in_background(
+            lambda: load_rows(path, None)[0], self._rows_loaded, lambda _e: None, owner=self
+        )
         kinds = Counter(p.kind.value for p in data.pairs)
         groups = sorted({g for p in data.pairs for g in (p.group_a, p.group_b) if g})
         orders = 2 if data.study.run.orders == "both" else 1
@@ -159,7 +165,13 @@ class VariantsPage(Page):
         if data.notes:
             text += "\nNotes: " + " ".join(data.notes)
         self.summary.setText(text)
-        if self.proxy.rowCount():
+
+    def _rows_loaded(self, rows: list[PairRow]) -> None:
+        self.model.set_rows(rows)
+        heap.settle()
+        if len(rows) < 5000:
+            self.table.resizeColumnsToContents()
+        if self.model.rowCount():
             self.table.selectRow(0)
 
     def config_from_controls(self, base: StudyConfig) -> StudyConfig:
@@ -199,7 +211,7 @@ class VariantsPage(Page):
     def _select(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._data is None or not current.isValid():
             return
-        row: PairRow = self.proxy.data(current, PairTableModel.ROW_ROLE)
+        row: PairRow = self.model.data(current, PairTableModel.ROW_ROLE)
         va = self._data.variants[row.variant_a]
         vb = self._data.variants[row.variant_b]
         self.diff.show_pair(
