@@ -100,3 +100,16 @@ def test_a_name_is_not_a_religion_and_nothing_is_removed() -> None:
     ]
     assert extraction.text == text
     assert extraction.template.fill(None) == text
+
+
+def test_a_mention_wrapped_by_a_narrow_column_is_flagged_whole() -> None:
+    text = "Jane Public\nACTIVITIES\nMember, National Society of\nBlack Engineers\nSKILLS\nSQL\n"
+    found = find_demographic_mentions(text)
+    assert [" ".join(text[f.start : f.end].split()) for f in found] == [
+        "National Society of Black Engineers"
+    ]
+    text = "Jane Public\nMember, Society of Black\nEngineers\nEXPERIENCE\n"
+    found = find_demographic_mentions(text)
+    assert [" ".join(text[f.start : f.end].split()) for f in found] == [
+        "Society of Black Engineers"
+    ]

@@ -210,3 +210,10 @@ def test_template_rejects_slots_that_do_not_match_the_text() -> None:
     with pytest.raises(ValueError):
         Template("Jane Public", [Slot(0, 4, SlotKind.FIRST_NAME, "Jane"),
                                  Slot(2, 6, SlotKind.LAST_NAME, "ne P")])  # fmt: skip
+
+
+def test_a_college_name_wrapped_by_a_narrow_column() -> None:
+    text = "Jane Public\nEDUCATION\nB.S. in Economics\nNorth Carolina A&T State\nUniversity, 2017\n"
+    assert _kinds(text, SlotKind.COLLEGE) == ["North Carolina A&T State\nUniversity"]
+    text = "Jane Public\nEDUCATION\nB.S., University of\nNorth Texas, 2017\n"
+    assert _kinds(text, SlotKind.COLLEGE) == ["University of\nNorth Texas"]

@@ -21,7 +21,7 @@ from resume_auditor.documents.sections import EDUCATION, find_sections
 
 Span = tuple[int, int, float]
 
-_CAP = r"(?:A&M|[A-Z][\w'\u2019.\-]*(?<!\.)|St\.)"
+_CAP = r"(?:[A-Z]&[A-Z](?![\w&])|[A-Z][\w'\u2019.\-]*(?<!\.)|St\.)"  # A&M, A&T
 _JOIN = r"(?: (?:of|at|and|&|for|the|de|du|in|la))?"
 _WORDS = rf"{_CAP}(?:{_JOIN} {_CAP}){{0,5}}"
 _AFTER = (
@@ -35,10 +35,12 @@ _CAMPUS = (
     r"(?:,| at| -| \u2013) (?!(?:[A-Z]{2})\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?"
     r"(?=\s*(?:$|[,|(\n\-\u2013\u2014]))"
 )
+# A narrow column wraps a long name just before or after its kind word
+# ("North Carolina A&T State" / "University"), so a line break may stand there.
 _PATTERN = re.compile(
     rf"(?<![\w&])(?:"
-    rf"(?:The )?(?:{_BEFORE}) (?:of|de|du|at)(?: the)? {_WORDS}(?:{_CAMPUS})?"
-    rf"|{_WORDS} (?:{_AFTER})(?: (?:of|at) {_WORDS})?"
+    rf"(?:The )?(?:{_BEFORE})[ \n](?:of|de|du|at)(?: the)?[ \n]{_WORDS}(?:{_CAMPUS})?"
+    rf"|{_WORDS}[ \n](?:{_AFTER})(?: (?:of|at) {_WORDS})?"
     rf")(?![\w&])",
     re.MULTILINE,
 )

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from resume_auditor.documents.findings import Finding, FindingKind
+from resume_auditor.documents.sections import heading_of
 
 
 @dataclass(frozen=True)
@@ -131,18 +132,36 @@ _LABELS = {
 
 
 def _widen(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a keyword to the capitalised name around it, within its line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    before = text[line_start:start]
-    left = re.search(rf"(?:{_CAPWORD}(?: {_CONNECTOR})? )+$", before)
-    if left:
-        start = line_start + left.start()
-    after = text[end:line_end]
-    right = re.match(rf"(?:(?: {_CONNECTOR})? {_CAPWORD})+", after)
-    if right:
-        end += right.end()
+    """Grow a keyword to the capitalised name around it.
+
+    Within its line; then onto the next line while the name seems to wrap there
+    (a narrow column breaks "Society of Black" / "Engineers"), and back onto the
+    line before when that line ends with a joining word ("National Society of").
+    """
+    for _ in range(3):
+        line_start = text.rfind("\n", 0, start) + 1
+        left = re.search(rf"(?:{_CAPWORD}(?: {_CONNECTOR})? )+$", text[line_start:start])
+        if left:
+            start = line_start + left.start()
+        if start == line_start and line_start > 0:
+            before = re.search(rf"(?:{_CAPWORD} )*{_CAPWORD} {_CONNECTOR}$", text[: line_start - 1])
+            if before and before.start() > text.rfind("\n", 0, line_start - 1):
+                start = before.start()
+                continue
+        break
+    for _ in range(3):
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        right = re.match(rf"(?:(?: {_CONNECTOR})? {_CAPWORD})+", text[end:line_end])
+        if right:
+            end += right.end()
+        if end == line_end and line_end < len(text):
+            nxt = text[line_end + 1 : text.find("\n", line_end + 1) % (len(text) + 1)]
+            wrap = re.match(rf"(?:{_CONNECTOR} )?[A-Z][a-z][\w'\u2019\-]*", nxt)
+            if wrap and heading_of(nxt) is None and not nxt.startswith("- "):
+                end = line_end + 1 + wrap.end()
+                continue
+        break
     return start, end
 
 
@@ -157,7 +176,7 @@ def find_demographic_mentions(text: str) -> list[Finding]:
             if any(start < e and end > s for s, e in taken):
                 continue
             taken.append((start, end))
-            mention = text[start:end]
+            mention = " ".join(text[start:end].split())
             label = _LABELS[rule.category]
             found.append(
                 Finding(
