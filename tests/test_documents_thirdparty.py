@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from resume_auditor.documents.extract import analyse_resume
+from resume_auditor.documents.extract import analyse_job, analyse_resume
 from resume_auditor.documents.findings import FindingKind
 from resume_auditor.documents.load import load_file
 from resume_auditor.domain.identity import SlotKind
@@ -43,3 +43,22 @@ def test_chromium_two_column_resume() -> None:
         (SlotKind.FIRST_NAME, "Kofi"),
         (SlotKind.PRONOUN_SUBJECT, "he"),
     } == slots
+
+
+def test_chromium_job_description_without_bullet_characters() -> None:
+    extraction = analyse_job(load_file(DATA / "chrome-job.pdf"))
+    job = extraction.job
+    assert job.title == "Senior Financial Analyst"
+    assert [(q.kind.value, q.qtype.value) for q in job.qualifications] == [
+        ("required", "education"),
+        ("required", "experience"),
+        ("required", "hard_skill"),
+        ("required", "soft_skill"),
+        ("preferred", "certification"),
+        ("preferred", "hard_skill"),
+    ]
+    # items wrapped over two lines come back whole
+    assert job.required[0].text == (
+        "Bachelor's degree in finance, accounting, economics or a related quantitative field"
+    )
+    assert extraction.findings == [] and extraction.warnings == []
