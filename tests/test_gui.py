@@ -127,3 +127,22 @@ def test_an_unusable_study_says_why(
     with qtbot.waitSignal(window.session.failed, timeout=30000):
         window.open_path(bad)
     assert shown and "Could not open" in window.placeholder.text()
+
+
+def test_presenter_mode_shows_verdicts_as_they_arrive(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    win = window
+    _open(qtbot, win, small_study)
+    presenter = win.open_presenter(full_screen=False)
+    qtbot.addWidget(presenter)
+    win.show_page(3)
+    with Simulator() as sim:
+        _point_at(win, sim)
+        with qtbot.waitSignal(win.controller.finished, timeout=30000):
+            win.run_page.start_button.click()
+    assert presenter.feed.count() == 10
+    first = presenter.feed.item(0).text()
+    assert first.startswith(("✓", "✗")) and "“" in first
+    qtbot.waitUntil(lambda: presenter.numbers["criterion_validity"].text() == "100%", timeout=10000)
+    assert "10 of 10" in presenter.headline.text()

@@ -60,6 +60,27 @@ def main(argv: list[str]) -> int:
             path = out_dir / f"{name}.png"
             window.grab().save(str(path))
             print(path)
+        presenter = window.open_presenter(full_screen=False)
+        presenter.resize(1280, 800)
+        from resume_auditor.domain.case import Label
+        from resume_auditor.runner import Answer
+        from resume_auditor.store.resultfile import ResultFile
+
+        with ResultFile(result) as rf:
+            frame = rf.judgments(prepared.run_id).tail(8)
+        presenter.show_answers(
+            [
+                Answer(int(r.request_id), int(r.pair_id), r.ord, Label(r.label), r.justification)
+                for r in frame.itertuples()
+            ]
+        )
+        settle(400)
+        presenter.show_panels()
+        settle(800)
+        path = out_dir / "6-presenter.png"
+        presenter.grab().save(str(path))
+        print(path)
+        presenter.close()
         window.close()
     app.processEvents()
     return 0

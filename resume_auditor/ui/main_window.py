@@ -31,6 +31,7 @@ from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.pages.resumes_page import ResumesPage
 from resume_auditor.ui.pages.run_page import RunPage
 from resume_auditor.ui.pages.variants_page import VariantsPage
+from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.workflow.prepare import fork_audit, new_audit
@@ -49,6 +50,7 @@ class MainWindow(QMainWindow):
         self._shown_generation = 0
         self.controller = RunController(self)
         self.settings = AppSettings()
+        self.presenter: PresenterWindow | None = None
         self.undo = QUndoStack(self)
 
         self.job_page = JobPage(self.session, self.undo)
@@ -130,6 +132,18 @@ class MainWindow(QMainWindow):
         redo_action.setShortcut(QKeySequence.StandardKey.Redo)
         edit_menu.addAction(undo_action)
         edit_menu.addAction(redo_action)
+
+        view_menu = self.menuBar().addMenu("&View")
+        presenter = QAction("&Presenter mode", self)
+        presenter.setShortcut(QKeySequence("F11"))
+        presenter.setToolTip("Full screen, large type: verdicts and charts as they arrive.")
+        presenter.triggered.connect(self.open_presenter)
+        view_menu.addAction(presenter)
+        for i, page in enumerate(self.pages):
+            go = QAction(page.title, self)
+            go.setShortcut(QKeySequence(f"Alt+{i + 1}"))
+            go.triggered.connect(lambda _=False, n=i: self.show_page(n))
+            view_menu.addAction(go)
 
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
@@ -276,6 +290,16 @@ class MainWindow(QMainWindow):
     def show_page(self, index: int) -> None:
         self.steps.setCurrentRow(index)
 
+    def open_presenter(self, full_screen: bool = True) -> PresenterWindow:
+        if self.presenter is None:
+            self.presenter = PresenterWindow(self.controller, self.results_page)
+        if full_screen:
+            self.presenter.showFullScreen()
+        else:
+            self.presenter.show()
+        self.presenter.raise_()
+        return self.presenter
+
     def _about(self) -> None:
         QMessageBox.about(
             self,
@@ -301,6 +325,8 @@ class MainWindow(QMainWindow):
                 return
         self.controller.shutdown()
         self.session.close_db()
+        if self.presenter is not None:
+            self.presenter.close()
         event.accept()
 
 

@@ -295,6 +295,10 @@ class PairTableModel(QAbstractTableModel):
     def row_at(self, position: int) -> PairRow:
         return self.rows[self._view[position]]
 
+    def row_for_pair(self, pair_id: int) -> PairRow | None:
+        i = self._by_pair.get(pair_id)
+        return None if i is None else self.rows[i]
+
     def position_of(self, pair_id: int) -> int | None:
         i = self._by_pair.get(pair_id)
         return None if i is None else self._pos.get(i)

@@ -26,6 +26,7 @@ def render_rates(
     references: tuple[float, ...] = (),
     size: tuple[int, int] = (500, 260),
     dpr: float = 1.0,
+    font_scale: float = 1.0,
 ) -> tuple[bytes, int, int]:
     """Horizontal bars with 95% intervals and dashed reference lines, as RGBA pixels."""
     width, height = max(120, size[0]), max(100, size[1])
@@ -34,7 +35,15 @@ def render_rates(
     ax = fig.add_subplot(111)
     shown = [(label, m) for label, m in items if m and m.get("value") is not None]
     if not shown:
-        ax.text(0.5, 0.5, "No answers yet", ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5,
+            0.5,
+            "No answers yet",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=10 * font_scale,
+        )
         ax.set_axis_off()
     else:
         labels = [label for label, _ in shown]
@@ -50,8 +59,8 @@ def render_rates(
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         for ref in references:
             ax.axvline(ref, color="#555", linestyle="--", linewidth=1)
-        ax.tick_params(labelsize=8)
-    ax.set_title(title, fontsize=9)
+        ax.tick_params(labelsize=8 * font_scale)
+    ax.set_title(title, fontsize=9 * font_scale)
     canvas.draw()
     w, h = canvas.get_width_height(physical=True)
     return bytes(canvas.buffer_rgba()), w, h
