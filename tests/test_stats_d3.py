@@ -70,6 +70,10 @@ def test_allocation_gaps_by_hand() -> None:
     # equal opportunity, top-1: qualified bw 1 of 2 selected; the one qualified wm (pool 2) 1 of 1
     assert p.eo_gap["1"][BW].estimate.value == pytest.approx(-0.5)
     assert "3" not in p.dp_gap  # pools of 3: top-3 selects everyone, nothing to compare
+    for g in (BW, HM):  # every group's cell says what it is
+        assert p.eo_gap["1"][g].title.startswith("Equal-opportunity gap at top-1")
+        assert "of qualified" in p.eo_gap["1"][g].reading
+        assert p.dp_gap["1"][g].title.startswith("Demographic-parity gap at top-1")
     assert p.rabbi[BW].estimate.value == pytest.approx(0.0)  # 0.9 beats both, 0.2 loses to both
     # no overlap in 10 bins on [0, 1]: JSD = 1; EMD of {0.2, 0.9} vs {0.5, 0.8} = (0.3 + 0.1) / 2
     assert p.jsd[BW].estimate.value == pytest.approx(1.0)
@@ -129,3 +133,16 @@ def test_pairwise_at_scale_runs_and_stays_json() -> None:
 def test_a_table_without_a_score_is_refused() -> None:
     with pytest.raises(StatsInputError, match="needs a 'score' column"):
         compute_d3(pd.DataFrame({"pool_id": [1], "group": [BW]}))
+
+
+def test_bootstrap_emd_matches_scipy_with_weights() -> None:
+    from scipy import stats as sps
+
+    from resume_auditor.stats.d3 import _emd_boot
+
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 5, 50).astype(float), rng.normal(2, 1, 70)  # ties included
+    wa = rng.integers(0, 3, (6, 50)).astype(float)
+    wb = rng.integers(1, 3, (6, 70)).astype(float)
+    expected = [sps.wasserstein_distance(a, b, wa[i], wb[i]) for i in range(6)]
+    assert _emd_boot(a, wa, b, wb) == pytest.approx(expected)

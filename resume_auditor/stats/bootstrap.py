@@ -33,7 +33,8 @@ def cluster_weights(
     rng = make_rng(rng)
     if n_clusters <= 0:
         return np.zeros((replicates, 0))
-    return rng.multinomial(n_clusters, np.full(n_clusters, 1.0 / n_clusters), size=replicates)
+    counts = rng.multinomial(n_clusters, np.full(n_clusters, 1.0 / n_clusters), size=replicates)
+    return counts.astype(float)  # float: matrix products then use BLAS
 
 
 def per_cluster_sums(codes: np.ndarray, values: np.ndarray, n_clusters: int) -> np.ndarray:

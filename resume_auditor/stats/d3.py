@@ -253,13 +253,13 @@ def _rabbi_boot(
         return np.full(weights.shape[0], np.nan)
     order = np.argsort(sb, kind="stable")
     sb_sorted = sb[order]
-    wb = weights[:, cb[order]].astype(float)
+    wb = weights[:, cb[order]]
     cum = np.concatenate([np.zeros((weights.shape[0], 1)), np.cumsum(wb, axis=1)], axis=1)
     lo = np.searchsorted(sb_sorted, sa, side="left")
     hi = np.searchsorted(sb_sorted, sa, side="right")
     below = cum[:, lo]
     above = cum[:, -1:] - cum[:, hi]
-    wa = weights[:, ca].astype(float)
+    wa = weights[:, ca]
     num = ((below - above) * wa).sum(axis=1)
     den = wa.sum(axis=1) * wb.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -331,19 +331,23 @@ def _jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _emd_boot(sa: np.ndarray, wa: np.ndarray, sb: np.ndarray, wb: np.ndarray) -> np.ndarray:
-    """Earth Mover's distance of weighted samples per replicate: integral of |F_A - F_B|."""
-    grid = np.unique(np.concatenate([sa, sb]))
-    if grid.size < 2:
+    """Earth Mover's distance of weighted samples per replicate: integral of |F_A - F_B|.
+
+    Both samples sorted together: F_A - F_B just after each point is the running sum
+    of +w/W_A (an A point) and -w/W_B (a B point), so one cumulative sum per
+    replicate gives the whole difference of the two distribution functions.
+    """
+    values = np.concatenate([sa, sb])
+    order = np.argsort(values, kind="stable")
+    gaps = np.diff(values[order])
+    if gaps.size == 0:
         return np.zeros(wa.shape[0])
-
-    def cdf(s: np.ndarray, w: np.ndarray) -> np.ndarray:
-        order = np.argsort(s, kind="stable")
-        cum = np.concatenate([np.zeros((w.shape[0], 1)), np.cumsum(w[:, order], axis=1)], axis=1)
-        idx = np.searchsorted(s[order], grid[:-1], side="right")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(cum[:, idx] / cum[:, -1:])
-
-    return np.asarray(np.abs(cdf(sa, wa) - cdf(sb, wb)) @ np.diff(grid))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        signed = np.concatenate(
+            [wa / wa.sum(axis=1, keepdims=True), -wb / wb.sum(axis=1, keepdims=True)], axis=1
+        )
+    diff = np.cumsum(signed[:, order], axis=1)[:, :-1]
+    return np.asarray(np.abs(diff) @ gaps)
 
 
 def _distances(
@@ -385,9 +389,9 @@ def _distances(
     emd_value = float(sps.wasserstein_distance(scores[mine], scores[ref]))
     boot = _emd_boot(
         scores[mine],
-        weights[:, codes[mine]].astype(float),
+        weights[:, codes[mine]],
         scores[ref],
-        weights[:, codes[ref]].astype(float),
+        weights[:, codes[ref]],
     )
     low, high = percentile_interval(boot, level)
     emd = Metric(
@@ -429,45 +433,45 @@ def _allocation_gaps(
     dp: dict[str, dict[str, Metric]] = {}
     eo: dict[str, dict[str, Metric]] = {}
     ref_label = label(reference)
-    for k in TOP_K:
-        if k >= pool_size:
-            break
-        sel = selected_share(candidates, k)
-
-        def rate(mask: np.ndarray, sel: np.ndarray = sel) -> tuple[float, np.ndarray]:
-            s = np.bincount(codes[mask], weights=sel[mask], minlength=n_clusters)
-            c = np.bincount(codes[mask], minlength=n_clusters).astype(float)
+    levels = [reference, *others]
+    for kind, table, base in (("dp", dp, np.ones(group.size, dtype=bool)), ("eo", eo, is_q)):
+        if kind == "eo" and not has_truth.any():
+            continue
+        # per cluster x group: candidates counted, once for all k and replicates
+        members = np.column_stack([(group == g) & base for g in levels]).astype(float)
+        count = np.zeros((n_clusters, len(levels)))
+        np.add.at(count, codes, members)
+        boot_count = weights @ count
+        for k in TOP_K:
+            if k >= pool_size:
+                break
+            chosen = np.zeros((n_clusters, len(levels)))
+            np.add.at(chosen, codes, members * selected_share(candidates, k)[:, None])
             with np.errstate(divide="ignore", invalid="ignore"):
-                return float(s.sum() / c.sum()) if c.sum() else float("nan"), (weights @ s) / (
-                    weights @ c
-                )
-
-        for name, table, base in (("dp", dp, np.ones(group.size, dtype=bool)), ("eo", eo, is_q)):
-            if name == "eo" and not has_truth.any():
-                continue
+                rate = chosen.sum(axis=0) / count.sum(axis=0)
+                boot = (weights @ chosen) / boot_count  # (replicates, groups)
+            rb = float(rate[0])
             cells: dict[str, Metric] = {}
-            rb, boot_b = rate((group == reference) & base)
-            for g in others:
-                mask = (group == g) & base
-                ra, boot_a = rate(mask)
-                low, high = percentile_interval(boot_a - boot_b, level)
+            for j, g in enumerate(others, start=1):
+                ra = float(rate[j])
+                low, high = percentile_interval(boot[:, j] - boot[:, 0], level)
                 est = warn_small(
                     Estimate(
                         ra - rb,
                         low,
                         high,
-                        int(mask.sum()),
+                        int(members[:, j].sum()),
                         n_clusters,
                         level,
                         extra={"selected": ra, "reference_selected": rb},
                     ),
                     small,
                 )
-                who = "qualified " if name == "eo" else ""
+                who = "qualified " if kind == "eo" else ""
                 name = label(g)
                 cells[g] = Metric(
                     g,
-                    f"{'Equal-opportunity' if name == 'eo' else 'Demographic-parity'} gap at "
+                    f"{'Equal-opportunity' if kind == 'eo' else 'Demographic-parity'} gap at "
                     f"top-{k}: {name}",
                     est,
                     f"Taking each pool's top {k}, {pct(ra)} of {who}{name} candidates and "
