@@ -26,6 +26,7 @@ from resume_auditor.documents.cleanup import clean_line, clean_text, clean_with_
         ("2019 \u2013 2021", "2019 \u2013 2021"),  # a dash inside a line stays
         ("O\u2019Neil \u201cquoted\u201d", "O\u2019Neil \u201cquoted\u201d"),  # quotes kept
         ("R&amp;D lead", "R&D lead"),
+        ("\u00e2\u20ac\u0153calm\u00e2\u20ac\x00,", "\u201ccalm\u201d,"),  # a lost byte
         ("   spaced    out   ", "spaced out"),
     ],
 )

@@ -62,3 +62,25 @@ def test_chromium_job_description_without_bullet_characters() -> None:
         "Bachelor's degree in finance, accounting, economics or a related quantitative field"
     )
     assert extraction.findings == [] and extraction.warnings == []
+
+
+def test_chromium_printed_page_with_a_wrong_charset() -> None:
+    doc = load_file(DATA / "chrome-mojibake.pdf")
+    assert doc.text == (
+        "Zo\u00eb N\u00fa\u00f1ez-Arroyo\n"
+        "Phone: (555) 018-5521 \u00b7 zoe.nunez@example.com \u00b7 San Jos\u00e9, CA\n"
+        "Summary\n"
+        "Bilingual customer success manager \u2014 \u201ccalm under pressure\u201d, fluent\n"
+        "in Espa\u00f1ol. Zo\u00eb\u2019s renewal rate is 94%.\n"
+        "Experience\n"
+        "Customer Success Manager, Caf\u00e9 Ol\u00e9 Software \u2014 2020\u2013present\n"
+        "Renewed 120 accounts worth $3.1M a year\n"
+        "Education\n"
+        "B.A. in Communication, Coastal Plains University, 2019\n"
+    )
+    slots = analyse_resume(doc).template.slots
+    assert [(s.kind, s.original) for s in slots][:3] == [
+        (SlotKind.FULL_NAME, "Zo\u00eb N\u00fa\u00f1ez-Arroyo"),
+        (SlotKind.PHONE, "(555) 018-5521"),
+        (SlotKind.EMAIL, "zoe.nunez@example.com"),
+    ]

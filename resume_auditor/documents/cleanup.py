@@ -145,7 +145,9 @@ def clean_line(line: str) -> str:
     if line.isascii() and "&" not in line:
         fixed = line  # nothing for ftfy to do; skipping it keeps big files fast
     else:
-        fixed = ftfy.fix_text(line, _FTFY)
+        # A closing quote (UTF-8 E2 80 9D) shown as Windows-1252 loses its last byte,
+        # which cp1252 leaves undefined: browsers print nothing, pypdf reads NUL.
+        fixed = ftfy.fix_text(line.replace("\u00e2\u20ac\x00", "\u00e2\u20ac\x9d"), _FTFY)
         fixed = unicodedata.normalize("NFC", fixed)
     fixed = _INVISIBLE.sub("", fixed)
     fixed = _PRIVATE.sub(" ", fixed)

@@ -46,7 +46,7 @@ STATE_NAMES = (
     "Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|Ontario|Quebec|"
     "British Columbia|Alberta"
 )
-_CITY = r"[A-Z][A-Za-z.'\-]*(?: [A-Z][A-Za-z.'\-]*){0,3}"
+_CITY = r"[A-Z\u00c0-\u00de][\w.'\u2019\-]*(?: [A-Z\u00c0-\u00de][\w.'\u2019\-]*){0,3}"
 _REGION = rf"(?:[A-Z]{{2}}|{STATE_NAMES})"
 _ZIP = r"(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)"
 _ADDRESS = re.compile(
