@@ -160,3 +160,17 @@ def test_every_input_column_is_documented() -> None:
         for column in table.columns:
             line = f"| `{column.name}` | {column.describe_type()} |"
             assert line in doc, f"{table.key}.{column.name} is not documented as {line}"
+
+
+def test_power_plan_before_a_run() -> None:
+    from resume_auditor.stats.power import plan_d1
+
+    groups = ["black_woman", "black_man", "white_woman", "white_man"]
+    rows = [("equal", a, b) for i, a in enumerate(groups) for b in groups[i:]]  # 10 per resume
+    rows += [("unequal", g, g) for g in groups]
+    pairs = pd.DataFrame(rows * 5, columns=["kind", "group_a", "group_b"])  # 5 resumes
+    plan = plan_d1(pairs, orders=2, reps=1)
+    # each group meets 3 others once per resume: 3 x 5 pairs x 2 orders = 30 answers
+    assert plan["comparisons_per_group"] == dict.fromkeys(groups, 30)
+    assert plan["min_detectable_gap"] == pytest.approx(min_detectable_gap(30, groups=4))
+    assert plan["sentence"].startswith("With 30 equal-pair answers per group")

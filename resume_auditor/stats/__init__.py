@@ -1,4 +1,15 @@
 """Statistics: metrics per design with honest intervals.
 
 Pure functions over pandas DataFrames of judgments; no disk, no network, no Qt.
+The input tables are specified in inputs.py (documented in docs/stats-inputs.md);
+outputs are Metric objects (metric.py) whose JSON is in docs/metrics-json.md.
+
+- d1.py, d1_groups.py, d1_breakdowns.py, agreement.py — Castleman et al. 2025
+- d2.py — Gaebler et al. 2024 (correspondence experiment)
+- d3.py, d3_scores.py — Chen et al. 2024 (RABBI and allocation gaps)
+- d4.py — Wen et al. 2025 (FAIRE)
+- intervals.py, robust.py, bootstrap.py — clustered intervals (by source resume)
+- randomization.py, multiplicity.py — group tests and Holm's correction
+- power.py, thresholds.py — what an audit can find; flag thresholds with sources
+- simulate.py, synthetic.py — planted-bias data for the tests and benchmarks
 """

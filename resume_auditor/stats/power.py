@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import Any
 
+import pandas as pd
 from scipy import optimize
 
 _NORMAL = NormalDist()
@@ -116,3 +118,52 @@ def power_sentence(
         f"{100 * gap:.0f} points (80% power, {100 * alpha:.0f}% false-alarm rate across "
         f"{groups} groups){independence}."
     )
+
+
+def plan_d1(
+    pairs: pd.DataFrame,
+    *,
+    orders: int = 2,
+    reps: int = 1,
+    abstain_rate: float = 0.0,
+    alpha: float = 0.05,
+    design_effect: float = 1.0,
+) -> dict[str, Any]:
+    """Before a run: answers per group on equal cross-group pairs, and what they can find.
+
+    `pairs` has one row per D1 case with `kind`, `group_a`, `group_b` (as the
+    result file's pair table); each is asked in `orders` orders `reps` times.
+    `abstain_rate` is a guess of how often the model will abstain (0 for forced
+    choice, the cautious default).
+    """
+    cross = pairs[
+        (pairs["kind"] == "equal")
+        & pairs["group_a"].notna()
+        & pairs["group_b"].notna()
+        & (pairs["group_a"] != pairs["group_b"])
+    ]
+    groups = sorted(set(cross["group_a"]).union(cross["group_b"]))
+    if not groups:
+        return {"comparisons_per_group": {}, "min_detectable_gap": None, "sentence": ""}
+    per_pair = orders * reps
+    counts = {
+        g: int(((cross["group_a"] == g) | (cross["group_b"] == g)).sum()) * per_pair for g in groups
+    }
+    n = min(counts.values())
+    return {
+        "comparisons_per_group": counts,
+        "min_detectable_gap": min_detectable_gap(
+            n,
+            groups=len(groups),
+            alpha=alpha,
+            abstain_rate=abstain_rate,
+            design_effect=design_effect,
+        ),
+        "sentence": power_sentence(
+            n,
+            groups=len(groups),
+            alpha=alpha,
+            abstain_rate=abstain_rate,
+            design_effect=design_effect,
+        ),
+    }
