@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ from resume_auditor.providers.keys import SERVICE, KeyLocation, KeyStore
 pytestmark = pytest.mark.keyring_service
 
 KEY = "sk-secret-service-0123456789abcdef"
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir={dir}</listen>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -66,8 +79,12 @@ def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         "XDG_DATA_HOME": str(home / ".local" / "share"),
         "XDG_CONFIG_HOME": str(home / ".config"),
     }
+    # A bus of our own without service activation: only the daemon started below
+    # may answer, never one D-Bus would launch (which could wait on a GUI prompt).
+    config = tmp_path / "bus.conf"
+    config.write_text(BUS_CONFIG.format(dir=runtime))
     bus = subprocess.Popen(
-        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        ["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,
@@ -99,18 +116,26 @@ def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 def _wait_for_keyring() -> None:
-    from keyring.backends import SecretService
+    """Until the daemon owns the Secret Service name with an unlocked default collection.
 
-    deadline = time.monotonic() + 20
+    Talks to secretstorage directly and closes every connection: keyring's own
+    backend leaks its D-Bus connection when the service is not up yet.
+    """
+    import secretstorage
+
+    deadline = time.monotonic() + 60
     last: Exception | None = None
     while time.monotonic() < deadline:
         try:
-            SecretService.Keyring().get_password("resume-auditor-probe", "probe")
-            return
+            with closing(secretstorage.dbus_init()) as connection:
+                if secretstorage.check_service_availability(connection):
+                    collection = secretstorage.get_default_collection(connection)
+                    if not collection.is_locked():
+                        return
         except Exception as exc:  # not on the bus yet
             last = exc
-            time.sleep(0.2)
-    raise AssertionError(f"gnome-keyring did not come up: {last!r}")
+        time.sleep(0.2)
+    raise AssertionError(f"gnome-keyring did not come up within 60 s: {last!r}")
 
 
 def _backend() -> Any:

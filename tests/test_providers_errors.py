@@ -231,6 +231,7 @@ def test_https_to_a_plain_http_server_is_a_tls_error(sim: Simulator) -> None:
 
 
 def _self_signed(tmp_path: Path) -> ssl.SSLContext:
+    pytest.importorskip("cryptography", reason="cryptography makes the test certificate")
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
