@@ -9,6 +9,8 @@ character map, hidden-text checks. Prints the median time, pages per second and
 characters per second. Peak memory is measured in a fresh child process: its
 maximum resident set size, the part added by the read, and the peak of Python
 allocations seen by tracemalloc (a second read, since tracing slows it down).
+Last, the whole per-resume path (load, identity slots, findings) on a sample
+resume and on the Chromium-printed two-column fixture, in milliseconds.
 """
 
 from __future__ import annotations
@@ -79,7 +81,25 @@ def main(argv: list[str]) -> int:
         f"({(mem['rss_peak_kb'] - mem['rss_before_kb']) / 1024:.0f} MB added by the read)"
     )
     print(f"peak Python allocations during a read (tracemalloc): {mem['traced_peak'] / 1e6:.0f} MB")
+    _per_resume(repeats)
     return 0
+
+
+def _per_resume(repeats: int) -> None:
+    from resume_auditor.documents.extract import extract_resume
+
+    root = Path(__file__).resolve().parent.parent
+    for path in (
+        root / "resources" / "sample" / "resumes" / "01-jordan-ellery.pdf",
+        root / "tests" / "documents_data" / "chrome-two-column.pdf",
+    ):
+        extract_resume(path)
+        times = []
+        for _ in range(max(repeats, 5)):
+            start = time.perf_counter()
+            extract_resume(path)
+            times.append(time.perf_counter() - start)
+        print(f"per resume, {path.name}: {statistics.median(times) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":
