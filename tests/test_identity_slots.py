@@ -217,3 +217,12 @@ def test_a_college_name_wrapped_by_a_narrow_column() -> None:
     assert _kinds(text, SlotKind.COLLEGE) == ["North Carolina A&T State\nUniversity"]
     text = "Jane Public\nEDUCATION\nB.S., University of\nNorth Texas, 2017\n"
     assert _kinds(text, SlotKind.COLLEGE) == ["University of\nNorth Texas"]
+
+
+def test_social_handles_in_the_contact_block_only() -> None:
+    text = "Jane Public\njane@example.com | @jane_codes\nEXPERIENCE\nShipped features for @Acme\n"
+    template = find_identity(text)
+    assert [(s.kind, s.original) for s in template.slots if s.kind is SlotKind.LINK] == [
+        (SlotKind.LINK, "@jane_codes")
+    ]
+    assert "@ann_lee" in template.fill(Persona("Ann", "Lee", "woman"))

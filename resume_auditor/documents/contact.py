@@ -126,6 +126,15 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
+_HANDLE = re.compile(r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@])")
+
+
+def find_handles(text: str, end: int, start: int = 0) -> list[Span]:
+    """Social handles ("@jane_codes") between start and end: the contact block only,
+    since elsewhere "@Acme" is more often a company than the candidate."""
+    return [(m.start(), m.end(), 0.75) for m in _HANDLE.finditer(text, start, end)]
+
+
 def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
     """A "City, ST" between start and end: the contact block or a Contact section."""
     out: list[Span] = []

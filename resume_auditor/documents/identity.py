@@ -130,6 +130,8 @@ def find_identity(text: str) -> Template:
     for lo, hi in _contact_blocks(text):
         for start, end, conf in contact.find_locations(text, hi, lo):
             slots.add(start, end, SlotKind.LOCATION, conf)
+        for start, end, conf in contact.find_handles(text, hi, lo):
+            slots.add(start, end, SlotKind.LINK, conf)
     _titles(text, name, slots)
     for m in _PRONOUN.finditer(text):
         slots.add(m.start(1), m.end(1), _pronoun_kind(text, m), 0.85)

@@ -149,10 +149,13 @@ class Persona:
 
         A profile link keeps its host and path and changes the last segment
         (linkedin.com/in/jane-doe -> linkedin.com/in/ann-lee, same separator); a
-        personal site changes its first host label (janedoe.dev -> annlee.dev).
+        personal site changes its first host label (janedoe.dev -> annlee.dev); a
+        handle becomes the persona's (@jane_codes -> @ann_lee).
         Links carry the original name far more often than not, so they always
         change: keeping one would leak the real identity into every variant.
         """
+        if original.startswith("@"):  # a social handle
+            return "@" + slug(self.full_name, _style_sep(original[1:]))
         match = _LINK.match(original.strip())
         if not match:
             return None
