@@ -295,11 +295,23 @@ def cmd_keys(args: argparse.Namespace) -> int:
     if args.provider is None:
         if args.action != "status":
             raise CliError(f"say which provider: resume-auditor keys {args.action} PROVIDER")
+        where = {
+            KeyLocation.ENVIRONMENT: "from {var} (this session)",
+            KeyLocation.KEYRING: "in the OS keyring",
+            KeyLocation.MEMORY: "in memory (this session only)",
+            KeyLocation.NONE: "not set ({var})",
+        }
         for info in PROVIDERS:
             if info.env_var:
-                print(f"{info.id}: {store.status(info.id, args.base_url).message}")
+                status = store.status(info.id, args.base_url)
+                text = where[status.location].format(var=status.env_var)
+                if info.key_per_base_url and not args.base_url:
+                    text += "; keys for this provider are per server: add --base-url URL"
+                print(f"{info.id:<18} {text}")
         if not store.keyring_available():
-            print("\nThere is no keyring on this computer.")
+            from resume_auditor.providers.keys import keyring_advice
+
+            print(f"\nThere is no keyring on this computer. {keyring_advice()}")
         return EXIT_OK
     info = _provider_info(args.provider)
     if not info.env_var:
