@@ -240,7 +240,9 @@ class WireProvider:
         logprobs = answer.logprobs
         if plan.logprobs:
             got = bool(logprobs)
-            self._caps.set(key, LOGPROBS, got)
+            # An empty answer has no tokens to score: it proves nothing either way.
+            if got or answer.text.strip():
+                self._caps.set(key, LOGPROBS, got)
             if not got:
                 plan.drop(LOGPROBS)
                 logprobs = None
