@@ -45,8 +45,18 @@ def build_audit(path: Path, pairs: int, requests: int) -> int:
             for i in range(pairs - len(template)):
                 base = template[i % len(template)]
                 rf.add_pair(
-                    Case(base.design, base.kind, base.variant_a, base.variant_b, base.truth,
-                         base.cluster, base.k, base.differs, base.group_a, base.group_b)
+                    Case(
+                        base.design,
+                        base.kind,
+                        base.variant_a,
+                        base.variant_b,
+                        base.truth,
+                        base.cluster,
+                        base.k,
+                        base.differs,
+                        base.group_a,
+                        base.group_b,
+                    )
                 )
         model = ModelSpec("openai-compatible", "http://placeholder/v1", "sim-model")
         run_id = rf.add_run(model.provider, model.base_url, model.model, "d1-baseline", {})
@@ -87,6 +97,7 @@ def main(argv: list[str]) -> int:
     print(f"built {pairs} pairs and {requests} requests in {time.perf_counter() - t0:.1f} s")
 
     app = QApplication.instance() or QApplication(["stall"])
+    app.setApplicationName("Resume Auditor (stall benchmark)")
     rng = random.Random(1)
     with Simulator(latency_s=lambda: rng.uniform(0.05, 0.5)) as sim:
         with ResultFile(path) as rf, rf.transaction() as db:
@@ -144,13 +155,18 @@ def main(argv: list[str]) -> int:
     stalls = [max(0.0, g - interval_ms) for g in gaps]
     stalls.sort()
     p99 = stalls[int(0.99 * (len(stalls) - 1))] if stalls else 0.0
-    print(f"run: {status.done if status else 0}/{requests} answered, state "
-          f"{status.state.value if status else '?'}, {elapsed:.1f} s "
-          f"({(status.done if status else 0) / elapsed:.0f} requests/s)")
-    print(f"heartbeats: {len(gaps)}; largest stall {max(stalls):.1f} ms; "
-          f"p99 {p99:.1f} ms; median gap {statistics.median(gaps):.1f} ms")
+    print(
+        f"run: {status.done if status else 0}/{requests} answered, state "
+        f"{status.state.value if status else '?'}, {elapsed:.1f} s "
+        f"({(status.done if status else 0) / elapsed:.0f} requests/s)"
+    )
+    print(
+        f"heartbeats: {len(gaps)}; largest stall {max(stalls):.1f} ms; "
+        f"p99 {p99:.1f} ms; median gap {statistics.median(gaps):.1f} ms"
+    )
     worst = sorted(range(len(gaps)), key=lambda i: -gaps[i])[:5]
     print("worst gaps (ms at s):", ", ".join(f"{gaps[i]:.0f}@{times[i]:.1f}" for i in worst))
+    _ = app
     ok = status is not None and status.state is RunState.FINISHED
     return 0 if ok else 1
 
