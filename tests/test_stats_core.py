@@ -60,6 +60,13 @@ def test_clustered_mean_of_one_resume_has_no_interval() -> None:
     assert est.as_dict()["ci"] == [None, None] and "one source resume" in est.note
 
 
+def test_identical_answers_give_no_interval_rather_than_a_zero_width_one() -> None:
+    est = clustered_mean(np.zeros(12), np.repeat(np.arange(4), 3))
+    assert est.value == 0.0 and est.low is None or est.as_dict()["ci"] == [None, None]
+    assert "no spread" in est.note
+    assert "abstained on all 24" in power_sentence(24, abstain_rate=1.0)
+
+
 def test_sign_flip_exact_by_hand() -> None:
     # Cluster sums 1, 2, 3 (one answer each): |t| = 2 / sqrt(1/3) for +++ and ---; the
     # other six sign patterns give |t| of 0, 0.46 or 1.11 -> p = 2/8.

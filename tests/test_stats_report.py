@@ -35,7 +35,7 @@ def test_report_carries_thresholds_power_and_agreement(
     json.dumps(report, allow_nan=False)
     assert [t["key"] for t in report["thresholds"]] == [t.key for t in DEFAULT_THRESHOLDS]
     assert all(t["source"] for t in report["thresholds"])
-    assert "power" in report["d1"] and report["d1"]["power"]["sentence"].startswith("With ")
+    assert "equal-pair answers per group" in report["d1"]["power"]["sentence"]
     assert set(report["d1"]) >= {"selection_gap", "over_assessment", "breakdowns"}
     (agreement,) = report["error_agreement"]
     assert agreement["run"] == runs[0].id and agreement["model"] == "sim-model"

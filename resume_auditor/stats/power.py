@@ -105,6 +105,11 @@ def power_sentence(
         design_effect=design_effect,
     )
     n = int(round(n_per_group))
+    if abstain_rate >= 1:
+        return (
+            f"The model abstained on all {n} equal-pair answers per group, so there is no "
+            "selection gap to measure."
+        )
     if gap is None:
         return (
             f"With {n} equal-pair answers per group no selection gap can be detected "

@@ -94,6 +94,11 @@ def clustered_mean(values: np.ndarray, clusters: np.ndarray, level: float = 0.95
     if fit.clusters < 2:
         note = "one source resume: no honest interval is possible"
         low = high = float("nan")
+    elif fit.se(0) == 0:
+        # Every answer alike (e.g. the model always abstained): a zero-width interval
+        # would claim certainty the data cannot give.
+        note = "every answer was the same, so there is no spread to build an interval from"
+        low = high = float("nan")
     return Estimate(
         float(fit.beta[0]), low, high, fit.n, fit.clusters, level, p=fit.p_value(0), note=note
     )
