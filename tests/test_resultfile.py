@@ -107,3 +107,21 @@ def test_a_response_is_never_recorded_twice_as_done(tmp_path: Path) -> None:
     assert rf.progress(run).done == 1
     assert rf.open_requests(run) == []
     rf.close()
+
+
+def test_an_older_file_is_migrated_in_place(tmp_path: Path) -> None:
+    from resume_auditor.store.schema import MIGRATIONS
+
+    old = tmp_path / "v1.audit"
+    con = sqlite3.connect(old)
+    con.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
+    con.execute(
+        "INSERT INTO resume(filename, sha256, text, status) VALUES ('r.pdf', 'x', 'Jane', 'ok')"
+    )
+    con.commit()
+    con.close()
+    with ResultFile(old) as rf:
+        assert rf.resume_findings(1) == []
+        assert rf.resumes()[0].filename == "r.pdf"
+    version = sqlite3.connect(old).execute("PRAGMA user_version").fetchone()[0]
+    assert version == SCHEMA_VERSION

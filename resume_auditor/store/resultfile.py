@@ -267,11 +267,12 @@ class ResultFile:
         status: str,
         message: str = "",
         template: dict[str, Any] | None = None,
+        findings: list[dict[str, Any]] | None = None,
     ) -> int:
         digest = hashlib.sha256(data if data is not None else text.encode("utf-8")).hexdigest()
         cur = self._db.execute(
             "INSERT INTO resume(filename, sha256, bytes, text, pages, status, message, "
-            "template_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "template_json, findings_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 filename,
                 digest,
@@ -281,6 +282,7 @@ class ResultFile:
                 status,
                 message,
                 None if template is None else json.dumps(template),
+                json.dumps(findings or []),
             ),
         )
         return int(cur.lastrowid or 0)
@@ -303,6 +305,12 @@ class ResultFile:
                 "Test cases are built from this resume. Clear the test cases first."
             )
         self._db.execute("DELETE FROM resume WHERE id = ?", (resume_id,))
+
+    def resume_findings(self, resume_id: int) -> list[dict[str, Any]]:
+        row = self._db.execute(
+            "SELECT findings_json FROM resume WHERE id = ?", (resume_id,)
+        ).fetchone()
+        return [] if row is None else list(json.loads(row[0]))
 
     def set_template(self, resume_id: int, template: dict[str, Any]) -> None:
         self._db.execute(

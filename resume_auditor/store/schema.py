@@ -113,6 +113,11 @@ MIGRATIONS: list[str] = [
         received_at TEXT NOT NULL
     );
     """,
+    # 2: what the user must see about a resume before a run (hidden text, instructions
+    # to an AI, demographic mentions), as found when it was added
+    """
+    ALTER TABLE resume ADD COLUMN findings_json TEXT NOT NULL DEFAULT '[]';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

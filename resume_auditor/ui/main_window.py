@@ -54,7 +54,7 @@ class MainWindow(QMainWindow):
         self.undo = QUndoStack(self)
 
         self.job_page = JobPage(self.session, self.undo)
-        self.resumes_page = ResumesPage(self.session)
+        self.resumes_page = ResumesPage(self.session, self.undo)
         self.variants_page = VariantsPage(self.session)
         self.run_page = RunPage(self.controller, self.session)
         self.results_page = ResultsPage(self.session)

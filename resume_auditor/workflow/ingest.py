@@ -102,7 +102,14 @@ def ingest_resume(
     if flagged:
         status, message = "warning", " ".join(m for m in (message, flagged) if m)
     resume_id = result.add_resume(
-        filename, doc.data, doc.text, doc.pages, status, message, template_to_json(template)
+        filename,
+        doc.data,
+        doc.text,
+        doc.pages,
+        status,
+        message,
+        template_to_json(template),
+        [f.to_json(doc.text) for f in extraction.findings],
     )
     return resume_id, message
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextCursor, QUndoCommand, QUndoStack
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -29,47 +28,58 @@ from resume_auditor.store.resultfile import ResultFile, ResumeRecord
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.workflow.ingest import ingest_resume, record_unreadable
+from resume_auditor.ui.widgets.identity_view import IdentityView
+from resume_auditor.workflow.ingest import ingest_resume, record_unreadable, template_from_json
 
-RESUME_FILTER = "Resumes (*.pdf *.txt *.md);;All files (*)"
+RESUME_FILTER = "Resumes (*.pdf *.docx *.txt *.md);;All files (*)"
 MAX_PASSWORD_TRIES = 3
 
-SLOT_STYLE = {
-    "full_name": "background-color:#ffe082;color:#000;",
-    "first_name": "background-color:#ffe082;color:#000;",
-    "last_name": "background-color:#ffe082;color:#000;",
-    "email": "background-color:#b3e5fc;color:#000;",
-    "title": "background-color:#c8e6c9;color:#000;",
-}
-PRONOUN_STYLE = "background-color:#e1bee7;color:#000;"
 STATUS_MARK = {"ok": "✓", "warning": "⚠", "error": "✗"}
+FINDING_TITLES = {
+    "prompt_injection": "Instruction to an AI",
+    "white_text": "White text",
+    "tiny_text": "Tiny text",
+    "off_page_text": "Text outside the page",
+    "invisible_text": "Invisible text",
+    "demographic_mention": "Demographic mention",
+}
 
 
-def marked_text(text: str, slots: list[dict[str, object]]) -> str:
-    out = []
-    pos = 0
-    for slot in sorted(slots, key=lambda s: int(s["start"])):
-        start, end, kind = int(slot["start"]), int(slot["end"]), str(slot["kind"])
-        out.append(html.escape(text[pos:start]))
-        style = SLOT_STYLE.get(kind, PRONOUN_STYLE)
-        shown = html.escape(text[start:end])
-        out.append(f'<span style="{style}" title="{html.escape(kind)}">{shown}</span>')
-        pos = end
-    out.append(html.escape(text[pos:]))
-    return "".join(out).replace("\n", "<br>")
+class _SlotEdit(QUndoCommand):
+    """Replace one resume's identity slots (undoable)."""
+
+    def __init__(
+        self,
+        page: ResumesPage,
+        resume_id: int,
+        old: list[dict[str, Any]],
+        new: list[dict[str, Any]],
+        label: str,
+    ) -> None:
+        super().__init__(label)
+        self.page, self.resume_id, self.old, self.new = page, resume_id, old, new
+
+    def redo(self) -> None:
+        self.page.write_slots(self.resume_id, self.new)
+
+    def undo(self) -> None:
+        self.page.write_slots(self.resume_id, self.old)
 
 
 class ResumesPage(Page):
     title = "2. Resumes"
     next_label = "Next: the test cases →"
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, undo: QUndoStack) -> None:
         super().__init__(
-            "The resumes the test cases are built from: add PDFs or text files (or drop them "
-            "here). Highlighted: the identity the app swaps (yellow: name; blue: email; purple: "
-            "pronouns). Everything else stays word for word the same in every copy."
+            "The resumes the test cases are built from: add PDF, Word or text files (or drop "
+            "them here). Highlighted: the identity the app swaps (yellow: name; blue: contact "
+            "details; purple: pronouns; peach: college). Everything else stays word for word "
+            "the same in every copy. Right-click to mark or unmark identity. Underlined in red: "
+            "hidden text or instructions to an AI, shown so you can decide to keep them."
         )
         self.session = session
+        self.undo = undo
         self.setAcceptDrops(True)
         self._queue: list[tuple[Path, str | None, int]] = []
         self._busy = False
@@ -92,17 +102,30 @@ class ResumesPage(Page):
         left_layout.addLayout(buttons)
         self.message = QLabel("")
         self.message.setWordWrap(True)
-        self.text = QTextBrowser()
+        self.text = IdentityView()
         self.text.setAccessibleName("Extracted text")
+        self.text.mark_requested.connect(self._mark)
+        self.text.unmark_requested.connect(self._unmark)
+        self.findings = QListWidget()
+        self.findings.setAccessibleName("Findings to look at before a run")
+        self.findings.setMaximumHeight(120)
+        self.findings.currentRowChanged.connect(self._show_finding)
+        self._findings: list[dict[str, Any]] = []
+        self._slots: list[dict[str, Any]] = []
         self.pdf_doc = QPdfDocument(self)
         self.pdf_view = QPdfView()
         self.pdf_view.setDocument(self.pdf_doc)
         self.pdf_view.setPageMode(QPdfView.PageMode.MultiPage)
         self.pdf_view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
         self._buffer: QBuffer | None = None
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.text, 1)
+        right_layout.addWidget(self.findings)
         split.addWidget(left)
         split.addWidget(self.pdf_view)
-        split.addWidget(self.text)
+        split.addWidget(right)
         split.setSizes([230, 420, 420])
         self.body.addWidget(self.message)
         self.body.addWidget(split, 1)
@@ -222,6 +245,8 @@ class ResumesPage(Page):
         record: ResumeRecord = self._data.resumes[row]
         result = self.session.db()
         template = result.resume_template(record.id) or {"slots": []}
+        self._slots = list(template["slots"])
+        self._findings = result.resume_findings(record.id)
         data = result.resume_bytes(record.id)
         if record.status == "error":
             self.message.setText(f"✗ {record.message}")
@@ -230,15 +255,83 @@ class ResumesPage(Page):
         else:
             self.message.setText(
                 f"{record.filename}: {record.pages} page(s), {len(record.text)} characters, "
-                f"{len(template['slots'])} identity mention(s) found."
+                f"{len(self._slots)} identity mention(s) found."
             )
-        self.text.setHtml(marked_text(record.text, template["slots"]))
+        self.text.editable_slots = self._data.editable and record.status != "error"
+        self.text.show_resume(record.text, self._slots, self._findings)
+        self.findings.clear()
+        for f in self._findings:
+            where = f" (page {f['page']})" if f.get("page") else ""
+            title = FINDING_TITLES.get(str(f["kind"]), str(f["kind"]))
+            self.findings.addItem(f"{title}{where}: {f['message']}")
+        self.findings.setVisible(bool(self._findings))
         self.pdf_doc.close()
         if data and data[:4] == b"%PDF":
             self._buffer = QBuffer(self)
             self._buffer.setData(QByteArray(data))
             self._buffer.open(QIODevice.OpenModeFlag.ReadOnly)
             self.pdf_doc.load(self._buffer)
+
+    def _show_finding(self, row: int) -> None:
+        if not 0 <= row < len(self._findings):
+            return
+        finding = self._findings[row]
+        cursor = self.text.textCursor()
+        cursor.setPosition(int(finding["start"]))
+        cursor.setPosition(int(finding["end"]), QTextCursor.MoveMode.KeepAnchor)
+        self.text.setTextCursor(cursor)
+        self.text.ensureCursorVisible()
+        if finding.get("page"):
+            self.pdf_view.pageNavigator().jump(int(finding["page"]) - 1, QPointF(0, 0))
+
+    # -- identity slot edits (undoable) ----------------------------------------------------
+
+    def _current_record(self) -> ResumeRecord | None:
+        if self._data is None:
+            return None
+        row = self.files.currentRow()
+        return self._data.resumes[row] if 0 <= row < len(self._data.resumes) else None
+
+    def _mark(self, start: int, end: int, kind: str) -> None:
+        record = self._current_record()
+        if record is None:
+            return
+        text = record.text
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start >= end:
+            return
+        kept = [s for s in self._slots if s["end"] <= start or s["start"] >= end]
+        new = sorted(
+            [*kept, {"start": start, "end": end, "kind": kind, "confidence": 1.0}],
+            key=lambda s: int(s["start"]),
+        )
+        self.undo.push(
+            _SlotEdit(
+                self, record.id, list(self._slots), new, f"Mark “{text[start:end]}” as identity"
+            )
+        )
+
+    def _unmark(self, start: int, end: int) -> None:
+        record = self._current_record()
+        if record is None:
+            return
+        new = [s for s in self._slots if s["end"] <= start or s["start"] >= end]
+        self.undo.push(
+            _SlotEdit(self, record.id, list(self._slots), new, f"Unmark “{record.text[start:end]}”")
+        )
+
+    def write_slots(self, resume_id: int, slots: list[dict[str, Any]]) -> None:
+        """Store a resume's slots (checked against its text); test cases must be rebuilt."""
+        if self._data is None:
+            return
+        record = next((r for r in self._data.resumes if r.id == resume_id), None)
+        if record is None:
+            return
+        template_from_json(record.text, {"slots": slots})  # raises if spans are wrong
+        self.session.edit(lambda r: r.set_template(resume_id, {"slots": slots}))
 
     def status(self, data: AuditData | None) -> str:
         if not data or not data.resumes:
