@@ -400,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     from resume_auditor.documents.errors import DocumentError
     from resume_auditor.domain.study import StudyError
     from resume_auditor.prompts import PromptError
+    from resume_auditor.stats.thresholds import ThresholdError
     from resume_auditor.store.resultfile import ResultFileError
 
     commands = {
@@ -415,7 +416,14 @@ def main(argv: list[str] | None = None) -> int:
     }
     try:
         return int(commands[args.command](args))
-    except (CliError, StudyError, DocumentError, PromptError, ResultFileError) as exc:
+    except (
+        CliError,
+        StudyError,
+        DocumentError,
+        PromptError,
+        ResultFileError,
+        ThresholdError,
+    ) as exc:
         print(f"resume-auditor: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

@@ -60,6 +60,13 @@ def main(argv: list[str]) -> int:
             path = out_dir / f"{name}.png"
             window.grab().save(str(path))
             print(path)
+        dialog = window.open_settings()
+        dialog.resize(1000, 600)
+        settle(400)
+        path = out_dir / "7-settings.png"
+        dialog.grab().save(str(path))
+        print(path)
+        dialog.close()
         presenter = window.open_presenter(full_screen=False)
         presenter.resize(1280, 800)
         from resume_auditor.domain.case import Label

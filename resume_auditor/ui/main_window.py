@@ -34,6 +34,7 @@ from resume_auditor.ui.pages.variants_page import VariantsPage
 from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
+from resume_auditor.ui.settings_dialog import SettingsDialog
 from resume_auditor.workflow.prepare import fork_audit, new_audit
 
 MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
@@ -121,6 +122,11 @@ class MainWindow(QMainWindow):
         file_menu.insertAction(self.recent_menu.menuAction(), open_action)
         for action in (sample_action, copy_action, fork_action):
             file_menu.addAction(action)
+        file_menu.addSeparator()
+        settings_action = QAction("&Settings…", self)
+        settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        settings_action.triggered.connect(self.open_settings)
+        file_menu.addAction(settings_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         self.audit_actions = [copy_action, fork_action]
@@ -289,6 +295,16 @@ class MainWindow(QMainWindow):
 
     def show_page(self, index: int) -> None:
         self.steps.setCurrentRow(index)
+
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self)
+        dialog.finished.connect(lambda _r: self._settings_closed())
+        dialog.open()
+        return dialog
+
+    def _settings_closed(self) -> None:
+        self.run_page.picker._refresh()  # noqa: SLF001 - key status may have changed
+        self.results_page.refresh()  # thresholds may have changed
 
     def open_presenter(self, full_screen: bool = True) -> PresenterWindow:
         if self.presenter is None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from resume_auditor import __version__
+from resume_auditor.paths import data_dir
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
-from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
+from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 
 SCHEMA = "resume-auditor.metrics/1"
@@ -21,6 +24,44 @@ def shipped_thresholds() -> Thresholds:
     """The flag thresholds in resources/thresholds.toml (values with their sources)."""
     text = resource("thresholds.toml").read_text(encoding="utf-8")
     return thresholds_from_mapping(tomllib.loads(text))
+
+
+USER_THRESHOLDS = "thresholds.toml"
+
+
+def active_thresholds() -> Thresholds:
+    """The user's thresholds (a thresholds.toml in the data folder) over the shipped ones.
+
+    A user file that cannot be read raises ThresholdError with what to fix, rather
+    than silently falling back to numbers the user did not choose.
+    """
+    base = shipped_thresholds()
+    path = data_dir() / USER_THRESHOLDS
+    if not path.exists():
+        return base
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ThresholdError(f"Your thresholds file {path} cannot be read: {exc}") from exc
+    return thresholds_from_mapping(data, base)
+
+
+def save_user_thresholds(values: dict[str, tuple[float, str]]) -> Path:
+    """Write the user's thresholds (key -> (value, source)) to the data folder."""
+    check = thresholds_from_mapping(
+        {k: {"value": v, "source": src} for k, (v, src) in values.items()}, shipped_thresholds()
+    )
+    lines = [
+        "# Your flag thresholds (Resume Auditor settings). Delete this file to go back",
+        "# to the shipped ones in resources/thresholds.toml.",
+        "",
+    ]
+    for t in check:
+        if t.key in values:
+            lines += [f"[{t.key}]", f"value = {t.value!r}", f"source = {json.dumps(t.source)}", ""]
+    path = data_dir() / USER_THRESHOLDS
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
 
 
 def metrics_report(
@@ -35,7 +76,7 @@ def metrics_report(
     study = result.study()
     progress = result.progress(run.id)
     judgments = result.judgments(run.id)
-    thresholds = thresholds if thresholds is not None else shipped_thresholds()
+    thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = judgments[judgments["design"] == "D1"]
     d1 = compute_d1(d1_judgments, thresholds=thresholds)
     notes = []

