@@ -12,7 +12,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from PySide6.QtWidgets import QApplication
 
-    from resume_auditor.resources import sample_study
+    from PySide6.QtGui import QIcon
+
+    from resume_auditor.resources import resource, sample_study
     from resume_auditor.ui.main_window import MainWindow
     from resume_auditor.ui.tasks import wait_for_background
 
@@ -21,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("resume-auditor")
+    app.setDesktopFileName("resume-auditor")
+    icon = resource("icons", "resume-auditor.png")
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
     window = MainWindow()
     window.show()
     if quit_after_load:
