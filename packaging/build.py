@@ -1,6 +1,8 @@
 """Build the one-folder app with PyInstaller: dist/resume-auditor/.
 
-Run: .venv/bin/python packaging/build.py            (needs: pip install -e '.[local,packaging]')
+Run: .venv/bin/python packaging/build.py [OUT_DIR]  (needs: pip install -e '.[local,packaging]')
+
+OUT_DIR defaults to the project folder (dist/ and build/ there).
 
 Then smoke-test it: .venv/bin/python packaging/smoke_test.py dist/resume-auditor
 """
@@ -15,9 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main() -> int:
-    work = ROOT / "build" / "pyinstaller"
-    dist = ROOT / "dist"
+def main(argv: list[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else ROOT
+    work = out / "build" / "pyinstaller"
+    dist = out / "dist"
     cmd = [
         sys.executable,
         "-m",
@@ -49,4 +52,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv))
