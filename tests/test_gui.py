@@ -146,3 +146,33 @@ def test_presenter_mode_shows_verdicts_as_they_arrive(
     assert first.startswith(("✓", "✗")) and "“" in first
     qtbot.waitUntil(lambda: presenter.numbers["criterion_validity"].text() == "100%", timeout=10000)
     assert "10 of 10" in presenter.headline.text()
+
+
+def test_two_runs_compared_side_by_side(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    from resume_auditor.devtools.simulator import always
+
+    win = window
+    _open(qtbot, win, small_study)
+    win.show_page(3)
+    with Simulator() as good, Simulator(policy=always("first"), models=("biased",)) as biased:
+        _point_at(win, good)
+        with qtbot.waitSignal(win.controller.finished, timeout=30000):
+            win.run_page.start_button.click()
+        win.run_page.base_url.setText(biased.base_url)
+        win.run_page.model_id.setText("biased")
+        with qtbot.waitSignal(win.controller.finished, timeout=30000):
+            win.run_page.start_button.click()
+    page = win.results_page
+    win.show_page(4)
+    qtbot.waitUntil(lambda: page.run_combo.count() == 2, timeout=10000)
+    assert "biased" in page.run_combo.itemText(0)  # the newest run is shown
+    page.compare_combo.setCurrentIndex(page.compare_combo.findData(page.run_combo.itemData(1)))
+    page.compare_combo.activated.emit(page.compare_combo.currentIndex())
+    qtbot.waitUntil(lambda: page.compare.rowCount() > 0, timeout=10000)
+    first_row = [page.compare.item(0, c).text() for c in range(3)]
+    assert first_row[0] == "CriterionValidity"
+    assert first_row[2].startswith("100%")  # the valid simulated model
+    assert not first_row[1].startswith("100%")  # always "first": half the unequal pairs wrong
+    assert page.compare_note.text()

@@ -44,6 +44,14 @@ def main(argv: list[str]) -> int:
         result = tmp / "sample.audit"
         prepared = prepare(study, result, config.model)
         make_runner(result, prepared.run_id, concurrency=4).run()
+        # a second, position-biased model on the same cases, to compare with
+        from resume_auditor.devtools.simulator import always
+        from resume_auditor.workflow.prepare import queue_run
+
+        with Simulator(policy=always("first"), models=("always-first",)) as biased:
+            other = config.with_model("openai-compatible", biased.base_url, "always-first")
+            run2, _ = queue_run(result, other.model)
+            make_runner(result, run2, concurrency=4).run()
 
         window = MainWindow()
         window.resize(1280, 800)
@@ -60,6 +68,14 @@ def main(argv: list[str]) -> int:
             path = out_dir / f"{name}.png"
             window.grab().save(str(path))
             print(path)
+        page = window.results_page
+        page.compare_combo.setCurrentIndex(page.compare_combo.count() - 1)
+        page.compare_combo.activated.emit(page.compare_combo.currentIndex())
+        page.detail.setCurrentIndex(page.detail.count() - 1)
+        settle(1500)
+        path = out_dir / "5-results-compare.png"
+        window.grab().save(str(path))
+        print(path)
         dialog = window.open_settings()
         dialog.resize(1000, 600)
         settle(400)

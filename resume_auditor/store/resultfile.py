@@ -15,11 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,26 +25,30 @@ import pandas as pd
 
 from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
+from resume_auditor.store.packing import now_iso, pack, unpack
+from resume_auditor.store.requests import RequestSpec, RequestTables
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+__all__ = [
+    "APP_FILE_ID",
+    "JUDGMENT_COLUMNS",
+    "PendingRequest",
+    "Progress",
+    "RequestSpec",
+    "ResultFile",
+    "ResultFileError",
+    "ResumeRecord",
+    "RunRecord",
+    "now_iso",
+    "pack",
+    "unpack",
+]
 
 APP_FILE_ID = "resume-auditor result file"
 
 
 class ResultFileError(Exception):
     """A result file we cannot open or use; the message says why."""
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def pack(obj: Any) -> bytes:
-    """Compact storage for request bodies and raw responses (JSON, zlib)."""
-    return zlib.compress(json.dumps(obj, ensure_ascii=False, sort_keys=True).encode("utf-8"), 6)
-
-
-def unpack(blob: bytes) -> Any:
-    return json.loads(zlib.decompress(blob).decode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,23 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class PendingRequest:
+    """A request that still needs an answer. D1 pair requests have `pair_id` and
+    `order`; requests of other designs have None there and say what they show in
+    `variants` (presentation order) and how to read the answer in `kind`."""
+
     id: int
-    pair_id: int
-    order: Order
+    pair_id: int | None
+    order: Order | None
     rep: int
     body: dict[str, Any]
     attempts: int
+    kind: str = "pairwise_abstain"
+    preset: str = ""
+    ukey: str = ""
+    variants: tuple[int, ...] = ()
+    context: dict[str, Any] = field(default_factory=dict)
+    cell: str = ""
+    status: str = "pending"
 
 
 @dataclass(frozen=True)
@@ -90,13 +103,23 @@ class Progress:
     invalid: int
     input_tokens: int
     output_tokens: int
+    # What the answers cost this audit (None when some answer's price is unknown),
+    # prompt tokens the provider served from its prompt cache, answers served from
+    # the shared response cache (free), refusals, and requests an early stop skipped.
+    cost_usd: float | None = 0.0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    cache_hits: int = 0
+    refused: int = 0
+    skipped: int = 0
+    batched: int = 0
 
     @property
     def finished(self) -> bool:
-        return self.total > 0 and self.done == self.total
+        return self.total > 0 and self.done + self.skipped == self.total
 
 
-class ResultFile:
+class ResultFile(RequestTables):
     """Open (creating if asked) a result file and read or write it."""
 
     def __init__(self, path: str | Path, *, create: bool = False) -> None:
@@ -388,6 +411,7 @@ class ResultFile:
                 "response.justification, response.received_at FROM response "
                 "JOIN request ON request.id = response.request_id "
                 "WHERE request.run_id = ? AND response.received_at >= ? "
+                "AND request.pair_id IS NOT NULL "
                 "ORDER BY response.received_at",
                 (run_id, since),
             )
@@ -443,6 +467,16 @@ class ResultFile:
             )
         ]
 
+    def answered_by_run(self) -> dict[int, int]:
+        """Answers per run id (runs with none are left out)."""
+        return {
+            int(run_id): int(n)
+            for run_id, n in self._db.execute(
+                "SELECT request.run_id, count(*) FROM response JOIN request "
+                "ON request.id = response.request_id GROUP BY request.run_id"
+            )
+        }
+
     def answered_count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM response").fetchone()[0])
 
@@ -457,10 +491,17 @@ class ResultFile:
                 "This audit already has answers from a model, so its test cases are fixed. "
                 "Save a copy as a new audit to change them."
             )
+        waiting = self._db.execute(
+            "SELECT count(*) FROM batch WHERE state IN ('submitted', 'ended')"
+        ).fetchone()[0]
+        if waiting:
+            raise ResultFileError(
+                "A batch of this audit's requests is still with the provider (and paid for). "
+                "Collect it by running the audit, or save a copy as a new audit."
+            )
         with self.transaction():
-            self._db.execute("DELETE FROM request")
-            self._db.execute("DELETE FROM run")
-            self._db.execute("DELETE FROM pair")
+            for table in ("response_history", "request", "batch", "run", "case_set", "pair"):
+                self._db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
             self._db.execute("DELETE FROM variant")
 
     def copy_to(self, path: str | Path) -> None:
@@ -509,32 +550,82 @@ class ResultFile:
     def add_requests(
         self, run_id: int, items: Iterable[tuple[int, Order, int, dict[str, Any]]]
     ) -> int:
-        """Queue requests (pair, order, repeat, body); ones already queued are kept as they are."""
-        rows = []
-        for pair_id, order, rep, body in items:
-            packed = pack(body)
-            digest = hashlib.sha256(packed).hexdigest()
-            rows.append((run_id, pair_id, order.value, rep, packed, digest))
-        before = self._db.total_changes
-        self._db.executemany(
-            "INSERT OR IGNORE INTO request(run_id, pair_id, ord, rep, body, body_sha256) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        return self._db.total_changes - before
+        """Queue D1 requests (pair, order, repeat, body); ones already queued are kept.
 
-    def open_requests(self, run_id: int, include_failed: bool = True) -> list[PendingRequest]:
-        """Requests that still need an answer (pending, sent but unanswered, failed)."""
+        The pairwise kind of the run's preset is assumed; `add_request_specs` queues
+        requests of any kind.
+        """
+        pairs = {
+            int(r[0]): (int(r[1]), int(r[2]))
+            for r in self._db.execute("SELECT id, variant_a, variant_b FROM pair")
+        }
+        row = self._db.execute("SELECT prompt_id FROM run WHERE id = ?", (run_id,)).fetchone()
+        preset = "" if row is None else str(row[0])
+        specs = []
+        for pair_id, order, rep, body in items:
+            a, b = pairs.get(pair_id, (0, 0))
+            specs.append(
+                RequestSpec(
+                    ukey=f"pair:{pair_id}:{order.value}",
+                    kind="pairwise_abstain",
+                    body=body,
+                    variants=(a, b) if order is Order.AB else (b, a),
+                    rep=rep,
+                    preset=preset,
+                    pair_id=pair_id,
+                    order=order.value,
+                )
+            )
+        return self.add_request_specs(run_id, specs)
+
+    def open_requests(
+        self,
+        run_id: int,
+        include_failed: bool = True,
+        *,
+        after_id: int = 0,
+        limit: int | None = None,
+    ) -> list[PendingRequest]:
+        """Requests that still need an answer (pending, sent but unanswered, failed),
+        by id; `after_id` and `limit` read them a page at a time (a run of 100,000
+        requests never holds every body in memory). Requests waiting in a provider
+        batch are not open: the batch answers them."""
         statuses = ("pending", "sent", "failed") if include_failed else ("pending", "sent")
         marks = ",".join("?" * len(statuses))
+        page = "" if limit is None else f" LIMIT {int(limit)}"
         return [
-            PendingRequest(r[0], r[1], Order(r[2]), r[3], unpack(r[4]), r[5])
+            PendingRequest(
+                id=r[0],
+                pair_id=r[1],
+                order=Order(r[2]) if r[2] in ("ab", "ba") else None,
+                rep=r[3],
+                body=unpack(r[4]),
+                attempts=r[5],
+                kind=r[6],
+                preset=r[7],
+                ukey=r[8],
+                variants=tuple(json.loads(r[9])),
+                context=json.loads(r[10]),
+                cell=r[11],
+                status=r[12],
+            )
             for r in self._db.execute(
-                f"SELECT id, pair_id, ord, rep, body, attempts FROM request "
-                f"WHERE run_id = ? AND status IN ({marks}) ORDER BY id",
-                (run_id, *statuses),
+                f"SELECT id, pair_id, ord, rep, body, attempts, kind, preset, ukey, "
+                f"variants_json, context_json, cell, status FROM request "
+                f"WHERE run_id = ? AND status IN ({marks}) AND id > ? AND batch_id IS NULL "
+                f"ORDER BY id{page}",
+                (run_id, *statuses, after_id),
             )
         ]
+
+    def open_count(self, run_id: int) -> int:
+        return int(
+            self._db.execute(
+                "SELECT count(*) FROM request WHERE run_id = ? AND batch_id IS NULL "
+                "AND status IN ('pending', 'sent', 'failed')",
+                (run_id,),
+            ).fetchone()[0]
+        )
 
     def mark_sent(self, request_id: int) -> None:
         """Recorded before the request goes out, so a crash shows it was in flight."""
@@ -554,30 +645,34 @@ class ResultFile:
         usage: tuple[int, int, int, int],
         model_version: str,
         latency_s: float,
+        *,
+        parsed: dict[str, Any] | None = None,
+        source: str = "api",
+        cost_usd: float | None = 0.0,
+        notes: Iterable[str] = (),
+        unsupported: Iterable[str] = (),
     ) -> None:
-        """Commit a response and mark its request done, together."""
-        with self.transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO response(request_id, raw, text, label, justification, "
-                "input_tokens, output_tokens, cached_tokens, reasoning_tokens, model_version, "
-                "latency_s, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    request_id,
-                    pack(raw),
-                    text,
-                    label,
-                    justification,
-                    *usage,
-                    model_version,
-                    latency_s,
-                    now_iso(),
-                ),
-            )
-            db.execute(
-                "UPDATE request SET status = 'done', done_at = ?, error_kind = NULL, error = NULL "
-                "WHERE id = ?",
-                (now_iso(), request_id),
-            )
+        """Commit a response and mark its request done, together.
+
+        usage is (input, output, cached, reasoning) tokens as the server reported
+        them; `cost_usd` None means the price is unknown. An answer already there
+        (a re-ask) moves to the response history first: nothing paid is dropped.
+        """
+        self._store_response(
+            request_id,
+            raw,
+            text,
+            label,
+            justification,
+            usage,
+            model_version,
+            latency_s,
+            parsed=parsed,
+            source=source,
+            cost_usd=cost_usd,
+            notes=notes,
+            unsupported=unsupported,
+        )
 
     def record_failure(self, request_id: int, kind: str, message: str) -> None:
         self._db.execute(
@@ -590,23 +685,46 @@ class ResultFile:
         row = self._db.execute(
             "SELECT count(*), "
             "coalesce(sum(status = 'done'), 0), coalesce(sum(status = 'failed'), 0), "
-            "coalesce(sum(status IN ('pending', 'sent')), 0) FROM request WHERE run_id = ?",
+            "coalesce(sum(status IN ('pending', 'sent')), 0), "
+            "coalesce(sum(status = 'skipped'), 0), "
+            "coalesce(sum(batch_id IS NOT NULL AND status != 'done'), 0) "
+            "FROM request WHERE run_id = ?",
             (run_id,),
         ).fetchone()
         usage = self._db.execute(
             "SELECT coalesce(sum(label = 'invalid'), 0), coalesce(sum(input_tokens), 0), "
-            "coalesce(sum(output_tokens), 0) FROM response JOIN request ON request.id = "
-            "response.request_id WHERE request.run_id = ?",
+            "coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0), "
+            "coalesce(sum(cost_usd IS NULL), 0), coalesce(sum(cached_tokens), 0), "
+            "coalesce(sum(reasoning_tokens), 0), coalesce(sum(source = 'cache'), 0), "
+            "coalesce(sum(json_extract(parsed_json, '$.refused') IS NOT NULL), 0) "
+            "FROM response JOIN request ON request.id = response.request_id "
+            "WHERE request.run_id = ?",
             (run_id,),
         ).fetchone()
+        # Answers a re-ask replaced were paid for too.
+        history = self._db.execute(
+            "SELECT coalesce(sum(cost_usd), 0), coalesce(sum(cost_usd IS NULL), 0), "
+            "coalesce(sum(response_history.input_tokens), 0), "
+            "coalesce(sum(response_history.output_tokens), 0) FROM response_history "
+            "JOIN request ON request.id = response_history.request_id WHERE request.run_id = ?",
+            (run_id,),
+        ).fetchone()
+        unpriced = usage[4] + history[1]
         return Progress(
             total=row[0],
             done=row[1],
             failed=row[2],
             pending=row[3],
             invalid=usage[0],
-            input_tokens=usage[1],
-            output_tokens=usage[2],
+            input_tokens=usage[1] + history[2],
+            output_tokens=usage[2] + history[3],
+            cost_usd=None if unpriced else float(usage[3] + history[0]),
+            cached_tokens=usage[5],
+            reasoning_tokens=usage[6],
+            cache_hits=usage[7],
+            refused=usage[8],
+            skipped=row[4],
+            batched=row[5],
         )
 
     def failures(self, run_id: int) -> list[tuple[int, str, str]]:

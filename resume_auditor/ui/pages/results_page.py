@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -40,7 +42,7 @@ from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.charts import ChartView, Rates, render_rates
 from resume_auditor.ui.widgets.diff_view import DiffView
-from resume_auditor.ui.widgets.metric_card import MetricCard
+from resume_auditor.ui.widgets.metric_card import MetricCard, pct
 from resume_auditor.workflow.metrics import metrics_report
 
 CARDS = [
@@ -87,6 +89,26 @@ class ResultsPage(Page):
         self._refreshing = False
         self._loaded_key: tuple[Path, int | None] | None = None  # what the table holds
         self._newest = ""  # time of the newest answer applied to the table
+        pick = QHBoxLayout()
+        self.run_combo = QComboBox()
+        self.run_combo.setAccessibleName("Run shown")
+        self.run_combo.setToolTip("Which model run the panels and the table show.")
+        self.compare_combo = QComboBox()
+        self.compare_combo.setAccessibleName("Run to compare with")
+        self.compare_combo.setToolTip("Another model or prompt on the same test cases.")
+        for combo in (self.run_combo, self.compare_combo):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(24)
+        self.run_combo.activated.connect(self._run_chosen)
+        self.compare_combo.activated.connect(lambda _i: self.refresh())
+        pick.addWidget(QLabel("Showing"))
+        pick.addWidget(self.run_combo, 2)
+        pick.addWidget(QLabel("compared with"))
+        pick.addWidget(self.compare_combo, 2)
+        self.body.addLayout(pick)
+        self._follow_latest = True
         self.run_label = QLabel("")
         self.run_label.setWordWrap(True)
         self.body.addWidget(self.run_label)
@@ -156,6 +178,18 @@ class ResultsPage(Page):
         self.detail.addTab(self.diff, "Both resumes")
         self.detail.addTab(self.why, "Justifications")
         self.detail.addTab(self.raw, "Raw responses")
+        self.compare = QTableWidget(0, 3)
+        self.compare.setHorizontalHeaderLabels(["Metric", "Shown run", "Compared run"])
+        self.compare.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.compare.verticalHeader().setVisible(False)
+        self.compare.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.compare_note = QLabel("")
+        self.compare_note.setWordWrap(True)
+        compare_box = QWidget()
+        compare_layout = QVBoxLayout(compare_box)
+        compare_layout.addWidget(self.compare, 1)
+        compare_layout.addWidget(self.compare_note)
+        self.detail.addTab(compare_box, "Compare runs")
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(table_box)
@@ -163,7 +197,7 @@ class ResultsPage(Page):
         lower.setSizes([640, 420])
         split.addWidget(panels)
         split.addWidget(lower)
-        split.setSizes([330, 390])
+        split.setSizes([370, 330])
         self.body.addWidget(self.flags)
         self.body.addWidget(split, 1)
 
@@ -177,7 +211,32 @@ class ResultsPage(Page):
     def show_audit(self, data: AuditData) -> None:
         if self._data is None or self._data.path != data.path or not data.pairs:
             self._loaded_key = None
+            self._follow_latest = True
         self._data = data
+        self._fill_runs(data)
+        self.refresh()
+
+    def _fill_runs(self, data: AuditData) -> None:
+        shown = self.run_combo.currentData()
+        compared = self.compare_combo.currentData()
+        self.run_combo.clear()
+        self.compare_combo.clear()
+        self.compare_combo.addItem("(nothing)", None)
+        answered = self.session.db().answered_by_run() if data.runs else {}
+        # Runs nobody has started (a study's default model, queued when it was opened)
+        # would only clutter the choice; the newest run is always listed.
+        runs = [r for r in data.runs if answered.get(r.id) or r is data.runs[-1]]
+        for run in reversed(runs):
+            label = f"{run.model} · {run.provider} · {run.prompt_id} (run {run.id})"
+            self.run_combo.addItem(label, run.id)
+            self.compare_combo.addItem(label, run.id)
+        if not self._follow_latest and shown is not None:
+            self.run_combo.setCurrentIndex(max(0, self.run_combo.findData(shown)))
+        self.compare_combo.setCurrentIndex(max(0, self.compare_combo.findData(compared)))
+        self.compare_combo.setEnabled(len(data.runs) > 1)
+
+    def _run_chosen(self, _index: int) -> None:
+        self._follow_latest = self.run_combo.currentIndex() == 0
         self.refresh()
 
     def schedule_refresh(self) -> None:
@@ -205,16 +264,25 @@ class ResultsPage(Page):
             for view in (self.validity_chart, self.selection_chart)
         ]
 
+        chosen = self.run_combo.currentData()
+        other = self.compare_combo.currentData()
+
         def work() -> tuple[Any, ...]:
             with ResultFile(path) as result:
-                latest = result.latest_run()
+                runs = {r.id: r for r in result.runs()}
+                latest = runs.get(chosen) if chosen in runs else result.latest_run()
                 report = metrics_report(result, latest.id) if latest else None
+                versus = (
+                    metrics_report(result, other)
+                    if other in runs and latest is not None and other != latest.id
+                    else None
+                )
             items = chart_items(report)
             images = [
                 (render_rates(title, rates, refs, size, dpr), dpr)
                 for (title, refs, size, dpr), rates in zip(charts, items, strict=True)
             ]
-            report = {"report": report, "images": images}
+            report = {"report": report, "images": images, "versus": versus}
             run_id = latest.id if latest else None
             if key_now == (path, run_id) and run_id is not None:
                 updates, newest = load_updates(path, run_id, since)
@@ -248,6 +316,7 @@ class ResultsPage(Page):
                 self._select(self.table.currentIndex(), current)  # new answers for this pair
         self._newest = newest
         self._show_report(report)
+        self._show_comparison(report, bundle["versus"])
         self.updated.emit()
         if self._pending_refresh:
             self._pending_refresh = False
@@ -277,8 +346,46 @@ class ResultsPage(Page):
             card.show_metric(metrics.get(key))
         notes = sorted({m["note"] for m in metrics.values() if m.get("note") and m["n"]})
         lines = [f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in report["flags"]]
-        lines += [f"Note: {html.escape(n)}." for n in notes]
+        if notes:
+            lines.append("Notes: " + html.escape("; ".join(notes)) + ".")
         self.flags.setText("<br>".join(lines))
+
+    def _show_comparison(
+        self, report: dict[str, Any] | None, versus: dict[str, Any] | None
+    ) -> None:
+        if report is None or versus is None:
+            self.compare.setRowCount(0)
+            self.compare_note.setText(
+                "Choose another run above (another model or prompt on these same test cases) "
+                "to see the two side by side."
+            )
+            return
+        rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]] = []
+        for key, title, _help in CARDS:
+            rows.append((title, report["d1"]["metrics"].get(key), versus["d1"]["metrics"].get(key)))
+        for group, metric in report["d1"]["selection_rate"].items():
+            rows.append(
+                (
+                    f"SelectionRate: {group_label(group)}",
+                    metric,
+                    versus["d1"]["selection_rate"].get(group),
+                )
+            )
+        self.compare.setRowCount(len(rows))
+        for i, (title, a, b) in enumerate(rows):
+            for col, text in enumerate((title, _with_ci(a), _with_ci(b))):
+                self.compare.setItem(i, col, QTableWidgetItem(text))
+        self.compare.setHorizontalHeaderLabels(
+            ["Metric", report["run"]["model"], versus["run"]["model"]]
+        )
+        agreement = next(
+            (a for a in report.get("error_agreement", []) if a.get("run") == versus["run"]["id"]),
+            None,
+        )
+        note = ""
+        if agreement:
+            note = " ".join(str(m.get("reading", "")) for m in agreement["metrics"].values())
+        self.compare_note.setText(note)
 
     # -- the table -----------------------------------------------------------------------
 
@@ -331,3 +438,10 @@ def chart_items(report: dict[str, Any] | None) -> tuple[Rates, Rates]:
     ]
     selection = [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
     return validity, selection
+
+
+def _with_ci(metric: dict[str, Any] | None) -> str:
+    if not metric or metric.get("value") is None:
+        return "—"
+    low, high = metric["ci"]
+    return f"{pct(metric['value'])}  ({pct(low)}–{pct(high)})"

@@ -72,6 +72,10 @@ class RunPage(Page):
         plan_box = QGroupBox("Plan")
         plan = QFormLayout(plan_box)
         self.preset = QComboBox()
+        self.preset.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.preset.setMinimumContentsLength(24)
         for preset in presets().values():
             self.preset.addItem(preset.title, preset.id)
             self.preset.setItemData(

@@ -23,14 +23,16 @@ class MetricCard(QFrame):
         self.title = QLabel(title)
         self.title.setStyleSheet("font-weight: 600;")
         self.value = QLabel("—")
-        self.value.setStyleSheet("font-size: 18pt; font-weight: 600;")
+        self.value.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.interval = QLabel("")
         self.reading = QLabel("")
         self.reading.setWordWrap(True)
-        self.reading.setStyleSheet("font-size: 9pt;")
+        self.reading.setStyleSheet("font-size: 8.5pt;")
+        self.reading.setMinimumHeight(44)
         for w in (self.title, self.value, self.interval, self.reading):
             layout.addWidget(w)
         layout.addStretch(1)
+        self._help = help_text
         self.setToolTip(help_text)
 
     def show_metric(self, metric: dict[str, Any] | None) -> None:
@@ -49,5 +51,7 @@ class MetricCard(QFrame):
         self.setStyleSheet(
             "#metricCard { border: 2px solid #c62828; border-radius: 6px; }" if flagged else ""
         )
-        if flagged:
-            self.reading.setText(metric["sentence"] + "\n⚠ " + metric["flag"])
+        if flagged:  # the flag's sentence is listed above the cards; here a tooltip
+            self.setToolTip(f"{self._help}\n\n⚠ {metric['flag']}")
+        else:
+            self.setToolTip(self._help)

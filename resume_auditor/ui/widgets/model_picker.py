@@ -90,6 +90,10 @@ class ModelPicker(QWidget):
             self.provider.addItem(info.label, info.id)
             self.provider.setItemData(self.provider.count() - 1, info.note, 3)  # tooltip
         self.provider.setAccessibleName("Provider")
+        self.provider.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.provider.setMinimumContentsLength(28)
         self.base_url = QLineEdit()
         self.base_url.setAccessibleName("Base URL")
         self.model_id = QLineEdit()
