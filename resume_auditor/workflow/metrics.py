@@ -11,6 +11,7 @@ import pandas as pd
 
 from resume_auditor import __version__
 from resume_auditor.paths import data_dir
+from resume_auditor.report.impact import d1_impact_ratios
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
@@ -79,6 +80,7 @@ def metrics_report(
     thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = judgments[judgments["design"] == "D1"]
     d1 = compute_d1(d1_judgments, thresholds=thresholds)
+    impact = d1_impact_ratios(d1_judgments, thresholds)
     notes = []
     if progress.done < progress.total:
         notes.append(
@@ -112,9 +114,10 @@ def metrics_report(
             "output_tokens": progress.output_tokens,
         },
         "d1": d1.as_dict(),
+        "impact_ratio": impact,
         "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags(),
+        "flags": d1.flags() + impact["flags"],
         "notes": notes,
     }
 
