@@ -1,10 +1,13 @@
 """The `resume-auditor` command.
 
     resume-auditor                        open the app with the sample study
-    resume-auditor gui [RESULT | STUDY]   open the app with a result or study file
+    resume-auditor gui [RESULT | STUDY | BUNDLE]   open the app with a result, study or bundle
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
     resume-auditor run RESULT             resume an unfinished audit
+        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
     resume-auditor metrics RESULT [--json]
+    resume-auditor report RESULT [--html F] [--pdf F] [--xlsx F] [--csv DIR] [--bundle F]
+    resume-auditor import BUNDLE --out RESULT   re-open a bundle and recompute its numbers
     resume-auditor keys set|delete|status [PROVIDER] [--base-url URL]
     resume-auditor models PROVIDER [--base-url URL]
     resume-auditor extract FILE [--json] [--job] [--password P] [--max-pages N] [--max-mb N]
@@ -58,17 +61,35 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
     a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
-    a.add_argument("--prepare-only", action="store_true", help="build the cases, send nothing")
+    a.add_argument(
+        "--prepare-only", action="store_true", help="build the cases and estimate; send nothing"
+    )
+    _run_options(a)
 
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
     r.add_argument("--run", type=int, help="which run of the file (default: the latest)")
     r.add_argument("--concurrency", type=int, default=None)
+    r.add_argument("--estimate", action="store_true", help="print the estimate; send nothing")
+    _run_options(r)
 
     m = sub.add_parser("metrics", help="print an audit's metrics")
     m.add_argument("result", help="the result file")
     m.add_argument("--json", action="store_true", help="machine-readable (docs/metrics-json.md)")
     m.add_argument("--run", type=int, help="which run of the file (default: the latest)")
+
+    rp = sub.add_parser("report", help="write the audit report and exports (docs/report.md)")
+    rp.add_argument("result", help="the result file")
+    rp.add_argument("--html", metavar="FILE", help="the report as one HTML file")
+    rp.add_argument("--pdf", metavar="FILE", help="the same report as PDF")
+    rp.add_argument("--xlsx", metavar="FILE", help="test cases, answers and metrics as XLSX")
+    rp.add_argument("--csv", metavar="DIR", help="the same tables as CSV files in DIR")
+    rp.add_argument("--bundle", metavar="FILE", help="the reproducible bundle (zip)")
+    rp.add_argument("--run", type=int, help="which run the report describes (default: latest)")
+
+    im = sub.add_parser("import", help="re-open a bundle as a new result file")
+    im.add_argument("bundle", help="a bundle made by `resume-auditor report --bundle`")
+    im.add_argument("--out", required=True, help="the new result file to write")
 
     k = sub.add_parser("keys", help="store, remove or check an API key (OS keyring)")
     k.add_argument("action", choices=("set", "delete", "status"))
@@ -95,6 +116,49 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("should be more than 0")
+    return value
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """How requests are sent (docs/runner.md); shared by `audit` and `run`."""
+    p.add_argument(
+        "--budget",
+        type=_positive,
+        metavar="USD",
+        help="stop before spend could pass this many US dollars (needs a price for the model)",
+    )
+    p.add_argument(
+        "--batch",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="use the provider's batch API at its discount (OpenAI, Anthropic); answers "
+        "within a day. Remembered for the run; --no-batch turns it off",
+    )
+    p.add_argument("--rpm", type=_positive, help="the provider's requests/min limit, if known")
+    p.add_argument("--tpm", type=_positive, help="the provider's tokens/min limit, if known")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not answer identical requests from the shared response cache",
+    )
+    p.add_argument(
+        "--reask", action="store_true", help="ask once more when an answer cannot be read"
+    )
+    p.add_argument(
+        "--early-stop",
+        type=_positive,
+        metavar="WIDTH",
+        help="skip the rest of a cell once its 95%% interval is narrower than WIDTH (e.g. 0.1)",
+    )
+
+
 def _fmt_eta(seconds: float | None) -> str:
     if seconds is None:
         return "--:--"
@@ -109,12 +173,14 @@ class _Printer:
         self.stream = stream
         self._last = 0.0
         self._lock = threading.Lock()
+        self.latest: Any = None  # the last status the runner reported
 
     def __call__(self, event: Any) -> None:
         from resume_auditor.runner import RunStatus
 
         if not isinstance(event, RunStatus):
             return
+        self.latest = event
         now = time.monotonic()
         with self._lock:
             if now - self._last < 1.0 and event.state.value == "running":
@@ -124,29 +190,97 @@ class _Printer:
             f"[{event.state.value}] {event.done}/{event.total} answered, "
             f"{event.failed} failed, {event.invalid} unreadable, ETA {_fmt_eta(event.eta_s)}"
         )
+        if event.cost_usd:
+            msg += f", ${event.cost_usd:.4f} spent"
+        if event.cache_hits:
+            msg += f", {event.cache_hits} from the cache"
+        if event.batch_message:
+            msg += f" — {event.batch_message}"
         if event.message:
             msg += f" — {event.message}"
         print(msg, file=self.stream, flush=True)
 
 
-def _run(path: Path, run_id: int | None, concurrency: int, timeout_s: float) -> int:
+def _estimate(path: Path, run_id: int | None, concurrency: int, opts: argparse.Namespace) -> None:
+    """Print what the run will send, cost and take, before it sends anything."""
+    from resume_auditor.runner.estimate import estimate_run
+    from resume_auditor.store.cache import ResponseCache
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.execute import run_prices
+
+    cache = None if getattr(opts, "no_cache", False) else ResponseCache()
+    try:
+        with ResultFile(path) as result:
+            estimate = estimate_run(
+                result,
+                run_id,
+                prices=run_prices(),
+                cache=cache,
+                concurrency=concurrency,
+                rpm=getattr(opts, "rpm", None),
+                tpm=getattr(opts, "tpm", None),
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    for line in estimate.lines():
+        print(f"Estimate: {line}", file=sys.stderr)
+
+
+def _run(
+    path: Path,
+    run_id: int | None,
+    concurrency: int,
+    timeout_s: float,
+    opts: argparse.Namespace | None = None,
+) -> int:
     from resume_auditor.runner import RunState
+    from resume_auditor.runner.prices import PriceError
     from resume_auditor.workflow.execute import make_runner
 
-    runner = make_runner(
-        path, run_id, concurrency=concurrency, timeout_s=timeout_s, on_event=_Printer(sys.stderr)
-    )
+    opts = opts or argparse.Namespace()
+    _estimate(path, run_id, concurrency, opts)
+    printer = _Printer(sys.stderr)
+    try:
+        runner = make_runner(
+            path,
+            run_id,
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            on_event=printer,
+            budget_usd=getattr(opts, "budget", None),
+            rpm=getattr(opts, "rpm", None),
+            tpm=getattr(opts, "tpm", None),
+            batch=getattr(opts, "batch", None),
+            use_cache=not getattr(opts, "no_cache", False),
+            reask_invalid=getattr(opts, "reask", False),
+            early_stop_width=getattr(opts, "early_stop", None),
+        )
+    except (PriceError, ValueError) as exc:
+        raise CliError(str(exc)) from exc
     runner.start()
     interrupted = False
+    budget = False
     try:
         while not runner.join(0.2):
-            pass
+            status = printer.latest
+            if status is not None and status.budget_reached and status.in_flight == 0:
+                budget = True  # headless: nobody can raise the budget; stop cleanly
+                runner.cancel()
     except KeyboardInterrupt:
         interrupted = True
         print("Stopping: finishing answers already on their way...", file=sys.stderr)
         runner.cancel()
         runner.join()
     status = runner.final_status
+    if budget or (status and status.budget_reached):
+        spent = status.cost_usd if status and status.cost_usd is not None else 0.0
+        print(
+            f"Stopped at the budget: ${spent:.2f} spent. Nothing is lost; to go on, resume "
+            f"with a higher budget: resume-auditor run {path} --budget AMOUNT",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
     if interrupted or (status and status.state is RunState.CANCELLED):
         print(f"Cancelled. Resume with: resume-auditor run {path}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -178,10 +312,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         f"{prepared.requests_added} new request(s) queued.",
         file=sys.stderr,
     )
-    if args.prepare_only:
-        return EXIT_OK
     concurrency = args.concurrency or config.run.concurrency
-    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s)
+    if args.prepare_only:
+        _estimate(prepared.path, prepared.run_id, concurrency, args)
+        return EXIT_OK
+    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -191,7 +326,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     with ResultFile(args.result) as result:
         config = study_of(result)
     concurrency = args.concurrency or config.run.concurrency
-    return _run(Path(args.result), args.run, concurrency, config.run.timeout_s)
+    if args.estimate:
+        _estimate(Path(args.result), args.run, concurrency, args)
+        return EXIT_OK
+    return _run(Path(args.result), args.run, concurrency, config.run.timeout_s, args)
 
 
 def _print_metrics_text(report: dict[str, Any]) -> None:
@@ -258,9 +396,79 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from resume_auditor.workflow.reporting import write_report
+
+    targets = {"html": args.html, "pdf": args.pdf, "xlsx": args.xlsx, "csv_dir": args.csv}
+    if not any(targets.values()) and not args.bundle:
+        raise CliError(
+            "say what to write: --html FILE, --pdf FILE, --xlsx FILE, --csv DIR "
+            "or --bundle FILE (any of them)"
+        )
+    try:
+        written = write_report(args.result, args.run, bundle=args.bundle, **targets)
+    except ValueError as exc:  # no run to report
+        raise CliError(str(exc)) from exc
+    failed = False
+    for item in written:
+        if item.ok:
+            print(f"Wrote {item.kind.upper()}: {item.path}", file=sys.stderr)
+        else:
+            failed = True
+            print(f"resume-auditor: {item.kind.upper()} not written: {item.error}", file=sys.stderr)
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def _import(bundle: str, out: Path) -> Any:
+    from resume_auditor.workflow.bundle import BundleError, import_bundle
+
+    try:
+        imported = import_bundle(bundle, out)
+    except BundleError as exc:
+        raise CliError(str(exc)) from exc
+    for note in imported.notes:
+        print(f"Note: {note}", file=sys.stderr)
+    if imported.differences:
+        print(
+            f"Warning: {len(imported.differences)} number(s) differ from the bundle's:",
+            file=sys.stderr,
+        )
+        for line in imported.differences[:20]:
+            print(f"  {line}", file=sys.stderr)
+    else:
+        runs = ", ".join(str(r) for r in imported.runs) or "none"
+        print(
+            f"Imported {out}: every number of run(s) {runs} recomputed identically.",
+            file=sys.stderr,
+        )
+    return imported
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    imported = _import(args.bundle, Path(args.out))
+    return EXIT_INCOMPLETE if imported.differences else EXIT_OK
+
+
+def _bundle_to_audit(bundle: str) -> str:
+    """Import a bundle given to `gui` into a new audit file in the audits folder."""
+    from resume_auditor.paths import audits_dir
+
+    stem = Path(bundle).stem or "bundle"
+    out = audits_dir() / f"{stem}.audit"
+    number = 2
+    while out.exists():
+        out = audits_dir() / f"{stem}-{number}.audit"
+        number += 1
+    _import(bundle, out)
+    return str(out)
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from resume_auditor.app import main as gui_main
+    from resume_auditor.workflow.bundle import is_bundle
 
+    if getattr(args, "file", None) and is_bundle(args.file):
+        args.file = _bundle_to_audit(args.file)
     argv = [args.file] if getattr(args, "file", None) else []
     if getattr(args, "quit_after_load", False):
         argv.append("--quit-after-load")
@@ -409,6 +617,8 @@ def main(argv: list[str] | None = None) -> int:
         "audit": cmd_audit,
         "run": cmd_run,
         "metrics": cmd_metrics,
+        "report": cmd_report,
+        "import": cmd_import,
         "serve-local": cmd_serve_local,
         "extract": cmd_extract,
         "keys": cmd_keys,

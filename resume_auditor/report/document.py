@@ -1,0 +1,461 @@
+"""The report as data: every section, table and chart, before it becomes HTML.
+
+Built from the metrics (`workflow.metrics.metrics_report`, the one source of every
+number) and the facts of the result file. Sections for D2-D4 appear when the
+metrics carry those designs. The HTML template only lays this out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from resume_auditor.domain.groups import group_label
+from resume_auditor.report.examples import KINDS, Example, pick_examples
+from resume_auditor.report.facts import AuditFacts, gather_facts
+from resume_auditor.report.figures import Figure, build_figures
+from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
+from resume_auditor.report.verdict import Verdict, build_verdict, min_resumes_to_flag
+from resume_auditor.stats.labels import label
+from resume_auditor.store.resultfile import ResultFile
+
+BREAKDOWN_TITLES = {
+    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications removed (k)",
+    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
+    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
+    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
+    "discrim_validity_by_signal": "Abstains on equal pairs, by how the group is signalled",
+}
+
+
+@dataclass
+class Row:
+    label: str
+    path: list[str]
+    metric: dict[str, Any]
+
+
+@dataclass
+class Table:
+    title: str
+    rows: list[Row]
+    kind: str = "metric"  # "metric" | "impact"
+    caption: str = ""
+    sentences: bool = False  # show each metric's plain sentence (main tables)
+
+    def has(self, name: str) -> bool:
+        return any(name in r.metric for r in self.rows)
+
+    @property
+    def has_p(self) -> bool:
+        return any(r.metric.get("p_holm") is not None for r in self.rows)
+
+    @property
+    def has_ci(self) -> bool:
+        return any((r.metric.get("ci") or [None])[0] is not None for r in self.rows)
+
+    @property
+    def has_rate_ci(self) -> bool:
+        return any("selection_rate_ci" in r.metric for r in self.rows)
+
+
+@dataclass
+class Block:
+    heading: str
+    intro: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ReportDocument:
+    metrics: dict[str, Any]
+    facts: AuditFacts
+    verdict: Verdict
+    validity: list[Block]
+    fairness: list[Block]
+    examples: list[Example]
+    example_kinds: dict[str, tuple[str, str]]
+    limitations: list[str]
+    generated_at: str
+    figures: dict[str, Figure]
+
+
+def _rows(cells: dict[str, Any] | None, base: list[str], namer: Any = label) -> list[Row]:
+    return [Row(namer(k), [*base, k], m) for k, m in (cells or {}).items() if isinstance(m, dict)]
+
+
+def _metric_titles(cells: dict[str, Any], base: list[str]) -> list[Row]:
+    return [Row(m.get("title", k), [*base, k], m) for k, m in cells.items()]
+
+
+def _validity(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block]:
+    d1 = metrics.get("d1") or {}
+    blocks: list[Block] = []
+    if d1.get("metrics"):
+        main = Block(
+            "Design D1: pairs with a known right answer",
+            [
+                "Each test case shows the model two resumes for the job. In an unequal pair one "
+                "candidate lacks required qualifications and the right answer is the other; in "
+                "an equal pair the resumes differ only in the candidate's name and pronouns and "
+                "the right answer is to abstain (Castleman et al. 2025)."
+            ],
+            [Table("Validity", _metric_titles(d1["metrics"], ["d1", "metrics"]), sentences=True)],
+            [figures[k] for k in ("validity",) if k in figures],
+        )
+        blocks.append(main)
+    breakdowns = d1.get("breakdowns") or {}
+    if breakdowns:
+        tables: list[Table] = [
+            Table(
+                BREAKDOWN_TITLES.get(key, key),
+                _rows(cells, ["d1", "breakdowns", key], lambda v: str(v)),
+            )
+            for key, cells in breakdowns.items()
+            if len(cells) > 1  # one value is the overall metric again
+        ]
+        if tables:
+            blocks.append(
+                Block("Breakdowns", [], tables, [figures[k] for k in ("by_k",) if k in figures])
+            )
+    agreement = metrics.get("error_agreement") or []
+    if agreement:
+        rows = []
+        for i, entry in enumerate(agreement):
+            for key, m in (entry.get("metrics") or {}).items():
+                rows.append(
+                    Row(
+                        f"{m.get('title', key)}: run {entry['run']} ({entry['model']})",
+                        ["error_agreement", str(i), "metrics", key],
+                        m,
+                    )
+                )
+        blocks.append(
+            Block(
+                "Agreement with other runs of the same test cases",
+                [
+                    "When two models (or prompts) make the same mistakes, using both does not "
+                    "catch them (Castleman et al. 2025, App. D.3)."
+                ],
+                [Table("Error agreement", rows, sentences=True)],
+            )
+        )
+    return blocks
+
+
+def _impact_tables(
+    cells_by: dict[str, Any], base: list[str], groupings: tuple[str, ...]
+) -> list[Table]:
+    return [
+        Table(GROUPING_TITLES.get(g, g.capitalize()), _rows(cells_by.get(g), [*base, g]), "impact")
+        for g in groupings
+        if cells_by.get(g)
+    ]
+
+
+def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block]:
+    blocks: list[Block] = []
+    d1 = metrics.get("d1") or {}
+    impact = metrics.get("impact_ratio") or {}
+    tables = _impact_tables(impact, ["impact_ratio"], GROUPINGS)
+    if tables:
+        blocks.append(
+            Block(
+                "Impact ratios in the style of NYC Local Law 144 (from D1's equal pairs)",
+                [impact.get("basis", "")],
+                tables,
+                [figures[k] for k in ("impact",) if k in figures],
+                [impact.get("note", "")],
+            )
+        )
+    if d1.get("selection_gap") or d1.get("selection_rate"):
+        power = (d1.get("power") or {}).get("sentence", "")
+        after = [power] if power else []
+        groups = len(d1.get("selection_gap") or {})
+        resumes = max(
+            (m.get("clusters", 0) for m in (d1.get("selection_gap") or {}).values()), default=0
+        )
+        alpha = next(
+            (
+                t["value"]
+                for t in metrics.get("thresholds", [])
+                if t.get("key") == "group_gap_alpha"
+            ),
+            0.05,
+        )
+        needed = min_resumes_to_flag(groups, float(alpha))
+        if needed is not None and 0 < resumes < needed:
+            after.append(
+                f"With {resumes} source resumes the group test cannot flag any gap, however "
+                f"large: its smallest possible p-value after Holm's correction across {groups} "
+                f"groups is above {alpha:g}. Use at least {needed} source resumes."
+            )
+        blocks.append(
+            Block(
+                "Selection rates and group gaps (D1)",
+                [
+                    "On equal pairs whose candidates belong to different groups: how often each "
+                    "group's candidate was picked (abstentions count as not picked), and the gap "
+                    "between how often it was picked and how often its opponent was. A gap is "
+                    "flagged when a sign-flip test over source resumes, corrected for testing "
+                    "every group (Holm), finds it beyond chance."
+                ],
+                [
+                    Table(
+                        "SelectionRate", _rows(d1.get("selection_rate"), ["d1", "selection_rate"])
+                    ),
+                    Table("Selection gap", _rows(d1.get("selection_gap"), ["d1", "selection_gap"])),
+                ],
+                [figures[k] for k in ("selection", "gaps") if k in figures],
+                after,
+            )
+        )
+    over = d1.get("over_assessment") or {}
+    if any(over.values()):
+        blocks.append(
+            Block(
+                "Over-assessment by group (D1)",
+                [
+                    "Unequal pairs: when the group's candidate was the less qualified one, how "
+                    "often the model failed to pick the better one. Equal pairs: how often the "
+                    "group's candidate was picked over an equally qualified one."
+                ],
+                [
+                    Table(
+                        f"OverAssessment, {part} pairs",
+                        _rows(cells, ["d1", "over_assessment", part]),
+                    )
+                    for part, cells in over.items()
+                    if cells
+                ],
+            )
+        )
+    blocks += _d2(metrics.get("d2"), figures)
+    blocks += _d3(metrics.get("d3"))
+    blocks += _d4(metrics.get("d4"))
+    return blocks
+
+
+def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure]) -> list[Block]:
+    if not d2:
+        return []
+    ref = label(d2.get("reference", "white_man"))
+    tables = [
+        Table(f"Standardized difference vs {ref}", _rows(d2.get("smd"), ["d2", "smd"])),
+        Table("By race (additive model)", _rows(d2.get("smd_race"), ["d2", "smd_race"])),
+        Table("By gender (additive model)", _rows(d2.get("smd_gender"), ["d2", "smd_gender"])),
+    ]
+    blocks = [
+        Block(
+            "Design D2: the same resume under different names (correspondence test)",
+            [
+                "Each real resume is copied once per group with a strongly signalling name, "
+                "matching pronouns and a college drawn independently of group, and rated 1-5 "
+                f"(Gaebler et al. 2024). Differences are in standard deviations of the ratings, "
+                f"against {ref} candidates."
+            ],
+            [t for t in tables if t.rows],
+            [figures[k] for k in ("d2_smd",) if k in figures],
+        )
+    ]
+    impact = d2.get("impact_ratio") or {}
+    for threshold, by_kind in impact.items():
+        itables = [
+            Table(
+                {"group": "Intersectional", "race": "By race/ethnicity", "gender": "By sex"}.get(
+                    kind, kind
+                ),
+                _rows(cells, ["d2", "impact_ratio", threshold, kind]),
+                "impact",
+            )
+            for kind, cells in by_kind.items()
+            if cells
+        ]
+        if itables:
+            blocks.append(
+                Block(
+                    f"Impact ratios at a rating of {threshold} or more (D2)",
+                    [
+                        f"Selection: rated {threshold} or above. Intervals are pivotal "
+                        "cluster-bootstrap intervals over source resumes."
+                    ],
+                    itables,
+                )
+            )
+    extra = [
+        Table(
+            "Manipulation check: the model perceived the signal we meant",
+            _metric_titles(d2.get("manipulation") or {}, ["d2", "manipulation"]),
+        ),
+        Table(
+            "Blinded: shift against the copy with identity removed",
+            _rows(d2.get("blinded"), ["d2", "blinded"]),
+        ),
+    ]
+    for prompt, cells in (d2.get("by_prompt") or {}).items():
+        extra.append(Table(f"Prompt {prompt}", _rows(cells, ["d2", "by_prompt", prompt])))
+    extra = [t for t in extra if t.rows]
+    if extra:
+        blocks.append(Block("Manipulation check, blinded condition and prompts (D2)", [], extra))
+    return blocks
+
+
+def _d3(d3: dict[str, Any] | None) -> list[Block]:
+    if not d3:
+        return []
+    blocks = []
+    for method in ("pointwise", "pairwise"):
+        part = d3.get(method)
+        if not part:
+            continue
+        base = ["d3", method]
+        tables = [
+            Table("RABBI (rank-after-bias)", _rows(part.get("rabbi"), [*base, "rabbi"])),
+            Table("Average score gap", _rows(part.get("score_gap"), [*base, "score_gap"])),
+            Table("Jensen-Shannon distance", _rows(part.get("jsd"), [*base, "jsd"])),
+            Table("Earth mover's distance", _rows(part.get("emd"), [*base, "emd"])),
+        ]
+        for k, cells in (part.get("dp_gap") or {}).items():
+            tables.append(
+                Table(f"Demographic-parity gap at top-{k}", _rows(cells, [*base, "dp_gap", k]))
+            )
+        for k, cells in (part.get("eo_gap") or {}).items():
+            tables.append(
+                Table(f"Equal-opportunity gap at top-{k}", _rows(cells, [*base, "eo_gap", k]))
+            )
+        blocks.append(
+            Block(
+                f"Design D3: allocation in pools of candidates ({method})",
+                [
+                    "Pools with one candidate per group, scored over many rounds; each group "
+                    f"against {label(d3.get('reference', 'white_man'))} candidates "
+                    "(Chen et al. 2024)."
+                ],
+                [t for t in tables if t.rows],
+            )
+        )
+    output = d3.get("output") or {}
+    if output:
+        blocks.append(
+            Block(
+                "Pairwise answers: regular, tie, flipped, inconsistent (D3)",
+                [],
+                [Table("Output rates", _metric_titles(output, ["d3", "output"]))],
+            )
+        )
+    return blocks
+
+
+def _d4(d4: dict[str, Any] | None) -> list[Block]:
+    if not d4:
+        return []
+    tables = []
+    for variant, by_dim in (d4.get("differences") or {}).items():
+        for dim, cells in by_dim.items():
+            tables.append(
+                Table(
+                    f"{variant.capitalize()}-perturbed minus original: {dim.replace('_', ' ')}",
+                    _rows(cells, ["d4", "differences", variant, dim]),
+                )
+            )
+    for size, cells in (d4.get("ranks") or {}).items():
+        tables.append(
+            Table(f"Average rank in batches of {size}", _rows(cells, ["d4", "ranks", size]))
+        )
+    if not tables:
+        return []
+    return [
+        Block(
+            "Design D4: scores and rankings under perturbation (FAIRE)",
+            [
+                "Five-dimension scores of original, name-perturbed and experience-perturbed "
+                "resumes, with paired t-tests per group; and average rank per group when a batch "
+                "is ranked (Wen et al. 2025)."
+            ],
+            tables,
+        )
+    ]
+
+
+def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
+    groups = sorted({g for d in facts.designs for g in d.groups})
+    signals = sorted({s for d in facts.designs for s in d.signals})
+    d2 = metrics.get("d2") or {}
+    out = [
+        "Necessary, not sufficient. Passing this audit means the model did not show these "
+        "problems on these test cases; it does not show that the model is fit to screen people "
+        "for this job, or that it is fair in ways not tested here.",
+        "Synthetic variants. The test cases are built from your resumes by swapping names and "
+        "pronouns and by deleting lines that carry a required qualification. Real applicants "
+        "differ in many more ways at once.",
+        "Binary gender. The test uses women and men only, signalled by first names, pronouns "
+        "and titles; it says nothing about non-binary candidates.",
+        "Groups covered: "
+        + (", ".join(groups) if groups else "none")
+        + ". Other races and ethnicities, age, disability, national origin and other protected "
+        "characteristics were not tested.",
+    ]
+    manipulation = d2.get("manipulation") or {}
+    if manipulation:
+        parts = [f"{m.get('title', k)}: {m.get('reading', '')}" for k, m in manipulation.items()]
+        out.append(
+            "Names are only signals. A name suggests race and gender to a model only as strongly "
+            "as the model associates them. The manipulation check asked the model what it "
+            "perceived: " + " ".join(parts)
+        )
+    else:
+        out.append(
+            "Names are only signals. A name suggests race and gender to a model only as strongly "
+            "as the model associates them; this audit did not check what the model perceived "
+            "(the D2 manipulation check does). A model that does not read the names as intended "
+            "can look fair here and still not be."
+            + (f" Signals used: {', '.join(signals)}." if signals else "")
+        )
+    out.append(
+        f"One model, one prompt, one date. These results hold for {facts.run.model} as the "
+        f"server identified itself, with this prompt and these settings, on the dates above. "
+        "Providers change models behind the same name; audit again after a change."
+    )
+    resumes = len([r for r in facts.resumes if r.status != "error"])
+    out.append(
+        f"Size. The test cases come from {resumes} source resume{'s' if resumes != 1 else ''}; "
+        "answers about the same resume are not independent, and the intervals allow for that. "
+        "Wide intervals mean the audit is too small to tell, not that the model is fine."
+    )
+    if facts.findings:
+        kinds = ", ".join(f"{k.replace('_', ' ')} ({n})" for k, n in facts.findings)
+        out.append(
+            "Some source resumes carried things the app flags before a run (resumes with each "
+            f"kind: {kinds}). They went to the model as they were."
+        )
+    return out
+
+
+def build_document(
+    result: ResultFile,
+    metrics: dict[str, Any],
+    *,
+    now: datetime | None = None,
+    examples_per_kind: int = 3,
+) -> ReportDocument:
+    run_id = int(metrics["run"]["id"])
+    facts = gather_facts(result, run_id)
+    figures = build_figures(metrics)
+    return ReportDocument(
+        metrics=metrics,
+        facts=facts,
+        verdict=build_verdict(metrics),
+        validity=_validity(metrics, figures),
+        fairness=_fairness(metrics, figures),
+        examples=pick_examples(result, run_id, examples_per_kind),
+        example_kinds=KINDS,
+        limitations=_limitations(metrics, facts),
+        generated_at=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
+        figures=figures,
+    )
+
+
+__all__ = ["Block", "ReportDocument", "Row", "Table", "build_document", "group_label"]

@@ -1,0 +1,242 @@
+"""The raw data an auditor asks for, as tables: test cases, judgments, metrics, failures.
+
+One row per test case and one per answer, for every run in the file, with what
+each row means spelled out (which candidate was shown first, what the model
+picked, whether that was right). Source resumes appear as "Resume N"; the
+candidates as the synthetic names the model saw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from resume_auditor.report.facts import reported_version
+from resume_auditor.report.privacy import resume_labels, safe_url
+from resume_auditor.stats.d1 import with_choice
+from resume_auditor.store.resultfile import ResultFile
+
+CASE_COLUMNS = [
+    "test_case",
+    "design",
+    "kind",
+    "right_answer",
+    "source_resume",
+    "k",
+    "signal",
+    "differs",
+    "variant_a",
+    "name_a",
+    "group_a",
+    "variant_a_kind",
+    "variant_b",
+    "name_b",
+    "group_b",
+    "variant_b_kind",
+]
+
+JUDGMENT_COLUMNS = [
+    "request_id",
+    "run_id",
+    "provider",
+    "model",
+    "model_version",
+    "prompt",
+    "test_case",
+    "design",
+    "kind",
+    "right_answer",
+    "source_resume",
+    "k",
+    "group_a",
+    "group_b",
+    "order",
+    "shown_first",
+    "repeat",
+    "answer",
+    "picked",
+    "correct",
+    "justification",
+    "received_at",
+]
+
+METRIC_COLUMNS = [
+    "metric",
+    "title",
+    "value",
+    "ci_low",
+    "ci_high",
+    "level",
+    "n",
+    "successes",
+    "clusters",
+    "p",
+    "p_holm",
+    "unit",
+    "flag",
+    "note",
+    "reading",
+]
+
+_RIGHT = {"a": "A", "b": "B", "equal": "abstain (equally qualified)"}
+_PICKED = {"a": "A", "b": "B", "abstain": "abstain", "invalid": "unreadable"}
+
+
+def cases_frame(result: ResultFile) -> pd.DataFrame:
+    labels = result.variant_labels()
+    sources = resume_labels([r.id for r in result.resumes()])
+    rows = []
+    for case in result.pairs():
+        name_a, _, kind_a = labels.get(case.variant_a, ("", "", ""))
+        name_b, _, kind_b = labels.get(case.variant_b, ("", "", ""))
+        rows.append(
+            {
+                "test_case": case.id,
+                "design": case.design,
+                "kind": case.kind.value,
+                "right_answer": _RIGHT.get(case.truth.value, case.truth.value),
+                "source_resume": sources.get(case.cluster, f"Resume id {case.cluster}"),
+                "k": case.k,
+                "signal": case.signal,
+                "differs": case.differs,
+                "variant_a": case.variant_a,
+                "name_a": name_a,
+                "group_a": case.group_a or "",
+                "variant_a_kind": kind_a,
+                "variant_b": case.variant_b,
+                "name_b": name_b,
+                "group_b": case.group_b or "",
+                "variant_b_kind": kind_b,
+            }
+        )
+    return pd.DataFrame(rows, columns=CASE_COLUMNS)
+
+
+def judgments_frame(result: ResultFile) -> pd.DataFrame:
+    """Every answer of every run; `correct` is empty for unreadable answers."""
+    sources = resume_labels([r.id for r in result.resumes()])
+    parts = []
+    for run in result.runs():
+        judged = result.judgments(run.id)
+        if judged.empty:
+            continue
+        df = with_choice(judged)
+        received = {rid: at for rid, *_rest, at in result.verdicts_since(run.id)}
+        versions = [
+            reported_version(result.raw_response(int(rid)) or {}) for rid in df["request_id"]
+        ]
+        choice = df["choice"].to_numpy(dtype=object)
+        truth = df["truth"].to_numpy(dtype=object)
+        right = np.where(truth == "equal", choice == "abstain", choice == truth)
+        correct = pd.array(
+            [None if c == "invalid" else bool(r) for c, r in zip(choice, right, strict=True)],
+            dtype="boolean",
+        )
+        parts.append(
+            pd.DataFrame(
+                {
+                    "request_id": df["request_id"].to_numpy(),
+                    "run_id": run.id,
+                    "provider": run.provider,
+                    "model": run.model,
+                    "model_version": versions,
+                    "prompt": run.prompt_id,
+                    "test_case": df["pair_id"].to_numpy(),
+                    "design": df["design"].to_numpy(),
+                    "kind": df["kind"].to_numpy(),
+                    "right_answer": [_RIGHT.get(t, t) for t in truth],
+                    "source_resume": [sources.get(int(c), f"Resume id {c}") for c in df["cluster"]],
+                    "k": df["k"].to_numpy(),
+                    "group_a": df["group_a"].fillna("").to_numpy(),
+                    "group_b": df["group_b"].fillna("").to_numpy(),
+                    "order": df["ord"].to_numpy(),
+                    "shown_first": np.where(df["ord"] == "ab", "A", "B"),
+                    "repeat": df["rep"].to_numpy(),
+                    "answer": df["label"].to_numpy(),
+                    "picked": [_PICKED.get(c, c) for c in choice],
+                    "correct": correct,
+                    "justification": df["justification"].fillna("").to_numpy(),
+                    "received_at": [received.get(int(r), "") for r in df["request_id"]],
+                }
+            )
+        )
+    if not parts:
+        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+    return pd.concat(parts, ignore_index=True)[JUDGMENT_COLUMNS]
+
+
+def _metric_objects(data: Any, path: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
+    """Every metric object in the metrics JSON, with its path."""
+    if isinstance(data, dict):
+        if "value" in data and "ci" in data and "title" in data:
+            return [(path, data)]
+        out = []
+        for key, value in data.items():
+            out += _metric_objects(value, [*path, str(key)])
+        return out
+    if isinstance(data, list):
+        out = []
+        for i, value in enumerate(data):
+            out += _metric_objects(value, [*path, str(i)])
+        return out
+    return []
+
+
+def metrics_frame(metrics: dict[str, Any]) -> pd.DataFrame:
+    rows = []
+    for path, m in _metric_objects(metrics, []):
+        ci = m.get("ci") or [None, None]
+        rows.append(
+            {
+                "metric": ".".join(path),
+                "title": m.get("title", ""),
+                "value": m.get("value"),
+                "ci_low": ci[0],
+                "ci_high": ci[1],
+                "level": m.get("level"),
+                "n": m.get("n"),
+                "successes": m.get("successes"),
+                "clusters": m.get("clusters"),
+                "p": m.get("p"),
+                "p_holm": m.get("p_holm"),
+                "unit": m.get("unit", ""),
+                "flag": m.get("flag") or "",
+                "note": m.get("note") or "",
+                "reading": m.get("reading", ""),
+            }
+        )
+    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def failures_frame(result: ResultFile) -> pd.DataFrame:
+    rows = [
+        {"run_id": run.id, "request_id": rid, "error_kind": kind, "error": message}
+        for run in result.runs()
+        for rid, kind, message in result.failures(run.id)
+    ]
+    return pd.DataFrame(rows, columns=["run_id", "request_id", "error_kind", "error"])
+
+
+def about_rows(metrics: dict[str, Any], generated_at: str) -> list[tuple[str, str]]:
+    run = metrics["run"]
+    return [
+        ("Study", str(metrics["study"]["name"])),
+        ("Model", f"{run['provider']}: {run['model']}"),
+        ("Server", safe_url(str(run.get("base_url", ""))) or "bundled local model"),
+        ("Run described by the Metrics sheet", str(run["id"])),
+        ("Metrics schema", str(metrics["schema"])),
+        ("App", f"Resume Auditor {metrics['app_version']}"),
+        ("Made", generated_at),
+        (
+            "Sheets",
+            "Cases: one row per test case. Judgments: one row per answer, every run. "
+            "Metrics: every number of the report, with its 95% interval. Failed requests.",
+        ),
+        (
+            "Privacy",
+            "Source resumes are named 'Resume N'; candidates carry the synthetic names the "
+            "model saw. Original resumes, file names and API keys are not included.",
+        ),
+    ]
