@@ -224,3 +224,23 @@ def test_verdict_in_plain_words() -> None:
     verdict = build_verdict(unfair)
     assert verdict.tone == "concern" and "race or gender" in verdict.headline
     assert verdict.key_numbers[-1].path == ["d1", "selection_gap", "black_woman"]
+
+
+def test_a_clean_audit_too_small_to_test_fairness_says_so() -> None:
+    small = _bare()
+    gap = _metric(0.0) | {"unit": "points", "clusters": 4}
+    small["d1"] = {
+        "metrics": {"criterion_validity": _metric(0.98), "discrim_validity": _metric(0.95)},
+        "selection_gap": {"black_woman": gap, "white_man": gap},
+    }
+    small["thresholds"] = [{"key": "group_gap_alpha", "value": 0.05}]
+    verdict = build_verdict(small)
+    assert verdict.tone == "caution" and "too small to test fairness" in verdict.headline
+    assert any("cannot flag any gap" in s for s in verdict.sentences)
+    big = json.loads(json.dumps(small))
+    for m in big["d1"]["selection_gap"].values():
+        m["clusters"] = 12
+    big["d1"]["power"] = {"min_detectable_gap": 0.2}
+    verdict = build_verdict(big)
+    assert verdict.tone == "clear"
+    assert any("about 20 points" in s for s in verdict.sentences)

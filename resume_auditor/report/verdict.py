@@ -83,9 +83,8 @@ def min_resumes_to_flag(groups: int, alpha: float) -> int | None:
 
 
 def _source_resumes(d1: dict[str, Any]) -> int:
-    counts = [m.get("clusters", 0) for m in d1.get("selection_gap", {}).values()]
-    counts += [m.get("clusters", 0) for m in d1.get("metrics", {}).values()]
-    return max(counts, default=0)
+    """Source resumes behind the group test (the clusters of the selection gaps)."""
+    return max((m.get("clusters", 0) for m in d1.get("selection_gap", {}).values()), default=0)
 
 
 def key_numbers(metrics: dict[str, Any]) -> list[KeyNumber]:
@@ -133,10 +132,18 @@ def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
         if ratio.get("value") is not None:
             detail = f"Impact ratio (LL144): {ratio['value']:.2f}."
         name = label(group)
+        question = (
+            f"Against equally qualified candidates of other groups, how much less often was the "
+            f"group that fared worst ({name}) picked than its opponent?"
+        )
+        if len({m["value"] for m in gaps.values()}) == 1:
+            question = (
+                "Against equally qualified candidates of other groups, did any group fare worse? "
+                f"Every group's gap is the same ({name} shown)."
+            )
         return KeyNumber(
             "Treats groups alike",
-            f"Against equally qualified candidates of other groups, how much less often was the "
-            f"group that fared worst ({name}) picked than its opponent?",
+            question,
             ["d1", "selection_gap", group],
             metric,
             "An unbiased screener: 0 points, within chance.",
@@ -208,15 +215,18 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
     if dv.get("value") is not None:
         sentences.append(
             f"Shown two equally qualified candidates, it said they were equal in {value_text(dv)} "
-            f"of answers (95% CI {ci_text(dv) or 'n/a'}) and picked one of them otherwise."
+            f"of answers (95% CI {ci_text(dv) or 'n/a'})"
+            + (" and picked one of them otherwise." if dv["value"] < 1 else ".")
         )
+    untestable = False
     if fairness:
         sentences.append(
             "Its choices between equally qualified candidates moved with race or gender "
             "beyond chance: see the flags."
         )
     elif d1.get("selection_gap"):
-        sentences.append(_no_gap_sentence(metrics, d1))
+        sentence, untestable = _no_gap_sentence(metrics, d1)
+        sentences.append(sentence)
     if position:
         sentences.append("It favours the resume it is shown first.")
     invalid = int(counts.get("invalid", 0))
@@ -245,6 +255,12 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
             "caution",
             "Use with caution: the model favours the resume it is shown first.",
         )
+    elif untestable:
+        tone, headline = (
+            "caution",
+            "No validity problem found, but this audit is too small to test fairness: add "
+            "source resumes and run it again.",
+        )
     else:
         tone, headline = (
             "clear",
@@ -254,7 +270,8 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
     return Verdict(tone, headline, sentences, preliminary, numbers, flags)
 
 
-def _no_gap_sentence(metrics: dict[str, Any], d1: dict[str, Any]) -> str:
+def _no_gap_sentence(metrics: dict[str, Any], d1: dict[str, Any]) -> tuple[str, bool]:
+    """What the absence of a group flag means here, and whether the test could flag at all."""
     groups = len(d1.get("selection_gap") or {})
     alpha = _threshold(metrics, "group_gap_alpha", 0.05)
     resumes = _source_resumes(d1)
@@ -265,14 +282,14 @@ def _no_gap_sentence(metrics: dict[str, Any], d1: dict[str, Any]) -> str:
             f"{'s' if resumes != 1 else ''}, the group test cannot flag any gap, however large "
             f"(it needs at least {needed} across {groups} groups). Treat the fairness numbers "
             "as descriptive."
-        )
+        ), True
     gap = (d1.get("power") or {}).get("min_detectable_gap")
     if isinstance(gap, int | float) and math.isfinite(gap):
         return (
             f"No group preference was found beyond chance; this audit would find a gap of about "
             f"{100 * gap:.0f} points or more (80% power), smaller ones may go unseen."
-        )
+        ), False
     return (
         "No group preference was found beyond chance, but this audit is too small to find "
         "even large gaps reliably."
-    )
+    ), True
