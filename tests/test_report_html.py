@@ -244,3 +244,16 @@ def test_a_clean_audit_too_small_to_test_fairness_says_so() -> None:
     verdict = build_verdict(big)
     assert verdict.tone == "clear"
     assert any("about 20 points" in s for s in verdict.sentences)
+
+
+def test_examples_show_a_few_answers_and_count_the_rest(
+    audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("resume_auditor.report.examples.SHOWN_ANSWERS", 1)
+    with ResultFile(audit) as result:
+        doc = build_document(result, metrics_report(result))
+    assert doc.examples
+    for ex in doc.examples:
+        assert len(ex.answers) == 1 and ex.answers[0].order == "A shown first"
+        assert ex.more.startswith("1 more answer to this test case: 1 ")
+    assert str(escape(doc.examples[0].more)) in render_html(doc)

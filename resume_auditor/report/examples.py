@@ -22,6 +22,7 @@ from resume_auditor.stats.d1 import with_choice
 from resume_auditor.store.resultfile import ResultFile
 
 MAX_JUSTIFICATION = 600
+SHOWN_ANSWERS = 4  # per example: both orders of the first two repeats
 
 KINDS = {
     "wrong": (
@@ -58,6 +59,7 @@ class Example:
     differs: str
     truth: str
     answers: list[Answer] = field(default_factory=list)
+    more: str = ""  # the answers not shown, counted ("18 more answers: 10 picked A, ...")
 
 
 def _shorten(text: str) -> str:
@@ -185,7 +187,9 @@ def _example(
         differs=str(first["differs"] or ""),
         truth=truth,
     )
-    for _, row in answers.sort_values(["rep", "ord"]).iterrows():
+    ordered = answers.sort_values(["rep", "ord"])
+    shown = ordered.head(SHOWN_ANSWERS)
+    for _, row in shown.iterrows():
         order = "A shown first" if row["ord"] == "ab" else "B shown first"
         if row["rep"]:
             order += f" (repeat {int(row['rep']) + 1})"
@@ -196,5 +200,12 @@ def _example(
                 _shorten(str(row["justification"] or "")),
                 int(row["request_id"]),
             )
+        )
+    rest = ordered.iloc[len(shown) :]
+    if len(rest):
+        counts = rest["choice"].map(_verdict).value_counts()
+        ex.more = (
+            f"{len(rest)} more answer{'s' if len(rest) != 1 else ''} to this test case: "
+            + ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
         )
     return ex

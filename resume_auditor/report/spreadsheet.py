@@ -86,12 +86,15 @@ def _sheet(wb: Workbook, title: str, frame: pd.DataFrame, widths: dict[str, int]
         header.append(cell)
     ws.append(header)
     for row in frame.itertuples(index=False, name=None):
-        cells = []
+        cells: list[Any] = []
         for value in row:
-            cell = WriteOnlyCell(ws, value=_cell_value(value))
-            if isinstance(cell.value, str):
-                cell.data_type = "s"  # text, never a formula
-            cells.append(cell)
+            value = _cell_value(value)
+            if isinstance(value, str) and value.startswith("="):
+                # openpyxl would store it as a formula: a typed cell keeps it text
+                cell = WriteOnlyCell(ws, value=value)
+                cell.data_type = "s"
+                value = cell
+            cells.append(value)
         ws.append(cells)
 
 
