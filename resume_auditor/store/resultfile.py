@@ -585,14 +585,16 @@ class ResultFile(RequestTables):
         *,
         after_id: int = 0,
         limit: int | None = None,
+        batch_id: int | None = None,
     ) -> list[PendingRequest]:
         """Requests that still need an answer (pending, sent but unanswered, failed),
         by id; `after_id` and `limit` read them a page at a time (a run of 100,000
         requests never holds every body in memory). Requests waiting in a provider
-        batch are not open: the batch answers them."""
+        batch are not open: the batch answers them (`batch_id` lists one batch's)."""
         statuses = ("pending", "sent", "failed") if include_failed else ("pending", "sent")
         marks = ",".join("?" * len(statuses))
         page = "" if limit is None else f" LIMIT {int(limit)}"
+        in_batch = "batch_id IS NULL" if batch_id is None else f"batch_id = {int(batch_id)}"
         return [
             PendingRequest(
                 id=r[0],
@@ -612,7 +614,7 @@ class ResultFile(RequestTables):
             for r in self._db.execute(
                 f"SELECT id, pair_id, ord, rep, body, attempts, kind, preset, ukey, "
                 f"variants_json, context_json, cell, status FROM request "
-                f"WHERE run_id = ? AND status IN ({marks}) AND id > ? AND batch_id IS NULL "
+                f"WHERE run_id = ? AND status IN ({marks}) AND id > ? AND {in_batch} "
                 f"ORDER BY id{page}",
                 (run_id, *statuses, after_id),
             )

@@ -118,6 +118,117 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE resume ADD COLUMN findings_json TEXT NOT NULL DEFAULT '[]';
     """,
+    # 3: requests for every design, not only D1 pairs. A request shows one or more
+    # variants in a given order under a preset of a given kind (docs/runner.md);
+    # its response keeps the parsed result of that kind, where it came from (the
+    # API, the response cache, a batch) and what it cost. Provider batches are
+    # remembered so a run resumes them after a restart; answers a re-ask replaced
+    # are kept. The D1 rows move over unchanged (ukey 'pair:<id>:<ord>').
+    """
+    CREATE TABLE case_set (
+        id INTEGER PRIMARY KEY,
+        design TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        cluster INTEGER,
+        variants_json TEXT NOT NULL DEFAULT '[]',
+        meta_json TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE batch (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES run(id),
+        provider TEXT NOT NULL,
+        remote_id TEXT,
+        state TEXT NOT NULL DEFAULT 'preparing'
+            CHECK (state IN ('preparing', 'submitted', 'ended', 'collected', 'failed')),
+        remote_status TEXT NOT NULL DEFAULT '',
+        requests INTEGER NOT NULL DEFAULT 0,
+        message TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        submitted_at TEXT,
+        ended_at TEXT
+    );
+    CREATE TABLE request_v3 (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES run(id),
+        ukey TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'pairwise_abstain',
+        preset TEXT NOT NULL DEFAULT '',
+        pair_id INTEGER REFERENCES pair(id),
+        set_id INTEGER REFERENCES case_set(id),
+        ord TEXT NOT NULL DEFAULT '',
+        variants_json TEXT NOT NULL DEFAULT '[]',
+        context_json TEXT NOT NULL DEFAULT '{}',
+        cell TEXT NOT NULL DEFAULT '',
+        rep INTEGER NOT NULL DEFAULT 0,
+        body BLOB NOT NULL,
+        body_sha256 TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'sent', 'done', 'failed', 'skipped')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        error_kind TEXT,
+        error TEXT,
+        sent_at TEXT,
+        done_at TEXT,
+        batch_id INTEGER REFERENCES batch(id),
+        UNIQUE (run_id, ukey, rep)
+    );
+    INSERT INTO request_v3 (id, run_id, ukey, kind, preset, pair_id, ord, variants_json, rep,
+        body, body_sha256, status, attempts, error_kind, error, sent_at, done_at)
+    SELECT r.id, r.run_id, 'pair:' || r.pair_id || ':' || r.ord, 'pairwise_abstain',
+        run.prompt_id, r.pair_id, r.ord,
+        CASE r.ord WHEN 'ab' THEN json_array(p.variant_a, p.variant_b)
+            ELSE json_array(p.variant_b, p.variant_a) END,
+        r.rep, r.body, r.body_sha256, r.status, r.attempts, r.error_kind, r.error,
+        r.sent_at, r.done_at
+    FROM request r JOIN pair p ON p.id = r.pair_id JOIN run ON run.id = r.run_id;
+    CREATE TABLE response_v3 (
+        request_id INTEGER PRIMARY KEY REFERENCES request_v3(id),
+        raw BLOB NOT NULL,
+        text TEXT NOT NULL,
+        label TEXT NOT NULL CHECK (label != ''),
+        justification TEXT NOT NULL DEFAULT '',
+        parsed_json TEXT NOT NULL DEFAULT '{}',
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens INTEGER NOT NULL DEFAULT 0,
+        reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+        cost_usd REAL,
+        source TEXT NOT NULL DEFAULT 'api' CHECK (source IN ('api', 'cache', 'batch')),
+        notes_json TEXT NOT NULL DEFAULT '[]',
+        unsupported_json TEXT NOT NULL DEFAULT '[]',
+        model_version TEXT NOT NULL DEFAULT '',
+        latency_s REAL NOT NULL DEFAULT 0,
+        received_at TEXT NOT NULL
+    );
+    INSERT INTO response_v3 (request_id, raw, text, label, justification, input_tokens,
+        output_tokens, cached_tokens, reasoning_tokens, model_version, latency_s, received_at)
+    SELECT request_id, raw, text, label, justification, input_tokens, output_tokens,
+        cached_tokens, reasoning_tokens, model_version, latency_s, received_at
+    FROM response;
+    DROP TABLE response;
+    DROP TABLE request;
+    ALTER TABLE request_v3 RENAME TO request;
+    ALTER TABLE response_v3 RENAME TO response;
+    CREATE INDEX request_status ON request(run_id, status);
+    CREATE INDEX request_pair ON request(pair_id);
+    CREATE INDEX request_batch ON request(batch_id);
+    CREATE INDEX response_received ON response(received_at);
+    UPDATE response SET cost_usd = 0 WHERE request_id IN (SELECT request.id FROM request
+        JOIN run ON run.id = request.run_id WHERE run.provider IN ('local', 'openai-compatible'));
+    CREATE TABLE response_history (
+        id INTEGER PRIMARY KEY,
+        request_id INTEGER NOT NULL REFERENCES request(id),
+        raw BLOB NOT NULL,
+        text TEXT NOT NULL,
+        label TEXT NOT NULL,
+        parsed_json TEXT NOT NULL DEFAULT '{}',
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cost_usd REAL,
+        reason TEXT NOT NULL,
+        received_at TEXT NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

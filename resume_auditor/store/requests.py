@@ -1,0 +1,414 @@
+"""Requests of every kind and their answers, in the result file (schema 3).
+
+A request shows one or more variants, in a given order, under a prompt preset of
+a given kind (pairwise, Yes/No, 1-5 rating, five-dimension scores, ranking,
+manipulation check). Its `ukey` says *what* is asked, so queuing the same thing
+twice is a no-op and `(run, ukey, rep)` identifies an answer across sessions.
+The response keeps the raw body, the parsed result of its kind (`parsed_json`),
+where it came from (the API, the response cache, a provider batch) and what it
+cost. An answer a re-ask replaced moves to `response_history`: a paid response is
+never thrown away. docs/runner.md describes the model for the design builders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from resume_auditor.store.packing import now_iso, pack, unpack
+
+SOURCES = ("api", "cache", "batch")
+
+
+@dataclass(frozen=True)
+class RequestSpec:
+    """One request to queue.
+
+    ukey: what is asked, stable across sessions ('pair:12:ab', 'd2:var:40:rating');
+        with `rep` it is unique within a run.
+    kind: the preset kind, which says how the answer is read (prompts.KINDS).
+    variants: the variant ids shown, in presentation order.
+    context: what reading the answer needs besides the text (candidate names and
+        labels for a ranking, the placeholder letters...), stored as JSON.
+    cell: the group of requests that estimate one quantity (for early stopping).
+    """
+
+    ukey: str
+    kind: str
+    body: dict[str, Any]
+    variants: tuple[int, ...] = ()
+    rep: int = 0
+    preset: str = ""
+    pair_id: int | None = None
+    order: str = ""
+    set_id: int | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+    cell: str = ""
+
+
+@dataclass(frozen=True)
+class BatchRecord:
+    id: int
+    run_id: int
+    provider: str
+    remote_id: str | None
+    state: str
+    remote_status: str
+    requests: int
+    message: str
+    created_at: str
+    submitted_at: str | None
+
+
+class RequestTables:
+    """The generic request, response and batch tables; mixed into ResultFile."""
+
+    _db: sqlite3.Connection
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    # -- queueing ------------------------------------------------------------------
+
+    def add_request_specs(self, run_id: int, specs: Iterable[RequestSpec]) -> int:
+        """Queue requests; ones already queued (same ukey and rep) stay as they are."""
+        rows = []
+        for s in specs:
+            packed = pack(s.body)
+            rows.append(
+                (
+                    run_id,
+                    s.ukey,
+                    s.kind,
+                    s.preset,
+                    s.pair_id,
+                    s.set_id,
+                    s.order,
+                    json.dumps(list(s.variants)),
+                    json.dumps(s.context, sort_keys=True),
+                    s.cell,
+                    s.rep,
+                    packed,
+                    hashlib.sha256(packed).hexdigest(),
+                )
+            )
+        before = self._db.total_changes
+        self._db.executemany(
+            "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, pair_id, set_id, ord, "
+            "variants_json, context_json, cell, rep, body, body_sha256) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        return self._db.total_changes - before
+
+    def add_case_set(
+        self,
+        design: str,
+        kind: str,
+        variants: Iterable[int],
+        cluster: int | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> int:
+        """A pool (D3) or a ranked batch (D4): variants asked about together."""
+        cur = self._db.execute(
+            "INSERT INTO case_set(design, kind, cluster, variants_json, meta_json) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (design, kind, cluster, json.dumps(list(variants)), json.dumps(meta or {})),
+        )
+        return int(cur.lastrowid or 0)
+
+    def case_sets(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": r[0],
+                "design": r[1],
+                "kind": r[2],
+                "cluster": r[3],
+                "variants": json.loads(r[4]),
+                "meta": json.loads(r[5]),
+            }
+            for r in self._db.execute(
+                "SELECT id, design, kind, cluster, variants_json, meta_json FROM case_set "
+                "ORDER BY id"
+            )
+        ]
+
+    def add_repeat(self, request_id: int, rep: int, body: dict[str, Any] | None = None) -> int:
+        """Queue another sample of a request (rep `rep`); returns its id (0 if it existed)."""
+        packed = pack(body) if body is not None else None
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, pair_id, set_id, ord, "
+                "variants_json, context_json, cell, rep, body, body_sha256) "
+                "SELECT run_id, ukey, kind, preset, pair_id, set_id, ord, variants_json, "
+                "context_json, cell, ?, coalesce(?, body), body_sha256 FROM request WHERE id = ?",
+                (rep, packed, request_id),
+            )
+            return int(cur.lastrowid or 0) if cur.rowcount else 0
+
+    # -- answers -------------------------------------------------------------------
+
+    def record_cached(
+        self,
+        request_id: int,
+        raw: dict[str, Any],
+        text: str,
+        label: str,
+        justification: str,
+        parsed: dict[str, Any],
+        model_version: str,
+        notes: Iterable[str] = (),
+    ) -> None:
+        """An answer served from the response cache: it cost this audit nothing."""
+        self._store_response(
+            request_id,
+            raw,
+            text,
+            label,
+            justification,
+            (0, 0, 0, 0),
+            model_version,
+            0.0,
+            parsed=parsed,
+            source="cache",
+            cost_usd=0.0,
+            notes=notes,
+            unsupported=(),
+        )
+
+    def _store_response(
+        self,
+        request_id: int,
+        raw: dict[str, Any],
+        text: str,
+        label: str,
+        justification: str,
+        usage: tuple[int, int, int, int],
+        model_version: str,
+        latency_s: float,
+        *,
+        parsed: dict[str, Any] | None,
+        source: str,
+        cost_usd: float | None,
+        notes: Iterable[str],
+        unsupported: Iterable[str],
+    ) -> None:
+        if source not in SOURCES:
+            raise ValueError(f"unknown response source {source!r}")
+        received = now_iso()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO response_history(request_id, raw, text, label, parsed_json, "
+                "input_tokens, output_tokens, cost_usd, reason, received_at) "
+                "SELECT request_id, raw, text, label, parsed_json, input_tokens, output_tokens, "
+                "cost_usd, 'replaced by a later answer', received_at FROM response "
+                "WHERE request_id = ?",
+                (request_id,),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO response(request_id, raw, text, label, justification, "
+                "parsed_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens, "
+                "cost_usd, source, notes_json, unsupported_json, model_version, latency_s, "
+                "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    request_id,
+                    pack(raw),
+                    text,
+                    label,
+                    justification,
+                    json.dumps(parsed or {}, sort_keys=True, allow_nan=False),
+                    *usage,
+                    cost_usd,
+                    source,
+                    json.dumps(list(dict.fromkeys(notes))),
+                    json.dumps(list(unsupported)),
+                    model_version,
+                    latency_s,
+                    received,
+                ),
+            )
+            db.execute(
+                "UPDATE request SET status = 'done', done_at = ?, error_kind = NULL, error = NULL "
+                "WHERE id = ?",
+                (received, request_id),
+            )
+
+    def mark_skipped(self, request_ids: Iterable[int], reason: str) -> int:
+        """Requests left out on purpose (early stop): never sent, shown with the reason."""
+        ids = list(request_ids)
+        with self.transaction() as db:
+            before = self._db.total_changes
+            db.executemany(
+                "UPDATE request SET status = 'skipped', error_kind = 'skipped', error = ? "
+                "WHERE id = ? AND status IN ('pending', 'failed')",
+                [(reason, i) for i in ids],
+            )
+            return self._db.total_changes - before
+
+    def unskip(self, run_id: int) -> int:
+        """Put requests skipped by an early stop back in the queue."""
+        cur = self._db.execute(
+            "UPDATE request SET status = 'pending', error_kind = NULL, error = NULL "
+            "WHERE run_id = ? AND status = 'skipped'",
+            (run_id,),
+        )
+        return int(cur.rowcount)
+
+    def response_record(self, request_id: int) -> dict[str, Any] | None:
+        """Everything stored about one answer (for a detail view and the tests)."""
+        row = self._db.execute(
+            "SELECT label, justification, parsed_json, source, cost_usd, notes_json, "
+            "unsupported_json, input_tokens, output_tokens, cached_tokens, reasoning_tokens, "
+            "text, model_version FROM response WHERE request_id = ?",
+            (request_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "label": row[0],
+            "justification": row[1],
+            "parsed": json.loads(row[2]),
+            "source": row[3],
+            "cost_usd": row[4],
+            "notes": json.loads(row[5]),
+            "unsupported": json.loads(row[6]),
+            "input_tokens": row[7],
+            "output_tokens": row[8],
+            "cached_tokens": row[9],
+            "reasoning_tokens": row[10],
+            "text": row[11],
+            "model_version": row[12],
+        }
+
+    def response_history(self, request_id: int) -> list[dict[str, Any]]:
+        return [
+            {"label": r[0], "text": r[1], "reason": r[2], "received_at": r[3], "raw": unpack(r[4])}
+            for r in self._db.execute(
+                "SELECT label, text, reason, received_at, raw FROM response_history "
+                "WHERE request_id = ? ORDER BY id",
+                (request_id,),
+            )
+        ]
+
+    def answers(self, run_id: int, kind: str | None = None) -> pd.DataFrame:
+        """One row per answered request of any kind: what issue-5 style builders read.
+
+        `variants` is the list shown (presentation order); `parsed` the dict of the
+        kind's parsed result (docs/prompts.md lists its keys).
+        """
+        query = (
+            "SELECT request.id AS request_id, request.run_id, request.ukey, request.kind, "
+            "request.preset, request.pair_id, request.set_id, request.ord, "
+            "request.variants_json, request.context_json, request.cell, request.rep, "
+            "response.label, response.justification, response.parsed_json, response.source, "
+            "response.cost_usd FROM request JOIN response ON response.request_id = request.id "
+            "WHERE request.run_id = ?" + (" AND request.kind = ?" if kind else "") + " "
+            "ORDER BY request.id"
+        )
+        params: tuple[Any, ...] = (run_id, kind) if kind else (run_id,)
+        frame = pd.read_sql_query(query, self._db, params=params)
+        frame["variants"] = [json.loads(v) for v in frame.pop("variants_json")]
+        frame["context"] = [json.loads(v) for v in frame.pop("context_json")]
+        frame["parsed"] = [json.loads(v) for v in frame.pop("parsed_json")]
+        return frame
+
+    def cell_requests(
+        self, run_id: int
+    ) -> Iterator[tuple[str, dict[str, Any], str | None, dict[str, Any]]]:
+        """(cell, context, label or None, parsed) of every request that names a cell."""
+        for r in self._db.execute(
+            "SELECT request.cell, request.context_json, response.label, response.parsed_json "
+            "FROM request LEFT JOIN response ON response.request_id = request.id "
+            "WHERE request.run_id = ? AND request.cell != '' ORDER BY request.id",
+            (run_id,),
+        ):
+            yield r[0], json.loads(r[1]), r[2], json.loads(r[3]) if r[3] else {}
+
+    # -- provider batches ----------------------------------------------------------
+
+    def add_batch(self, run_id: int, provider: str, request_ids: list[int]) -> int:
+        """Remember a batch before it is submitted, with its requests, in one commit."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO batch(run_id, provider, requests, created_at) VALUES (?, ?, ?, ?)",
+                (run_id, provider, len(request_ids), now_iso()),
+            )
+            batch_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "UPDATE request SET batch_id = ?, status = 'sent', attempts = attempts + 1, "
+                "sent_at = ? WHERE id = ? AND status != 'done'",
+                [(batch_id, now_iso(), rid) for rid in request_ids],
+            )
+        return batch_id
+
+    def set_batch(
+        self,
+        batch_id: int,
+        *,
+        state: str | None = None,
+        remote_id: str | None = None,
+        remote_status: str | None = None,
+        message: str | None = None,
+    ) -> None:
+        sets, values = [], []
+        for column, value in (
+            ("state", state),
+            ("remote_id", remote_id),
+            ("remote_status", remote_status),
+            ("message", message),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                values.append(value)
+        if state == "submitted":
+            sets.append("submitted_at = ?")
+            values.append(now_iso())
+        if state in ("ended", "failed"):
+            sets.append("ended_at = coalesce(ended_at, ?)")
+            values.append(now_iso())
+        if not sets:
+            return
+        with self.transaction() as db:
+            db.execute(f"UPDATE batch SET {', '.join(sets)} WHERE id = ?", (*values, batch_id))
+
+    def release_batch(self, batch_id: int, message: str) -> int:
+        """Requests of a batch that got no answer go back to the queue (status failed,
+        with `message`); ones that failed with their own error keep it."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE request SET status = 'failed', error_kind = 'batch', error = ?, "
+                "batch_id = NULL WHERE batch_id = ? AND status IN ('pending', 'sent')",
+                (message, batch_id),
+            )
+            db.execute(
+                "UPDATE request SET batch_id = NULL WHERE batch_id = ? AND status = 'failed'",
+                (batch_id,),
+            )
+            return int(cur.rowcount)
+
+    def batches(self, run_id: int, *, open_only: bool = False) -> list[BatchRecord]:
+        where = " AND state IN ('preparing', 'submitted', 'ended')" if open_only else ""
+        return [
+            BatchRecord(*r)
+            for r in self._db.execute(
+                "SELECT id, run_id, provider, remote_id, state, remote_status, requests, message, "
+                "created_at, submitted_at FROM batch WHERE run_id = ?" + where + " ORDER BY id",
+                (run_id,),
+            )
+        ]
+
+    def batch_requests(self, batch_id: int) -> dict[int, tuple[str, dict[str, Any]]]:
+        """request id -> (status, body) for the requests of a batch."""
+        return {
+            int(r[0]): (r[1], unpack(r[2]))
+            for r in self._db.execute(
+                "SELECT id, status, body FROM request WHERE batch_id = ?", (batch_id,)
+            )
+        }
