@@ -40,7 +40,7 @@ def test_placeholders_are_checked(tmp_path: Path) -> None:
     typo = Preset(
         "x", "x", "pairwise_abstain", "", "{resume_1} {resume_2} {job_description} {resume_3}"
     )
-    with pytest.raises(PromptError, match="unknown placeholders"):
+    with pytest.raises(PromptError, match="unknown placeholder"):
         typo.check()
     path = tmp_path / "p.toml"
     path.write_text('id = "p"\nkind = "pairwise_abstain"\nuser = "{resume_1}"\n')
