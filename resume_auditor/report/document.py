@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from resume_auditor.domain.groups import group_label
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures
@@ -458,4 +457,4 @@ def build_document(
     )
 
 
-__all__ = ["Block", "ReportDocument", "Row", "Table", "build_document", "group_label"]
+__all__ = ["Block", "ReportDocument", "Row", "Table", "build_document"]

@@ -17,8 +17,6 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from resume_auditor.domain.identity import SlotKind
-
 MASK = "[redacted]"
 _SECRET_PARAMS = re.compile(r"key|token|secret|sig|password|auth", re.IGNORECASE)
 
@@ -71,10 +69,6 @@ def templated(text: str, slots: list[dict[str, Any]]) -> tuple[str, list[dict[st
         pos = end
     out.append(text[pos:])
     return "".join(out), spans
-
-
-def known_kind(kind: str) -> bool:
-    return kind in {k.value for k in SlotKind}
 
 
 def safe_url(url: str) -> str:
