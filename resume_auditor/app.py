@@ -10,9 +10,8 @@ from resume_auditor import APP_NAME
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from PySide6.QtWidgets import QApplication
-
     from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
 
     from resume_auditor.resources import resource, sample_study
     from resume_auditor.ui.main_window import MainWindow
