@@ -176,3 +176,40 @@ def test_two_runs_compared_side_by_side(
     assert first_row[2].startswith("100%")  # the valid simulated model
     assert not first_row[1].startswith("100%")  # always "first": half the unequal pairs wrong
     assert page.compare_note.text()
+
+
+def test_report_and_bundle_from_the_app(
+    qtbot: QtBot, window: MainWindow, small_study: Path, tmp_path: Path
+) -> None:
+    win = window
+    _open(qtbot, win, small_study)
+    win.show_page(3)
+    with Simulator() as sim:
+        _point_at(win, sim)
+        with qtbot.waitSignal(win.controller.finished, timeout=30000):
+            win.run_page.start_button.click()
+    page = win.report_page
+    qtbot.waitUntil(lambda: win.session.data.answered == 10, timeout=10000)
+    win.show_page(5)
+    qtbot.waitUntil(
+        lambda: (
+            "<h2" in page.verdict.toHtml()
+            or page.verdict.toPlainText()
+            and "No answers" not in page.verdict.toPlainText()
+        ),
+        timeout=30000,
+    )
+    assert page.buttons["pdf"].isEnabled()
+    html_file = tmp_path / "r.html"
+    page.save("html", html_file)
+    qtbot.waitUntil(lambda: "Saved HTML" in page.message.text(), timeout=60000)
+    assert html_file.exists() and "<html" in html_file.read_text().lower()
+    bundle = tmp_path / "b.zip"
+    page.save("bundle", bundle)
+    qtbot.waitUntil(lambda: "Saved BUNDLE" in page.message.text(), timeout=60000)
+    with qtbot.waitSignal(win.session.loaded, timeout=60000):
+        win.open_path(bundle)
+    data = win.session.data
+    assert data.path != small_study and data.path.suffix == ".audit"
+    assert data.answered == 10
+    assert data.notes and "matches" in data.notes[0]

@@ -61,10 +61,10 @@ def main(argv: list[str]) -> int:
             settle(100)
             if window.session.data is not None:
                 break
-        names = ["1-job", "2-resumes", "3-variants", "4-run", "5-results"]
+        names = ["1-job", "2-resumes", "3-variants", "4-run", "5-results", "6-report"]
         for index, name in enumerate(names):
             window.show_page(index)
-            settle(1200 if name == "5-results" else 500)
+            settle(2500 if name in ("5-results", "6-report") else 500)
             path = out_dir / f"{name}.png"
             window.grab().save(str(path))
             print(path)
@@ -79,7 +79,7 @@ def main(argv: list[str]) -> int:
         dialog = window.open_settings()
         dialog.resize(1000, 600)
         settle(400)
-        path = out_dir / "7-settings.png"
+        path = out_dir / "9-settings.png"
         dialog.grab().save(str(path))
         print(path)
         dialog.close()
@@ -100,7 +100,7 @@ def main(argv: list[str]) -> int:
         settle(400)
         presenter.show_panels()
         settle(800)
-        path = out_dir / "6-presenter.png"
+        path = out_dir / "8-presenter.png"
         presenter.grab().save(str(path))
         print(path)
         presenter.close()

@@ -27,6 +27,7 @@ from resume_auditor.ui import heap
 from resume_auditor.ui.app_settings import AppSettings
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.pages.job_page import JobPage
+from resume_auditor.ui.pages.report_page import ReportPage
 from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.pages.resumes_page import ResumesPage
 from resume_auditor.ui.pages.run_page import RunPage
@@ -59,12 +60,14 @@ class MainWindow(QMainWindow):
         self.variants_page = VariantsPage(self.session)
         self.run_page = RunPage(self.controller, self.session)
         self.results_page = ResultsPage(self.session)
+        self.report_page = ReportPage(self.session)
         self.pages: list[Page] = [
             self.job_page,
             self.resumes_page,
             self.variants_page,
             self.run_page,
             self.results_page,
+            self.report_page,
         ]
 
         self.steps = QListWidget()
@@ -237,7 +240,10 @@ class MainWindow(QMainWindow):
 
     def _open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open", "", "Studies and audits (*.toml *.audit);;All files (*)"
+            self,
+            "Open",
+            "",
+            "Studies, audits and bundles (*.toml *.audit *.zip);;All files (*)",
         )
         if path:
             self.open_path(path)
@@ -261,6 +267,8 @@ class MainWindow(QMainWindow):
         self._shown_path = data.path
         if not reopened:
             self.settings.add_recent(data.path)
+            if data.notes:
+                self.statusBar().showMessage(data.notes[0], 15000)
         for action in self.audit_actions:
             action.setEnabled(True)
         for page in self.pages:

@@ -20,9 +20,10 @@ from PySide6.QtCore import QObject, Signal
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, study_to_dict
-from resume_auditor.paths import default_result_path
+from resume_auditor.paths import audits_dir, default_result_path
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
 from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.workflow.bundle import import_bundle
 from resume_auditor.workflow.cases import build_cases
 from resume_auditor.workflow.prepare import prepare, study_of
 from resume_auditor.workflow.studyfile import read_study
@@ -85,6 +86,25 @@ def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
     return load_audit(prepared.path, prepared.notes)
 
 
+def import_and_load(bundle: Path) -> AuditData:
+    """A bundle becomes a new audit file in the audits folder, its numbers recomputed."""
+    target = audits_dir() / f"{bundle.stem}.audit"
+    n = 2
+    while target.exists():
+        target = audits_dir() / f"{bundle.stem}-{n}.audit"
+        n += 1
+    imported = import_bundle(bundle, target)
+    notes = list(imported.notes)
+    if imported.identical:
+        notes.insert(0, "Every number recomputed from the bundle matches the bundle's own.")
+    else:
+        notes.insert(
+            0,
+            "Some recomputed numbers differ from the bundle's: " + "; ".join(imported.differences),
+        )
+    return load_audit(imported.path, notes)
+
+
 class Session(QObject):
     """Signals: loaded(AuditData), failed(str), busy(str), edited(str)."""
 
@@ -124,7 +144,10 @@ class Session(QObject):
 
     def open_file(self, path: str | Path) -> None:
         path = Path(path)
-        if path.suffix.lower() == ".toml":
+        if path.suffix.lower() == ".zip":
+            self.busy.emit(f"Opening the bundle {path.name}: recomputing every number...")
+            run_in_background(lambda: import_and_load(path), self._done, self._error, owner=self)
+        elif path.suffix.lower() == ".toml":
             self.busy.emit(f"Preparing {path.name}: reading documents and building test cases...")
             run_in_background(lambda: prepare_and_load(path), self._done, self._error, owner=self)
         else:

@@ -74,6 +74,7 @@ CARDS = [
 
 class ResultsPage(Page):
     title = "5. Results"
+    next_label = "Next: the report →"
     updated = Signal()
 
     def __init__(self, session: Session) -> None:
