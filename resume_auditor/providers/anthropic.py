@@ -22,7 +22,6 @@ from resume_auditor.providers.base import (
     ProviderError,
     Usage,
 )
-from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.errors import ErrorInfo, parse_retry_after
 from resume_auditor.providers.wire import Plan, WireProvider, read_json
 
@@ -40,24 +39,7 @@ class AnthropicProvider(WireProvider):
     def canonical_base_url(cls, base_url: str) -> str:
         return super().canonical_base_url(base_url).removesuffix("/v1")
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        api_key: str | None = None,
-        client: httpx.AsyncClient | None = None,
-        name: str = "Anthropic",
-        timeout_s: float = 120.0,
-        capabilities: CapabilityCache | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            api_key=api_key,
-            client=client,
-            name=name,
-            timeout_s=timeout_s,
-            capabilities=capabilities,
-        )
+    display_name = "Anthropic"
 
     def _chat_url(self, request: ChatRequest) -> str:
         return f"{self.base_url}/v1/messages"

@@ -23,7 +23,6 @@ from resume_auditor.providers.base import (
     TokenLogprob,
     Usage,
 )
-from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.errors import ErrorInfo, parse_duration, parse_retry_after
 from resume_auditor.providers.wire import Plan, WireProvider, read_json
 
@@ -58,24 +57,7 @@ class GeminiProvider(WireProvider):
             base = base.removesuffix(suffix)
         return base
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        api_key: str | None = None,
-        client: httpx.AsyncClient | None = None,
-        name: str = "Google Gemini",
-        timeout_s: float = 120.0,
-        capabilities: CapabilityCache | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            api_key=api_key,
-            client=client,
-            name=name,
-            timeout_s=timeout_s,
-            capabilities=capabilities,
-        )
+    display_name = "Google Gemini"
 
     def _chat_url(self, request: ChatRequest) -> str:
         return f"{self.base_url}/{API}/{model_path(request.model)}:generateContent"

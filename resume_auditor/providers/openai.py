@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import re
 
-import httpx
-
-from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -30,24 +27,7 @@ class OpenAIProvider(OpenAICompatProvider):
     max_tokens_field = "max_completion_tokens"
     default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        api_key: str | None = None,
-        client: httpx.AsyncClient | None = None,
-        name: str = "OpenAI",
-        timeout_s: float = 120.0,
-        capabilities: CapabilityCache | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            api_key=api_key,
-            client=client,
-            name=name,
-            timeout_s=timeout_s,
-            capabilities=capabilities,
-        )
+    display_name = "OpenAI"
 
     async def list_models(self) -> list[str]:
         return [m for m in await super().list_models() if not _NOT_CHAT.search(m)]

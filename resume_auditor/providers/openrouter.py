@@ -13,15 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from resume_auditor.providers.base import ChatRequest
 from resume_auditor.providers.capabilities import (
     LOGPROBS,
     SEED,
     STRUCTURED,
     TEMPERATURE,
-    CapabilityCache,
     ModelTraits,
     model_traits,
 )
@@ -47,24 +44,7 @@ class OpenRouterProvider(OpenAICompatProvider):
     provider_id = "openrouter"
     default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        api_key: str | None = None,
-        client: httpx.AsyncClient | None = None,
-        name: str = "OpenRouter",
-        timeout_s: float = 120.0,
-        capabilities: CapabilityCache | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            api_key=api_key,
-            client=client,
-            name=name,
-            timeout_s=timeout_s,
-            capabilities=capabilities,
-        )
+    display_name = "OpenRouter"
 
     @classmethod
     def traits_for(cls, model: str) -> ModelTraits:

@@ -105,18 +105,20 @@ class WireProvider:
         """The base URL as this provider uses it (defaults filled in, suffixes trimmed)."""
         return (base_url.strip() or cls.default_base_url).rstrip("/")
 
+    display_name = "The model server"  # what messages call it, unless given a name
+
     def __init__(
         self,
-        base_url: str,
+        base_url: str = "",
         *,
         api_key: str | None = None,
         client: httpx.AsyncClient | None = None,
-        name: str = "The model server",
+        name: str | None = None,
         timeout_s: float = 120.0,
         capabilities: CapabilityCache | None = None,
     ) -> None:
         self.base_url = self.canonical_base_url(base_url)
-        self.name = name
+        self.name = name or self.display_name
         self._api_key = api_key or None
         self._own_client = client is None
         self._client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0))
