@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 Rates = list[tuple[str, dict[str, Any]]]
+DARK_GROUND, DARK_INK = "#2b2b2b", "#e0e0e0"
 
 
 def render_rates(
@@ -25,10 +26,12 @@ def render_rates(
     font_scale: float = 1.0,
     *,
     ratio: bool = False,
+    dark: bool = False,
 ) -> tuple[bytes, int, int]:
     """Horizontal bars with 95% intervals and dashed reference lines, as RGBA pixels.
 
     `ratio`: the values are ratios (impact ratios), labelled 0.80 rather than 80%.
+    `dark`: light ink on a dark ground, for an app in a dark theme.
     """
     width, height = max(120, size[0]), max(100, size[1])
     fig = Figure(figsize=(width / 100, height / 100), dpi=100 * dpr, layout="constrained")
@@ -53,7 +56,15 @@ def render_rates(
         highs = [_err(m, 1) for _, m in shown]
         ys = list(range(len(shown)))
         colors = ["#c62828" if m.get("flag") else "#1565c0" for _, m in shown]
-        ax.barh(ys, values, xerr=[lows, highs], color=colors, alpha=0.85, capsize=4)
+        ax.barh(
+            ys,
+            values,
+            xerr=[lows, highs],
+            color=colors,
+            alpha=0.85,
+            capsize=4,
+            error_kw={"ecolor": DARK_INK if dark else "black"},
+        )
         ax.set_yticks(ys, labels)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
@@ -65,7 +76,26 @@ def render_rates(
             ax.axvline(ref, color="#555", linestyle="--", linewidth=1)
         ax.tick_params(labelsize=8 * font_scale)
     ax.set_title(title, fontsize=9 * font_scale)
+    if dark:
+        _darken(fig, ax)
     return _pixels(canvas)
+
+
+def _darken(fig: Figure, ax: Any) -> None:
+    """Recolour a finished chart for a dark theme (per figure: safe in worker threads)."""
+    fig.patch.set_facecolor(DARK_GROUND)
+    ax.set_facecolor(DARK_GROUND)
+    ax.tick_params(colors=DARK_INK, which="both")
+    ax.title.set_color(DARK_INK)
+    ax.xaxis.label.set_color(DARK_INK)
+    for spine in ax.spines.values():
+        spine.set_color(DARK_INK)
+    for text in ax.texts:
+        text.set_color(DARK_INK)
+    for line in ax.lines:  # error bars and reference lines drawn in dark ink
+        line.set_color(DARK_INK)
+    for collection in ax.collections:
+        collection.set_color(DARK_INK)
 
 
 def _pixels(canvas: FigureCanvasAgg) -> tuple[bytes, int, int]:

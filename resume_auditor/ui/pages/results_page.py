@@ -264,6 +264,7 @@ class ResultsPage(Page):
             (view.title, view.references, *view.render_size())
             for view in (self.validity_chart, self.selection_chart)
         ]
+        dark = self.validity_chart.dark()
 
         chosen = self.run_combo.currentData()
         other = self.compare_combo.currentData()
@@ -280,7 +281,7 @@ class ResultsPage(Page):
                 )
             items = chart_items(report)
             images = [
-                (render_rates(title, rates, refs, size, dpr), dpr)
+                (render_rates(title, rates, refs, size, dpr, dark=dark), dpr)
                 for (title, refs, size, dpr), rates in zip(charts, items, strict=True)
             ]
             report = {"report": report, "images": images, "versus": versus}

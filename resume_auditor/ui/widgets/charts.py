@@ -8,7 +8,7 @@ worker and returns pixels, and `ChartView` only shows them.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QImage, QPalette, QPixmap
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from resume_auditor.report.charts import Rates, render_rates
@@ -31,6 +31,10 @@ class ChartView(QLabel):
 
     def render_size(self) -> tuple[tuple[int, int], float]:
         return (self.width(), self.height()), float(self.devicePixelRatioF())
+
+    def dark(self) -> bool:
+        """Whether the app runs in a dark theme (the OS's or the user's choice)."""
+        return self.palette().color(QPalette.ColorRole.Window).lightness() < 128
 
     def show_image(self, image: tuple[bytes, int, int], dpr: float) -> None:
         data, w, h = image
