@@ -4,6 +4,7 @@
     resume-auditor gui [RESULT | STUDY | BUNDLE]   open the app with a result, study or bundle
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
     resume-auditor run RESULT             resume an unfinished audit
+        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
     resume-auditor metrics RESULT [--json]
     resume-auditor report RESULT [--html F] [--pdf F] [--xlsx F] [--csv DIR] [--bundle F]
     resume-auditor import BUNDLE --out RESULT   re-open a bundle and recompute its numbers
@@ -60,12 +61,17 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
     a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
-    a.add_argument("--prepare-only", action="store_true", help="build the cases, send nothing")
+    a.add_argument(
+        "--prepare-only", action="store_true", help="build the cases and estimate; send nothing"
+    )
+    _run_options(a)
 
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
     r.add_argument("--run", type=int, help="which run of the file (default: the latest)")
     r.add_argument("--concurrency", type=int, default=None)
+    r.add_argument("--estimate", action="store_true", help="print the estimate; send nothing")
+    _run_options(r)
 
     m = sub.add_parser("metrics", help="print an audit's metrics")
     m.add_argument("result", help="the result file")
@@ -110,6 +116,49 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("should be more than 0")
+    return value
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """How requests are sent (docs/runner.md); shared by `audit` and `run`."""
+    p.add_argument(
+        "--budget",
+        type=_positive,
+        metavar="USD",
+        help="stop before spend could pass this many US dollars (needs a price for the model)",
+    )
+    p.add_argument(
+        "--batch",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="use the provider's batch API at its discount (OpenAI, Anthropic); answers "
+        "within a day. Remembered for the run; --no-batch turns it off",
+    )
+    p.add_argument("--rpm", type=_positive, help="the provider's requests/min limit, if known")
+    p.add_argument("--tpm", type=_positive, help="the provider's tokens/min limit, if known")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not answer identical requests from the shared response cache",
+    )
+    p.add_argument(
+        "--reask", action="store_true", help="ask once more when an answer cannot be read"
+    )
+    p.add_argument(
+        "--early-stop",
+        type=_positive,
+        metavar="WIDTH",
+        help="skip the rest of a cell once its 95%% interval is narrower than WIDTH (e.g. 0.1)",
+    )
+
+
 def _fmt_eta(seconds: float | None) -> str:
     if seconds is None:
         return "--:--"
@@ -124,12 +173,14 @@ class _Printer:
         self.stream = stream
         self._last = 0.0
         self._lock = threading.Lock()
+        self.latest: Any = None  # the last status the runner reported
 
     def __call__(self, event: Any) -> None:
         from resume_auditor.runner import RunStatus
 
         if not isinstance(event, RunStatus):
             return
+        self.latest = event
         now = time.monotonic()
         with self._lock:
             if now - self._last < 1.0 and event.state.value == "running":
@@ -139,29 +190,97 @@ class _Printer:
             f"[{event.state.value}] {event.done}/{event.total} answered, "
             f"{event.failed} failed, {event.invalid} unreadable, ETA {_fmt_eta(event.eta_s)}"
         )
+        if event.cost_usd:
+            msg += f", ${event.cost_usd:.4f} spent"
+        if event.cache_hits:
+            msg += f", {event.cache_hits} from the cache"
+        if event.batch_message:
+            msg += f" — {event.batch_message}"
         if event.message:
             msg += f" — {event.message}"
         print(msg, file=self.stream, flush=True)
 
 
-def _run(path: Path, run_id: int | None, concurrency: int, timeout_s: float) -> int:
+def _estimate(path: Path, run_id: int | None, concurrency: int, opts: argparse.Namespace) -> None:
+    """Print what the run will send, cost and take, before it sends anything."""
+    from resume_auditor.runner.estimate import estimate_run
+    from resume_auditor.store.cache import ResponseCache
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.execute import run_prices
+
+    cache = None if getattr(opts, "no_cache", False) else ResponseCache()
+    try:
+        with ResultFile(path) as result:
+            estimate = estimate_run(
+                result,
+                run_id,
+                prices=run_prices(),
+                cache=cache,
+                concurrency=concurrency,
+                rpm=getattr(opts, "rpm", None),
+                tpm=getattr(opts, "tpm", None),
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    for line in estimate.lines():
+        print(f"Estimate: {line}", file=sys.stderr)
+
+
+def _run(
+    path: Path,
+    run_id: int | None,
+    concurrency: int,
+    timeout_s: float,
+    opts: argparse.Namespace | None = None,
+) -> int:
     from resume_auditor.runner import RunState
+    from resume_auditor.runner.prices import PriceError
     from resume_auditor.workflow.execute import make_runner
 
-    runner = make_runner(
-        path, run_id, concurrency=concurrency, timeout_s=timeout_s, on_event=_Printer(sys.stderr)
-    )
+    opts = opts or argparse.Namespace()
+    _estimate(path, run_id, concurrency, opts)
+    printer = _Printer(sys.stderr)
+    try:
+        runner = make_runner(
+            path,
+            run_id,
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            on_event=printer,
+            budget_usd=getattr(opts, "budget", None),
+            rpm=getattr(opts, "rpm", None),
+            tpm=getattr(opts, "tpm", None),
+            batch=getattr(opts, "batch", None),
+            use_cache=not getattr(opts, "no_cache", False),
+            reask_invalid=getattr(opts, "reask", False),
+            early_stop_width=getattr(opts, "early_stop", None),
+        )
+    except (PriceError, ValueError) as exc:
+        raise CliError(str(exc)) from exc
     runner.start()
     interrupted = False
+    budget = False
     try:
         while not runner.join(0.2):
-            pass
+            status = printer.latest
+            if status is not None and status.budget_reached and status.in_flight == 0:
+                budget = True  # headless: nobody can raise the budget; stop cleanly
+                runner.cancel()
     except KeyboardInterrupt:
         interrupted = True
         print("Stopping: finishing answers already on their way...", file=sys.stderr)
         runner.cancel()
         runner.join()
     status = runner.final_status
+    if budget or (status and status.budget_reached):
+        spent = status.cost_usd if status and status.cost_usd is not None else 0.0
+        print(
+            f"Stopped at the budget: ${spent:.2f} spent. Nothing is lost; to go on, resume "
+            f"with a higher budget: resume-auditor run {path} --budget AMOUNT",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
     if interrupted or (status and status.state is RunState.CANCELLED):
         print(f"Cancelled. Resume with: resume-auditor run {path}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -193,10 +312,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         f"{prepared.requests_added} new request(s) queued.",
         file=sys.stderr,
     )
-    if args.prepare_only:
-        return EXIT_OK
     concurrency = args.concurrency or config.run.concurrency
-    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s)
+    if args.prepare_only:
+        _estimate(prepared.path, prepared.run_id, concurrency, args)
+        return EXIT_OK
+    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -206,7 +326,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     with ResultFile(args.result) as result:
         config = study_of(result)
     concurrency = args.concurrency or config.run.concurrency
-    return _run(Path(args.result), args.run, concurrency, config.run.timeout_s)
+    if args.estimate:
+        _estimate(Path(args.result), args.run, concurrency, args)
+        return EXIT_OK
+    return _run(Path(args.result), args.run, concurrency, config.run.timeout_s, args)
 
 
 def _print_metrics_text(report: dict[str, Any]) -> None:

@@ -30,18 +30,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import math
 import re
+import select
+import socket
 import ssl
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from resume_auditor.devtools import simulator_batch
 
 Policy = Callable[[dict[str, Any]], str]
 VENDORS = ("openai", "openrouter", "azure", "anthropic", "gemini")
@@ -306,6 +311,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         sim = self.server.sim
+        if simulator_batch.route(urlsplit(self.path).path.rstrip("/")) is not None:
+            simulator_batch.handle(self, "GET", b"")
+            return
         route = self._route()
         if route is None or route[1] != "models":
             self._send(404, b'{"error": {"message": "no such endpoint"}}')
@@ -369,6 +377,9 @@ class _Handler(BaseHTTPRequestHandler):
         sim = self.server.sim
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
+        if simulator_batch.route(urlsplit(self.path).path.rstrip("/")) is not None:
+            simulator_batch.handle(self, "POST", raw)
+            return
         route = self._route()
         if route is None or route[1] != "chat":
             self._send(404, b'{"error": {"message": "no such endpoint"}}')
@@ -380,12 +391,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, error_body(vendor, 400, "body is not JSON"))
             return
         fault = sim.next_fault()
+        if fault is None and sim.random_fault is not None:
+            fault = sim.random_fault()
         with sim.lock:
             sim.received += 1
-            sim.bodies.append(body)
-            sim.requests.append(
-                Received(vendor, "POST", self.path, dict(self.headers.items()), body)
-            )
+            if sim.keep_requests:
+                sim.bodies.append(body)
+                sim.requests.append(
+                    Received(vendor, "POST", self.path, dict(self.headers.items()), body)
+                )
         if not self._auth_ok(vendor):
             self._send(*self._auth_error(vendor))
             return
@@ -402,6 +416,12 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if sim.latency_s:
             time.sleep(sim.latency_s() if callable(sim.latency_s) else sim.latency_s)
+        if self._client_gone():
+            # Like vLLM, llama.cpp and Ollama: a client that hung up is not answered.
+            with sim.lock:
+                sim.abandoned += 1
+            self._drop()
+            return
         text = sim.policy(request)
         payload = self._answer(vendor, request, text)
         if fault is not None and fault.kind == "malformed":
@@ -417,7 +437,18 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with sim.lock:
             sim.answered += 1
-        self._send(200, payload)
+        self._send(200, payload, sim.limit_headers(vendor))
+        sim.count_paid(request)
+
+    def _client_gone(self) -> bool:
+        """True when the client closed the connection while its answer was being made."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            if not readable:
+                return False
+            return bool(self.connection.recv(1, socket.MSG_PEEK) == b"")
+        except (OSError, ValueError):  # TLS sockets cannot peek; assume still there
+            return False
 
     def _fault(self, vendor: str, fault: Fault, request: dict[str, Any]) -> bool:
         """Act out `fault`; True if the request is finished."""
@@ -511,6 +542,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = {"error": {"code": 502, "message": "Upstream provider error"}}
             return 200, json.dumps(body).encode(), {}
         if kind == "refuse":
+            self.server.sim.count_paid(request)  # a refusal is an answer, and billed
             return 200, self._refusal(vendor, request), {}
         raise ValueError(f"unknown fault kind {kind!r}")
 
@@ -738,6 +770,12 @@ class Simulator:
         unsupported_logprobs: str = "error",
         reasoning_models: Collection[str] = (),
         ssl_context: ssl.SSLContext | None = None,
+        random_fault: Callable[[], Fault | None] | None = None,
+        keep_requests: bool = True,
+        limit_headers: bool = True,
+        batch_delay_s: float = 0.0,
+        batch_error_every: int = 0,
+        batch_expire: bool = False,
     ) -> None:
         """
         rpm, tpm: answer 429 (with the vendor's retry hint) past this many requests or
@@ -749,6 +787,19 @@ class Simulator:
         reasoning_models: models that refuse temperature and log-probabilities
             (OpenAI style) and spend reasoning tokens.
         ssl_context: serve https with this server context (for TLS-failure tests).
+        random_fault: called for each chat request with no injected fault; the
+            Fault it returns (or None) is acted out (benchmarks draw from it).
+        keep_requests: keep every request in `bodies` and `requests` (turn off for
+            long benchmarks; counters are kept either way).
+        limit_headers: with rpm/tpm, send the vendor's rate-limit headers
+            (x-ratelimit-*, anthropic-ratelimit-*) on every answer, as they do.
+        batch_delay_s, batch_error_every, batch_expire: the batch APIs (see
+            simulator_batch.py): answer a batch this long after it was created,
+            fail every n-th line, or let batches expire unanswered.
+
+        `paid` counts each answered request by the hash of its model and messages
+        (sync and batch): a request bought twice shows a count of 2. A client that
+        hangs up before its answer is ready is not answered (`abandoned`).
         """
         self.policy = policy
         self.models = models
@@ -760,12 +811,21 @@ class Simulator:
         self.logprobs = logprobs
         self.unsupported_logprobs = unsupported_logprobs
         self.reasoning_models = frozenset(reasoning_models)
+        self.random_fault = random_fault
+        self.keep_requests = keep_requests
+        self.send_limit_headers = limit_headers
+        self.batch_delay_s = batch_delay_s
+        self.batch_error_every = batch_error_every
+        self.batch_expire = batch_expire
+        self.batch_store = simulator_batch.BatchStore()
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.faults: deque[Fault] = deque()
         self.received = 0
         self.answered = 0
         self.rate_limited = 0
+        self.abandoned = 0
+        self.paid: Counter[str] = Counter()
         self.bodies: list[dict[str, Any]] = []
         self.requests: list[Received] = []
         self._window: deque[tuple[float, int]] = deque()
@@ -809,6 +869,42 @@ class Simulator:
         if isinstance(self.logprobs, bool):
             return self.logprobs and model not in self.reasoning_models
         return model in self.logprobs
+
+    @staticmethod
+    def fingerprint(request: dict[str, Any]) -> str:
+        """What identifies a request for `paid`: its model and messages."""
+        key = json.dumps([request.get("model", ""), request.get("messages", [])], sort_keys=True)
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def count_paid(self, request: dict[str, Any]) -> None:
+        with self.lock:
+            self.paid[self.fingerprint(request)] += 1
+
+    def limit_headers(self, vendor: str) -> dict[str, str]:
+        """The rate-limit headers a vendor sends with an answer (empty without limits)."""
+        if not self.send_limit_headers or (self.rpm is None and self.tpm is None):
+            return {}
+        with self.lock:
+            now = self.clock()
+            while self._window and now - self._window[0][0] >= 60.0:
+                self._window.popleft()
+            used = len(self._window)
+            tokens = sum(t for _, t in self._window)
+            reset = 60.0 - (now - self._window[0][0]) if self._window else 0.0
+        headers: dict[str, str] = {}
+        for what, limit, spent in (("requests", self.rpm, used), ("tokens", self.tpm, tokens)):
+            if limit is None:
+                continue
+            if vendor == "anthropic":
+                when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + reset))
+                headers[f"anthropic-ratelimit-{what}-limit"] = str(limit)
+                headers[f"anthropic-ratelimit-{what}-remaining"] = str(max(0, limit - spent))
+                headers[f"anthropic-ratelimit-{what}-reset"] = when
+            elif vendor != "gemini":
+                headers[f"x-ratelimit-limit-{what}"] = str(limit)
+                headers[f"x-ratelimit-remaining-{what}"] = str(max(0, limit - spent))
+                headers[f"x-ratelimit-reset-{what}"] = f"{reset:.3f}s"
+        return headers
 
     def inject(self, *faults: Fault) -> None:
         with self.lock:

@@ -1,5 +1,15 @@
-"""The one owner of concurrency: scheduling, retries, recording every answer."""
+"""The one owner of concurrency: scheduling, rate limits, retries, cache, cost, batches.
 
-from resume_auditor.runner.runner import Answer, Event, Runner, RunState, RunStatus
+- runner.py — Runner: sends a run's requests, records every answer (docs/runner.md)
+- events.py — RunStatus and Answer, what listeners see
+- answering.py — read, price, commit and cache one answer
+- ratelimit.py — requests/min and tokens/min, from settings and response headers
+- prices.py, tokens.py, estimate.py — the price table, token counts, the pre-run estimate
+- batch.py, batch_openai.py, batch_anthropic.py — provider batch APIs
+- early_stop.py — skip the rest of a cell once its interval is narrow enough
+"""
+
+from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
+from resume_auditor.runner.runner import Runner
 
 __all__ = ["Answer", "Event", "RunState", "RunStatus", "Runner"]

@@ -1,11 +1,20 @@
 """The one owner of concurrency: sends an audit's requests, records every answer.
 
 A `Runner` works in its own thread with its own asyncio loop and its own
-connection to the result file. It sends a bounded number of requests at once,
-retries what may succeed later (honouring retry-after), records each request as
-sent before it goes out and commits each response before counting it. The UI and
-the CLI only see `RunStatus` snapshots and `Answer` events through a callback;
-pause, resume and cancel are thread-safe and take effect within a second.
+connection to the result file. It reads the open requests a page at a time,
+serves what the shared response cache already has (free, and said so), and
+sends the rest with a bounded number in flight, under the provider's
+requests/min and tokens/min limits (configured, or learnt from the rate-limit
+headers). Each request is marked sent before it goes out and each answer is
+committed before it is counted, so after a crash — even `kill -9` — a run
+resumes with only the requests that have no answer. Retryable failures are
+retried a bounded number of times, honouring retry-after; an error every request
+would hit (a wrong key, no credit) stops the run after the answers already on
+their way are in. A budget cap pauses the run before a request could pass it.
+
+The UI and the CLI only see `RunStatus` snapshots and `Answer` events through a
+callback; pause, resume and cancel are thread-safe and take effect within a
+second. Batch mode (provider batch APIs at their discount) is in batch.py.
 """
 
 from __future__ import annotations
@@ -18,75 +27,40 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from resume_auditor.domain.case import Label
-from resume_auditor.providers.base import ChatRequest, ErrorKind, Provider, ProviderError
+from resume_auditor.prompts import INVALID, KINDS
+from resume_auditor.providers.base import ErrorKind, Provider, ProviderError
+from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
+from resume_auditor.runner import limits_memory
+from resume_auditor.runner.answering import (
+    Parser,
+    Recorder,
+    RunIdentity,
+    request_from_body,
+)
+from resume_auditor.runner.early_stop import EarlyStop
+from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
+from resume_auditor.runner.prices import PriceTable
+from resume_auditor.runner.ratelimit import RateLimiter
+from resume_auditor.runner.tokens import body_input_tokens
+from resume_auditor.store.cache import ResponseCache
 from resume_auditor.store.resultfile import PendingRequest, ResultFile
+
+if TYPE_CHECKING:
+    from resume_auditor.runner.batch import BatchOptions
 
 logger = logging.getLogger(__name__)
 
 # Errors after which every other request would fail the same way: stop the run.
-FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND}
+# (Kept for callers; the runner asks ProviderError.fatal, which also covers TLS.)
+FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND, ErrorKind.TLS}
+PAGE = 256  # open requests read from the file at a time
+REASK_REMINDER = "\n\nReminder: give your final answer exactly in the format requested above."
 
-
-class RunState(StrEnum):
-    STARTING = "starting"
-    RUNNING = "running"
-    PAUSED = "paused"
-    CANCELLED = "cancelled"
-    FINISHED = "finished"
-    STOPPED = "stopped"  # stopped by an error every request would hit
-
-
-@dataclass(frozen=True)
-class RunStatus:
-    state: RunState
-    total: int
-    done: int
-    failed: int
-    in_flight: int
-    invalid: int
-    input_tokens: int
-    output_tokens: int
-    elapsed_s: float
-    eta_s: float | None
-    message: str = ""
-
-    @property
-    def remaining(self) -> int:
-        return self.total - self.done - self.failed
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One committed response, for live views."""
-
-    request_id: int
-    pair_id: int
-    order: str
-    label: Label
-    justification: str
-
-
-Event = RunStatus | Answer
-Parser = Callable[[str], tuple[Label, str]]
-
-
-def request_from_body(body: dict[str, Any]) -> ChatRequest:
-    return ChatRequest(
-        model=str(body["model"]),
-        system=str(body.get("system", "")),
-        user=str(body["user"]),
-        temperature=body.get("temperature"),
-        max_tokens=int(body.get("max_tokens", 256)),
-        seed=body.get("seed"),
-        grammar=body.get("grammar"),
-        json_schema=body.get("json_schema"),
-    )
+__all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
 
 def backoff_delay(attempt: int, rng: random.Random, base: float = 1.0, cap: float = 60.0) -> float:
@@ -102,7 +76,16 @@ class _Counters:
     invalid: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = 0.0
+    cache_hits: int = 0
+    refused: int = 0
+    reasked: int = 0
+    skipped: int = 0
+    batched: int = 0
     in_flight: int = 0
+    reserved: float = 0.0  # worst-case cost of the requests in flight
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=50))
 
 
@@ -112,7 +95,7 @@ class Runner:
         result_path: str | Path,
         run_id: int,
         provider_factory: Callable[[], Provider],
-        parse: Parser,
+        parse: Parser | None = None,
         *,
         concurrency: int = 2,
         timeout_s: float = 120.0,
@@ -120,7 +103,30 @@ class Runner:
         on_event: Callable[[Event], None] | None = None,
         cancel_grace_s: float = 0.8,
         seed: int | None = None,
+        limiter: RateLimiter | None = None,
+        budget_usd: float | None = None,
+        prices: PriceTable | None = None,
+        use_cache: bool = True,
+        cache_path: str | Path | None = None,
+        reask_invalid: bool = False,
+        early_stop: EarlyStop | None = None,
+        batch: BatchOptions | None = None,
     ) -> None:
+        """
+        parse: a pairwise reader that overrides the kind's own for pairwise_abstain
+            requests (None: every kind is read by prompts.read_answer).
+        limiter: requests/min and tokens/min (make one with the provider's limits;
+            it also learns them from the answers' headers when it sees them).
+        budget_usd: pause before a request could take spend past this.
+        prices: the price table for spend and the budget (None: only free
+            providers are priced).
+        use_cache, cache_path: serve identical requests from the shared response
+            cache (default file in the data folder) and add new answers to it.
+        reask_invalid: ask once more, with a format reminder, when an answer
+            cannot be read; both answers are kept.
+        early_stop: skip the rest of a cell once its interval is narrow enough.
+        batch: send through the provider's batch API instead (batch.py).
+        """
         self.result_path = Path(result_path)
         self.run_id = run_id
         self._provider_factory = provider_factory
@@ -131,14 +137,26 @@ class Runner:
         self._on_event = on_event or (lambda _e: None)
         self._cancel_grace_s = cancel_grace_s
         self._rng = random.Random(seed)
+        self.limiter = limiter or RateLimiter()
+        self._budget = budget_usd
+        self._prices = prices
+        self._use_cache = use_cache
+        self._cache_path = cache_path
+        self._reask = reask_invalid
+        self._early_stop = early_stop
+        self._batch = batch
         self._cancel = threading.Event()
         self._resume = threading.Event()
         self._resume.set()
         self._thread: threading.Thread | None = None
-        self._counters = _Counters()
+        self.counters = _Counters()
         self._state = RunState.STARTING
         self._message = ""
+        self._batch_message = ""
+        self._budget_blocked = False
+        self._draining = False  # a fatal error: no new requests, in-flight ones finish
         self._started = 0.0
+        self.worst_case: Callable[[dict[str, Any]], float] | None = None
         self.final_status: RunStatus | None = None
 
     # -- control (any thread) ----------------------------------------------------
@@ -152,16 +170,44 @@ class Runner:
 
     def pause(self) -> None:
         self._resume.clear()
-        self._set_state(RunState.PAUSED)
+        self.set_state(RunState.PAUSED)
 
     def resume(self) -> None:
-        if self._state is RunState.PAUSED:
-            self._set_state(RunState.RUNNING)
+        if self._state is RunState.PAUSED and not self._budget_blocked:
+            self.set_state(RunState.RUNNING)
         self._resume.set()
 
     def cancel(self) -> None:
         self._cancel.set()
         self._resume.set()
+
+    def set_budget(self, budget_usd: float | None) -> None:
+        """Raise (or remove) the budget cap; a run paused by the cap goes on if it fits."""
+        self._budget = budget_usd
+
+    @property
+    def budget(self) -> float | None:
+        return self._budget
+
+    @property
+    def state(self) -> RunState:
+        return self._state
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def set_batch_message(self, message: str) -> None:
+        self._batch_message = message
+        self.emit(self.status())
+
+    def end_cancelled(self, message: str) -> None:
+        self._state = RunState.CANCELLED
+        self._message = message
+
+    def pause_for_budget(self) -> None:
+        self._budget_blocked = True
+        self.set_state(RunState.PAUSED, self.budget_message())
 
     def join(self, timeout: float | None = None) -> bool:
         if self._thread is None:
@@ -185,18 +231,19 @@ class Runner:
             self._state = RunState.STOPPED
         status = self.status()
         self.final_status = status
-        self._emit(status)
+        self.emit(status)
         return status
 
     def status(self) -> RunStatus:
-        c = self._counters
+        c = self.counters
         elapsed = time.monotonic() - self._started if self._started else 0.0
         eta = None
-        remaining = c.total - c.done - c.failed
+        remaining = c.total - c.done - c.failed - c.skipped
         if len(c.recent) >= 2 and remaining > 0:
             span = c.recent[-1] - c.recent[0]
             if span > 0:
                 eta = remaining / ((len(c.recent) - 1) / span)
+        limits = self.limiter.state()
         return RunStatus(
             state=self._state,
             total=c.total,
@@ -209,94 +256,274 @@ class Runner:
             elapsed_s=elapsed,
             eta_s=eta,
             message=self._message,
+            cost_usd=c.cost,
+            budget_usd=self._budget,
+            budget_reached=self._budget_blocked,
+            cached_tokens=c.cached_tokens,
+            reasoning_tokens=c.reasoning_tokens,
+            cache_hits=c.cache_hits,
+            refused=c.refused,
+            reasked=c.reasked,
+            skipped=c.skipped,
+            rate_limit_waits=limits.waits,
+            rate_limited_s=limits.waited_s,
+            throttled_s=limits.waiting_s,
+            rpm_limit=limits.rpm,
+            tpm_limit=limits.tpm,
+            batch_message=self._batch_message,
+            batched=c.batched,
         )
 
-    def _emit(self, event: Event) -> None:
+    def emit(self, event: Event) -> None:
         try:
             self._on_event(event)
         except Exception:  # a broken listener must not break the run
             logger.exception("run event listener failed")
 
-    def _set_state(self, state: RunState, message: str | None = None) -> None:
+    def set_state(self, state: RunState, message: str | None = None) -> None:
         self._state = state
         if message is not None:
             self._message = message
-        self._emit(self.status())
+        self.emit(self.status())
+
+    def _load_counters(self, store: ResultFile) -> None:
+        p = store.progress(self.run_id)
+        c = self.counters
+        c.total, c.done, c.invalid, c.skipped = p.total, p.done, p.invalid, p.skipped
+        c.failed = p.failed
+        c.input_tokens, c.output_tokens = p.input_tokens, p.output_tokens
+        c.cached_tokens, c.reasoning_tokens = p.cached_tokens, p.reasoning_tokens
+        c.cost, c.cache_hits, c.refused, c.batched = p.cost_usd, p.cache_hits, p.refused, p.batched
+
+    def _open_cache(self) -> ResponseCache | None:
+        if not self._use_cache:
+            return None
+        try:
+            return ResponseCache(self._cache_path)
+        except Exception as exc:  # a cache must never stop a run
+            logger.warning("the response cache cannot be used: %s", exc)
+            return None
 
     async def _main(self) -> None:
         self._started = time.monotonic()
         store = ResultFile(self.result_path)
+        cache = self._open_cache()
         provider: Provider | None = None
+        identity: RunIdentity | None = None
         try:
-            progress = store.progress(self.run_id)
-            c = self._counters
-            c.total, c.done, c.invalid = progress.total, progress.done, progress.invalid
-            c.input_tokens, c.output_tokens = progress.input_tokens, progress.output_tokens
-            todo = store.open_requests(self.run_id)
-            if not todo:
-                self._set_state(RunState.FINISHED, "Nothing to send: every request has an answer.")
+            run = next((r for r in store.runs() if r.id == self.run_id), None)
+            if run is None:
+                self.set_state(RunState.STOPPED, f"This audit has no run {self.run_id}.")
                 return
-            self._set_state(RunState.STARTING, "Connecting to the model...")
+            identity = RunIdentity(run.provider, run.base_url, run.model)
+            self._load_counters(store)
+            recorder = Recorder(
+                store, identity, prices=self._prices, cache=cache, parse=self._parse
+            )
+            if self._early_stop is not None:
+                self._early_stop.load(store, self.run_id)
+            if not self._budget_usable(identity):
+                return
+            open_batches = store.batches(self.run_id, open_only=True)
+            if not store.open_count(self.run_id) and not open_batches:
+                self._state = RunState.FINISHED  # run() reports it
+                self._message = "Nothing to send: every request has an answer."
+                return
+            self.set_state(RunState.STARTING, "Connecting to the model...")
             try:
                 provider = await asyncio.to_thread(self._provider_factory)
             except ProviderError as exc:
-                self._set_state(RunState.STOPPED, exc.message)
+                self.set_state(RunState.STOPPED, exc.message)
                 return
-            self._set_state(RunState.RUNNING, "")
-            await self._dispatch(store, provider, todo)
+            self.set_state(RunState.RUNNING, "")
+            if self._batch is not None or open_batches:
+                from resume_auditor.runner.batch import BatchDriver
+
+                driver = BatchDriver(self, store, recorder, provider, identity, self._batch)
+                await driver.run()
+            else:
+                await self._dispatch(store, recorder, provider)
         finally:
             if provider is not None:
                 await provider.aclose()
+            if cache is not None:
+                cache.close()
             store.close()
+            if identity is not None and (self.limiter.learned_rpm or self.limiter.learned_tpm):
+                limits_memory.remember(
+                    identity.provider,
+                    identity.base_url,
+                    identity.model,
+                    self.limiter.learned_rpm,
+                    self.limiter.learned_tpm,
+                )
         if self._state is RunState.RUNNING:
-            c = self._counters
+            c = self.counters
+            self._state = RunState.FINISHED
+            self._message = ""
             if c.failed:
-                self._state = RunState.FINISHED
                 self._message = f"{c.failed} request(s) failed; resume the run to try them again."
-            else:
-                self._state = RunState.FINISHED
 
-    async def _dispatch(
-        self, store: ResultFile, provider: Provider, todo: list[PendingRequest]
-    ) -> None:
+    # -- budget --------------------------------------------------------------------
+
+    def _budget_usable(self, run: RunIdentity) -> bool:
+        """A budget needs prices: without one for this model the run does not start."""
+        if self._budget is None:
+            return True
+        price = None if self._prices is None else self._prices.lookup(run.provider, run.model)
+        free = run.provider in ("local", "openai-compatible")
+        if price is None and not free:
+            self.set_state(
+                RunState.STOPPED,
+                f"A budget was set, but the price table has no price for {run.model} "
+                f"({run.provider}), so spend cannot be counted. Add the model to prices.toml "
+                "in the data folder, or run without a budget.",
+            )
+            return False
+        reasoning = model_traits(_wire(run.provider), run.model).reasoning
+        share = 1.0
+        if self._batch is not None and self._prices is not None:
+            share = self._prices.batch_share(run.provider)
+
+        def worst(body: dict[str, Any]) -> float:
+            if price is None:
+                return 0.0
+            out = int(body.get("max_tokens", 256)) + (REASONING_HEADROOM_TOKENS if reasoning else 0)
+            # Token counts before sending are approximate: allow a quarter more.
+            usage = (int(body_input_tokens(body, run.provider) * 1.25), out, 0, 0)
+            return PriceTable.cost_of(price, usage, batch_share=share)
+
+        self.worst_case = worst
+        return True
+
+    def _fits_budget(self, body: dict[str, Any]) -> bool:
+        if self._budget is None or self.worst_case is None:
+            return True
+        spent = self.counters.cost or 0.0
+        return spent + self.counters.reserved + self.worst_case(body) <= self._budget
+
+    def budget_message(self) -> str:
+        spent = self.counters.cost or 0.0
+        return (
+            f"Paused: the budget of ${self._budget:.2f} is reached (${spent:.2f} spent; the next "
+            "request could cost more than what is left). Raise the budget to go on; "
+            "nothing is lost."
+        )
+
+    async def gate(self, stop: asyncio.Event, body: dict[str, Any] | None) -> bool:
+        """Wait while paused (by the user or the budget); False when the run should stop."""
+        while not stop.is_set():
+            if self._draining:
+                return False
+            if not self._resume.is_set():
+                await asyncio.sleep(0.05)
+                continue
+            if body is not None and not self._fits_budget(body):
+                if not self._budget_blocked:
+                    self._budget_blocked = True
+                    self.set_state(RunState.PAUSED, self.budget_message())
+                await asyncio.sleep(0.1)
+                continue
+            if self._budget_blocked:
+                self._budget_blocked = False
+                self.set_state(RunState.RUNNING, "")
+            return True
+        return False
+
+    # -- synchronous requests -------------------------------------------------------
+
+    async def _dispatch(self, store: ResultFile, recorder: Recorder, provider: Provider) -> None:
         sem = asyncio.Semaphore(self._concurrency)
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
-        watcher = asyncio.create_task(self._watch_cancel(stop))
+        watcher = asyncio.create_task(self.watch_cancel(stop))
         try:
-            for req in todo:
-                while not self._resume.is_set() and not stop.is_set():
-                    await asyncio.sleep(0.05)
-                if stop.is_set():
+            last_id = 0
+            feeding = True
+            while feeding:
+                page = store.open_requests(self.run_id, after_id=last_id, limit=PAGE)
+                if not page:
+                    if tasks and not stop.is_set() and not self._draining:
+                        # Answers still on their way may queue more (sampled repeats).
+                        await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
+                        continue
                     break
-                await sem.acquire()
-                if stop.is_set():
-                    sem.release()
-                    break
-                task = asyncio.create_task(self._one(store, provider, req, sem, stop))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-            if tasks:
-                waiter: asyncio.Future[Any] = asyncio.gather(*tasks, return_exceptions=True)
-                stopper: asyncio.Future[Any] = asyncio.create_task(stop.wait())
-                await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                if stop.is_set() and tasks:
-                    # Give answers already on their way a moment, then let go.
-                    await asyncio.wait(set(tasks), timeout=self._cancel_grace_s)
-                    for task in list(tasks):
-                        task.cancel()
-                    await asyncio.gather(*tasks, return_exceptions=True)
-                stopper.cancel()
-                await asyncio.gather(waiter, stopper, return_exceptions=True)
+                for req in page:
+                    last_id = req.id
+                    if not await self.gate(stop, None):
+                        feeding = False
+                        break
+                    if self._skip_if_closed(store, req):
+                        continue
+                    answer = recorder.serve_cached(req)
+                    if answer is not None:
+                        self.count_answer(
+                            req,
+                            answer,
+                            (0, 0, 0, 0),
+                            from_cache=True,
+                            was_failed=req.status == "failed",
+                        )
+                        await asyncio.sleep(0)  # let answers in flight be recorded
+                        continue
+                    await sem.acquire()
+                    # The budget is checked with a slot in hand, so every request it let
+                    # through is already reserved for: spend can never pass the cap.
+                    if not await self.gate(stop, req.body):
+                        sem.release()
+                        feeding = False
+                        break
+                    if self._skip_if_closed(store, req):  # answers that came in meanwhile
+                        sem.release()
+                        continue
+                    reserve = self.worst_case(req.body) if self.worst_case else 0.0
+                    self.counters.reserved += reserve
+                    task = asyncio.create_task(
+                        self._one(recorder, provider, req, sem, stop, reserve)
+                    )
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+            await self._finish_tasks(tasks, stop)
         finally:
             watcher.cancel()
             await asyncio.gather(watcher, return_exceptions=True)
-        if self._cancel.is_set() and self._state not in (RunState.STOPPED,):
-            left = self._counters.total - self._counters.done
+        self._after_dispatch()
+
+    def _after_dispatch(self) -> None:
+        if self._cancel.is_set() and self._state is not RunState.STOPPED:
+            c = self.counters
+            left = c.total - c.done - c.skipped
             self._state = RunState.CANCELLED
             self._message = f"Cancelled. {left} request(s) left; resume to finish them."
 
-    async def _watch_cancel(self, stop: asyncio.Event) -> None:
+    async def _finish_tasks(self, tasks: set[asyncio.Task[None]], stop: asyncio.Event) -> None:
+        if not tasks:
+            return
+        waiter: asyncio.Future[Any] = asyncio.gather(*tasks, return_exceptions=True)
+        stopper: asyncio.Future[Any] = asyncio.create_task(stop.wait())
+        await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set() and tasks:
+            # Give answers already on their way a moment, then let go.
+            await asyncio.wait(set(tasks), timeout=self._cancel_grace_s)
+            for task in list(tasks):
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        stopper.cancel()
+        await asyncio.gather(waiter, stopper, return_exceptions=True)
+
+    def _skip_if_closed(self, store: ResultFile, req: PendingRequest) -> bool:
+        if self._early_stop is None or not req.cell:
+            return False
+        reason = self._early_stop.closed(req.cell)
+        if reason is None:
+            return False
+        store.mark_skipped([req.id], reason)
+        self.counters.skipped += 1
+        if req.status == "failed":
+            self.counters.failed -= 1
+        return True
+
+    async def watch_cancel(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
             if self._cancel.is_set():
                 stop.set()
@@ -307,83 +534,215 @@ class Runner:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=delay)
 
+    def count_answer(
+        self,
+        req: PendingRequest,
+        answer: Answer,
+        usage: tuple[int, int, int, int],
+        *,
+        from_cache: bool = False,
+        was_failed: bool = False,
+    ) -> None:
+        """Count an answer that is already committed, and tell the listeners."""
+        c = self.counters
+        c.done += 1
+        if was_failed:
+            c.failed -= 1
+        c.invalid += answer.value == INVALID
+        c.refused += "refused" in answer.parsed
+        c.cache_hits += from_cache
+        c.input_tokens += usage[0]
+        c.output_tokens += usage[1]
+        c.cached_tokens += usage[2]
+        c.reasoning_tokens += usage[3]
+        if c.cost is not None:
+            c.cost = None if answer.cost_usd is None else c.cost + answer.cost_usd
+        c.recent.append(time.monotonic())
+        if self._early_stop is not None:
+            self._early_stop.observe(req, answer)
+        self.emit(answer)
+        self.emit(self.status())
+
     async def _one(
         self,
-        store: ResultFile,
+        recorder: Recorder,
         provider: Provider,
         req: PendingRequest,
         sem: asyncio.Semaphore,
         stop: asyncio.Event,
+        reserve: float,
     ) -> None:
-        c = self._counters
+        c = self.counters
         c.in_flight += 1
+        was_failed = req.status == "failed"
         try:
-            request = request_from_body(req.body)
-            for attempt in range(self._max_retries + 1):
-                if stop.is_set():
-                    return
-                while not self._resume.is_set() and not stop.is_set():
-                    await asyncio.sleep(0.05)
-                store.mark_sent(req.id)  # recorded before it goes out
-                try:
-                    response = await asyncio.wait_for(
-                        provider.chat(request), timeout=self._timeout_s
-                    )
-                except TimeoutError:
-                    error = ProviderError(
-                        ErrorKind.TIMEOUT,
-                        f"No answer within {self._timeout_s:.0f} s; trying again.",
-                    )
-                except ProviderError as exc:
-                    error = exc
-                else:
-                    label, justification = self._parse(response.text)
-                    usage = response.usage
-                    store.record_response(
-                        req.id,
-                        response.raw,
-                        response.text,
-                        label.value,
-                        justification,
-                        (
-                            usage.input_tokens,
-                            usage.output_tokens,
-                            usage.cached_tokens,
-                            usage.reasoning_tokens,
-                        ),
-                        response.model_version,
-                        response.latency_s,
-                    )
-                    # Counted only now that it is committed.
-                    c.done += 1
-                    c.invalid += label is Label.INVALID
-                    c.input_tokens += usage.input_tokens
-                    c.output_tokens += usage.output_tokens
-                    c.recent.append(time.monotonic())
-                    self._emit(Answer(req.id, req.pair_id, req.order.value, label, justification))
-                    self._emit(self.status())
-                    return
-                if error.kind in FATAL:
-                    store.record_failure(req.id, error.kind.value, error.message)
-                    c.failed += 1
-                    self._state = RunState.STOPPED
-                    self._message = error.message
-                    self._cancel.set()
-                    stop.set()
-                    self._emit(self.status())
-                    return
-                if not error.retryable or attempt == self._max_retries:
-                    store.record_failure(req.id, error.kind.value, error.message)
-                    c.failed += 1
-                    self._message = error.message
-                    self._emit(self.status())
-                    return
-                delay = error.retry_after_s
-                if delay is None:
-                    delay = backoff_delay(attempt, self._rng)
-                self._message = f"{error.message} (retry {attempt + 1} in {delay:.1f} s)"
-                self._emit(replace(self.status()))
-                await self._sleep_unless_stopped(delay, stop)
+            await self._attempts(recorder, provider, req, stop, was_failed)
+        except Exception as exc:  # a bug must not make a request vanish silently
+            logger.exception("request %s failed unexpectedly", req.id)
+            recorder.store.record_failure(req.id, "internal", f"Unexpected error: {exc}")
+            c.failed += not was_failed
         finally:
             c.in_flight -= 1
+            c.reserved -= reserve
             sem.release()
+
+    async def _attempts(
+        self,
+        recorder: Recorder,
+        provider: Provider,
+        req: PendingRequest,
+        stop: asyncio.Event,
+        was_failed: bool,
+    ) -> None:
+        c = self.counters
+        try:
+            request = request_from_body(req.body)
+        except (KeyError, TypeError, ValueError) as exc:
+            recorder.store.record_failure(
+                req.id, "bad_request", f"This request's stored body is incomplete ({exc})."
+            )
+            c.failed += not was_failed
+            return
+        tokens = body_input_tokens(req.body, recorder.run.provider) + request.max_tokens
+        for attempt in range(self._max_retries + 1):
+            if stop.is_set() or not await self.gate(stop, None):
+                if self._draining and not stop.is_set() and attempt > 0:
+                    recorder.store.record_failure(req.id, "stopped", self._message)
+                    c.failed += not was_failed
+                return
+            await self.limiter.acquire(tokens, stop)
+            if stop.is_set():
+                return
+            recorder.store.mark_sent(req.id)  # recorded before it goes out
+            try:
+                response = await asyncio.wait_for(provider.chat(request), timeout=self._timeout_s)
+            except TimeoutError:
+                error = ProviderError(
+                    ErrorKind.TIMEOUT,
+                    f"No answer within {self._timeout_s:.0f} s; trying again.",
+                )
+            except ProviderError as exc:
+                error = exc
+            else:
+                answer = recorder.accept(req, response)
+                usage = (
+                    response.usage.input_tokens,
+                    response.usage.output_tokens,
+                    response.usage.cached_tokens,
+                    response.usage.reasoning_tokens,
+                )
+                # Counted only now that it is committed.
+                self.count_answer(req, answer, usage, was_failed=was_failed)
+                await self._after_answer(recorder, provider, req, answer, stop)
+                return
+            if self._handle_error(recorder, req, error, attempt, was_failed):
+                return
+            delay = error.retry_after_s
+            if delay is None:
+                delay = backoff_delay(attempt, self._rng)
+            if error.kind in (ErrorKind.RATE_LIMIT, ErrorKind.OVERLOADED):
+                self.limiter.cool_down(delay)
+            self._message = f"{error.message} (retry {attempt + 1} in {delay:.1f} s)"
+            self.emit(self.status())
+            await self._sleep_unless_stopped(delay, stop)
+
+    def _handle_error(
+        self,
+        recorder: Recorder,
+        req: PendingRequest,
+        error: ProviderError,
+        attempt: int,
+        was_failed: bool,
+    ) -> bool:
+        """Record what must be recorded; True when this request is finished with."""
+        c = self.counters
+        if error.kind is ErrorKind.REFUSED and error.raw is not None:
+            answer = recorder.record_refusal(req, error)
+            self.count_answer(req, answer, (0, 0, 0, 0), was_failed=was_failed)
+            return True
+        if error.fatal:
+            recorder.store.record_failure(req.id, error.kind.value, error.message)
+            c.failed += not was_failed
+            self._state = RunState.STOPPED
+            self._message = error.message
+            self._draining = True  # answers already on their way still come in
+            self.emit(self.status())
+            return True
+        if not error.retryable or attempt == self._max_retries or self._draining:
+            recorder.store.record_failure(req.id, error.kind.value, error.message)
+            c.failed += not was_failed
+            self._message = error.message
+            self.emit(self.status())
+            return True
+        return False
+
+    async def _after_answer(
+        self,
+        recorder: Recorder,
+        provider: Provider,
+        req: PendingRequest,
+        answer: Answer,
+        stop: asyncio.Event,
+    ) -> None:
+        """Re-ask an unreadable answer once; queue samples where log-probabilities are missing."""
+        if answer.value == INVALID and self._reask and "refused" not in answer.parsed:
+            await self._reask_once(recorder, provider, req, stop)
+        samples = int(req.context.get("samples_without_logprobs", 0) or 0)
+        kind = KINDS.get(req.kind)
+        if (
+            samples > 1
+            and req.rep == 0
+            and kind is not None
+            and kind.wants_logprobs
+            and answer.parsed.get("logprobs") == "not given"
+        ):
+            body = dict(req.body)
+            if not body.get("temperature"):
+                body["temperature"] = 1.0  # samples at temperature 0 would all be the same
+            added = sum(
+                1 for rep in range(1, samples) if recorder.store.add_repeat(req.id, rep, body)
+            )
+            self.counters.total += added
+
+    async def _reask_once(
+        self, recorder: Recorder, provider: Provider, req: PendingRequest, stop: asyncio.Event
+    ) -> None:
+        body = dict(req.body)
+        body["user"] = str(body["user"]) + REASK_REMINDER
+        request = request_from_body(body)
+        tokens = body_input_tokens(body, recorder.run.provider) + request.max_tokens
+        await self.limiter.acquire(tokens, stop)
+        if stop.is_set():
+            return
+        try:
+            response = await asyncio.wait_for(provider.chat(request), timeout=self._timeout_s)
+        except (TimeoutError, ProviderError) as exc:
+            logger.info("re-asking request %s failed: %s", req.id, exc)
+            return
+        answer = recorder.accept(
+            req,
+            response,
+            extra_notes=("Asked a second time because the first answer could not be read.",),
+            extra_parsed={"reasked": True},
+            cache_variant="reask",
+        )
+        c = self.counters
+        c.reasked += 1
+        c.invalid -= 1  # the first answer moved to the history
+        c.done -= 1  # _count adds it back
+        usage = (
+            response.usage.input_tokens,
+            response.usage.output_tokens,
+            response.usage.cached_tokens,
+            response.usage.reasoning_tokens,
+        )
+        self.count_answer(req, answer, usage)
+
+
+def _wire(provider: str) -> str:
+    from resume_auditor.providers.registry import provider_info
+
+    try:
+        return provider_info(provider).wire
+    except ProviderError:
+        return "openai"

@@ -2,36 +2,59 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from resume_auditor.domain.study import ModelSpec
-from resume_auditor.prompts import parse_pairwise
 from resume_auditor.providers.base import Provider
 from resume_auditor.providers.keys import KeyStore, default_store
 from resume_auditor.providers.registry import make_provider
-from resume_auditor.runner import Event, Runner
+from resume_auditor.runner import Event, Runner, limits_memory
+from resume_auditor.runner.batch import BatchOptions
+from resume_auditor.runner.early_stop import EarlyStop
+from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
+from resume_auditor.runner.ratelimit import RateLimiter
+from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
 from resume_auditor.store.resultfile import ResultFile, RunRecord
+
+logger = logging.getLogger(__name__)
+
+BATCH_MODE = "batch"
 
 
 def provider_factory(
-    spec: ModelSpec, timeout_s: float = 120.0, *, keys: KeyStore | None = None
+    spec: ModelSpec,
+    timeout_s: float = 120.0,
+    *,
+    keys: KeyStore | None = None,
+    on_headers: HeaderSink | None = None,
+    connections: int = 100,
 ) -> Callable[[], Provider]:
     """A function that makes the provider (it may block: the runner calls it off the UI).
 
     The key is looked up when the provider is made, not before, so a key entered
     after the audit was prepared is used; a missing key raises a ProviderError
-    that says where to put one.
+    that says where to put one. With `on_headers`, every answer's headers are
+    handed to it (the runner's rate limiter learns the provider's limits).
     """
 
     def make() -> Provider:
         store = keys or default_store()
-        return make_provider(
+        api_key = store.get(spec.provider, spec.base_url)
+        if on_headers is None or spec.provider == "local":
+            return make_provider(
+                spec.provider, base_url=spec.base_url, api_key=api_key, timeout_s=timeout_s
+            )
+        client = observing_client(on_headers, timeout_s, connections)
+        inner = make_provider(
             spec.provider,
             base_url=spec.base_url,
-            api_key=store.get(spec.provider, spec.base_url),
+            api_key=api_key,
             timeout_s=timeout_s,
+            client=client,
         )
+        return ObservedProvider(inner, client)
 
     return make
 
@@ -48,6 +71,17 @@ def model_of(run: RunRecord) -> ModelSpec:
     )
 
 
+def run_prices(*, strict: bool = False) -> PriceTable:
+    """The price table; a broken user copy falls back to the shipped one unless `strict`."""
+    try:
+        return load_prices()
+    except PriceError:
+        if strict:
+            raise
+        logger.warning("the user's price file cannot be read; using the shipped prices")
+        return load_prices(user_file=Path("/nonexistent/prices.toml"))
+
+
 def make_runner(
     path: str | Path,
     run_id: int | None = None,
@@ -56,20 +90,66 @@ def make_runner(
     timeout_s: float = 120.0,
     on_event: Callable[[Event], None] | None = None,
     factory: Callable[[], Provider] | None = None,
+    budget_usd: float | None = None,
+    rpm: float | None = None,
+    tpm: float | None = None,
+    batch: bool | BatchOptions | None = None,
+    use_cache: bool = True,
+    reask_invalid: bool = False,
+    early_stop_width: float | None = None,
+    prices: PriceTable | None = None,
+    max_retries: int = 5,
 ) -> Runner:
+    """A runner for one run of an audit file (default: the latest run).
+
+    budget_usd: pause before spend could pass it (needs a price for the model).
+    rpm, tpm: the provider's limits, if known; they are also learnt from headers.
+    batch: True (or options) to use the provider's batch API; remembered for the
+        run, so a later `make_runner` without it carries on in batch mode. False
+        turns it off again; None keeps what the run used.
+    use_cache: answer identical requests from the shared response cache.
+    reask_invalid: ask once more when an answer cannot be read.
+    early_stop_width: skip the rest of a cell once its 95% interval is narrower.
+    """
     with ResultFile(path) as result:
         runs = result.runs()
-    if not runs:
-        raise ValueError(f"{path} has no run to resume.")
-    run = next((r for r in runs if r.id == run_id), None) if run_id else runs[-1]
-    if run is None:
-        raise ValueError(f"{path} has no run {run_id}.")
+        if not runs:
+            raise ValueError(f"{path} has no run to resume.")
+        run = next((r for r in runs if r.id == run_id), None) if run_id else runs[-1]
+        if run is None:
+            raise ValueError(f"{path} has no run {run_id}.")
+        mode_key = f"run.{run.id}.mode"
+        if batch is None:
+            batch = result.meta(mode_key) == BATCH_MODE
+        else:
+            result.set_meta(mode_key, BATCH_MODE if batch else "sync")
+    options: BatchOptions | None = None
+    if batch:
+        options = batch if isinstance(batch, BatchOptions) else BatchOptions()
+    limiter = RateLimiter(rpm, tpm)
+    # Start from what the provider said last time; its headers correct it.
+    limiter.learned_rpm, limiter.learned_tpm = limits_memory.recall(
+        run.provider, run.base_url, run.model
+    )
+    if run.provider == "local":
+        timeout_s = max(timeout_s, 300.0)
     return Runner(
         path,
         run.id,
-        factory or provider_factory(model_of(run), timeout_s),
-        parse_pairwise,
+        factory
+        or provider_factory(
+            model_of(run), timeout_s, on_headers=limiter.observe, connections=concurrency + 4
+        ),
+        None,
         concurrency=concurrency,
-        timeout_s=timeout_s if run.provider != "local" else max(timeout_s, 300.0),
+        timeout_s=timeout_s,
+        max_retries=max_retries,
         on_event=on_event,
+        limiter=limiter,
+        budget_usd=budget_usd,
+        prices=prices or run_prices(strict=budget_usd is not None),
+        use_cache=use_cache,
+        reask_invalid=reask_invalid,
+        early_stop=None if early_stop_width is None else EarlyStop(early_stop_width),
+        batch=options,
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.domain.case import Order
+from resume_auditor.domain.case import Order, Truth
 from resume_auditor.domain.study import (
     ModelSpec,
     StudyConfig,
@@ -23,8 +23,8 @@ from resume_auditor.domain.study import (
     study_from_dict,
     study_to_dict,
 )
-from resume_auditor.prompts import PAIRWISE_GRAMMAR, get_preset
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.prompts import build_body, get_kind, get_preset
+from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.workflow.cases import build_cases
 from resume_auditor.workflow.ingest import (
     ingest_study_resumes,
@@ -90,7 +90,16 @@ def fork_audit(source: str | Path, target: str | Path) -> Path:
         with ResultFile(source) as src:
             src.copy_to(partial)
         with ResultFile(partial) as copy, copy.transaction() as db:
-            for table in ("response", "request", "run", "pair", "variant"):
+            for table in (
+                "response_history",
+                "response",
+                "request",
+                "batch",
+                "run",
+                "case_set",
+                "pair",
+                "variant",
+            ):
                 db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
         os.replace(partial, target)
     finally:
@@ -102,24 +111,28 @@ def fork_audit(source: str | Path, target: str | Path) -> Path:
 def request_body(
     model: ModelSpec, preset_id: str, job_text: str, first: str, second: str
 ) -> dict[str, Any]:
+    """The stored body of one pairwise request (D1): two resumes under a preset."""
     preset = get_preset(preset_id)
-    system, user = preset.render(
-        {"resume_1": first, "resume_2": second, "job_description": job_text}
+    return build_body(
+        model, preset, {"resume_1": first, "resume_2": second, "job_description": job_text}
     )
-    body: dict[str, Any] = {
-        "model": model.model,
-        "system": system,
-        "user": user,
-        "temperature": model.temperature,
-        "max_tokens": model.max_tokens,
-        "seed": model.seed,
-    }
-    if model.provider == "local":
-        body["grammar"] = PAIRWISE_GRAMMAR
-    return body
+
+
+def _expected(truth: Truth, order: Order) -> str:
+    """The answer a valid screener gives: the more qualified one, or abstain."""
+    if truth is Truth.EQUAL:
+        return "abstain"
+    shown_first = "a" if order is Order.AB else "b"
+    return "first" if truth.value == shown_first else "second"
 
 
 def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
+    preset = get_preset(study.run.prompt)
+    if not get_kind(preset.kind).pairwise:
+        raise StudyError(
+            f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
+            "validity pairs need a pairwise prompt, such as d1-baseline."
+        )
     params = {
         "temperature": model.temperature,
         "max_tokens": model.max_tokens,
@@ -133,25 +146,46 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
             model.provider, model.base_url, model.model, study.run.prompt, params
         )
     job_text = result.job().text
-    texts = {v.id: v.text for v in result.variants()}
+    variants = {v.id: v for v in result.variants()}
     orders = [Order.AB, Order.BA] if study.run.orders == "both" else [Order.AB]
     keyed = []
     for pair in result.pairs():
+        pair_id = pair.id or 0
+        groups = sorted(g or "" for g in (pair.group_a, pair.group_b))
+        cell = f"D1 {pair.kind.value} pairs, k={pair.k}, {' vs '.join(groups)}"
         for order in orders:
             first, second = (
                 (pair.variant_a, pair.variant_b)
                 if order is Order.AB
                 else (pair.variant_b, pair.variant_a)
             )
-            body = request_body(model, study.run.prompt, job_text, texts[first], texts[second])
+            body = request_body(
+                model, study.run.prompt, job_text, variants[first].text, variants[second].text
+            )
+            context = {
+                "names": [variants[first].name or "", variants[second].name or ""],
+                "expect": _expected(pair.truth, order),
+                "cluster": pair.cluster,
+            }
             for rep in range(study.run.repeats):
-                keyed.append(((pair.cluster, first, rep), (pair.id or 0, order, rep, body)))
+                spec = RequestSpec(
+                    ukey=f"pair:{pair_id}:{order.value}",
+                    kind=preset.kind,
+                    body=body,
+                    variants=(first, second),
+                    rep=rep,
+                    preset=preset.id,
+                    pair_id=pair_id,
+                    order=order.value,
+                    context=context,
+                    cell=cell,
+                )
+                keyed.append(((pair.cluster, first, rep), spec))
     # Requests that show the same resume first run back to back, so a server that
     # caches the prompt prefix (llama.cpp, OpenAI, Anthropic) reuses it.
     keyed.sort(key=lambda kv: kv[0])
-    items = [item for _, item in keyed]
     with result.transaction():
-        added = result.add_requests(run_id, items)
+        added = result.add_request_specs(run_id, [spec for _, spec in keyed])
     return run_id, added
 
 
