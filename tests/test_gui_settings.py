@@ -111,3 +111,43 @@ def test_thresholds_are_saved_with_their_source_and_used(
     assert "Saved" in dialog.threshold_message.text()
     saved = active_thresholds()["criterion_validity"]
     assert saved.value == pytest.approx(0.9) and saved.source == "Our hiring policy, March 2026"
+
+
+def test_a_paid_run_asks_first_and_stops_at_its_budget(
+    qtbot: QtBot, window: MainWindow, small_study: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from resume_auditor.devtools.simulator import Simulator
+    from resume_auditor.runner import RunState
+
+    asked: list[str] = []
+
+    def confirm(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
+        asked.append(str(args[2]))
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", confirm)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-budget-0000000000000000000000")
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        window.open_path(small_study)
+    page = window.run_page
+    window.show_page(3)
+    with Simulator(models=("gpt-4.1-mini",)) as sim:
+        page.picker.keys = KeyStore(_MemoryOnly(), environ={"OPENAI_API_KEY": "sk-test-x"})
+        page.provider.setCurrentIndex(page.provider.findData("openai"))
+        page.base_url.setText(sim.url_for("openai"))
+        page.model_id.setText("gpt-4.1-mini")
+        page.estimate_button.click()
+        qtbot.waitUntil(lambda: "Cost: about $" in page.plan_text.text(), timeout=20000)
+        page.budget.setValue(0.002)  # the 10 requests cost about $0.004: half of them at most
+        page.start_button.click()
+        qtbot.waitUntil(lambda: bool(asked), timeout=20000)
+        assert "costs about $" in asked[0]
+        qtbot.waitUntil(lambda: "could pass the budget" in page.state_text.text(), timeout=30000)
+        status = window.controller.runner.status()
+        assert status.state is RunState.PAUSED and status.budget_reached
+        assert 0 < status.done < 10
+        assert status.cost_usd is not None and status.cost_usd <= 0.002
+        window.controller.cancel()
+        qtbot.waitUntil(lambda: not window.controller.running, timeout=10000)

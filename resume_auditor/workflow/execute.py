@@ -13,6 +13,7 @@ from resume_auditor.providers.registry import make_provider
 from resume_auditor.runner import Event, Runner, limits_memory
 from resume_auditor.runner.batch import BatchOptions
 from resume_auditor.runner.early_stop import EarlyStop
+from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
@@ -153,3 +154,30 @@ def make_runner(
         early_stop=None if early_stop_width is None else EarlyStop(early_stop_width),
         batch=options,
     )
+
+
+def estimate_for(
+    path: str | Path,
+    run_id: int | None = None,
+    *,
+    concurrency: int = 2,
+    use_cache: bool = True,
+    rpm: float | None = None,
+    tpm: float | None = None,
+) -> Estimate:
+    """What a run will send, cost and take, with the app's prices and response cache.
+
+    One place for the CLI and the GUI, so both say the same before anything is paid.
+    """
+    from resume_auditor.store.cache import ResponseCache
+
+    with ResultFile(path) as result:
+        return estimate_run(
+            result,
+            run_id,
+            prices=run_prices(),
+            cache=ResponseCache() if use_cache else None,
+            concurrency=concurrency,
+            rpm=rpm,
+            tpm=tpm,
+        )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -19,13 +22,15 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import presets
+from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.runner import Answer, RunState, RunStatus
+from resume_auditor.runner.estimate import Estimate
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.model_picker import ModelPicker
-from resume_auditor.workflow.execute import make_runner
+from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.prepare import queue_run
 
 LABEL_TEXT = {
@@ -34,6 +39,34 @@ LABEL_TEXT = {
     "abstain": "abstained",
     "invalid": "unreadable answer",
 }
+
+
+def dollars(amount: float) -> str:
+    """$12.34, or $0.0038 for the small sums a test run costs."""
+    return f"${amount:.2f}" if amount >= 0.01 or amount == 0 else f"${amount:.4f}"
+
+
+def spend_text(status: RunStatus) -> str:
+    """Spend so far, and what saved money or time, in a sentence."""
+    if status.cost_usd is None:
+        spend = "Spend: unknown (no price for this model)."
+    else:
+        spend = f"Spent so far: {dollars(status.cost_usd)}"
+        if status.budget_usd:
+            spend += f" of a {dollars(status.budget_usd)} budget"
+        spend += "."
+    extras = []
+    if status.cache_hits:
+        extras.append(f"{status.cache_hits} answered free from the cache")
+    if status.cached_tokens:
+        extras.append(f"{status.cached_tokens:,} prompt tokens billed at the cached rate")
+    if status.rate_limit_waits:
+        extras.append(
+            f"{status.rate_limit_waits} waited {status.rate_limited_s:.0f} s for the rate limit"
+        )
+    if status.budget_reached:
+        extras.append("paused: the next request could pass the budget")
+    return spend + (" " + "; ".join(extras) + "." if extras else "")
 
 
 def fmt_eta(seconds: float | None) -> str:
@@ -77,6 +110,8 @@ class RunPage(Page):
         )
         self.preset.setMinimumContentsLength(24)
         for preset in presets().values():
+            if not get_kind(preset.kind).pairwise:
+                continue  # D1 pairs take a pairwise prompt; other designs bring their own
             self.preset.addItem(preset.title, preset.id)
             self.preset.setItemData(
                 self.preset.count() - 1, preset.citation, Qt.ItemDataRole.ToolTipRole
@@ -90,8 +125,20 @@ class RunPage(Page):
         self.concurrency.setToolTip("How many requests are in flight at once.")
         self.plan_text = QLabel("")
         self.plan_text.setWordWrap(True)
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(0, 100_000)
+        self.budget.setDecimals(3)
+        self.budget.setPrefix("$ ")
+        self.budget.setSpecialValueText("no cap")
+        self.budget.setToolTip(
+            "The run pauses before its spend could pass this (needs a price for the model)."
+        )
+        self.estimate_button = QPushButton("Estimate cost and time")
+        self.estimate_button.clicked.connect(self._estimate)
         plan.addRow("Prompt", self.preset)
         plan.addRow("Requests at once", self.concurrency)
+        plan.addRow("Budget", self.budget)
+        plan.addRow("", self.estimate_button)
         plan.addRow("", self.plan_text)
 
         top = QHBoxLayout()
@@ -204,29 +251,69 @@ class RunPage(Page):
     def _start(self) -> None:
         if self._data is None or self.controller.running:
             return
-        spec = self.model_spec()
         problem = self.picker.problem()
         if problem:
             QMessageBox.warning(self, "Before the run", problem)
             return
-        path = self._data.path
-        prompt = str(self.preset.currentData())
         self._set_buttons(running=True)
         self.state_text.setText("Preparing the requests…")
         self.feed.clear()
+        run_in_background(self._queue_and_estimate(), self._queued, self._start_failed, owner=self)
+
+    def _queue_and_estimate(self) -> Callable[[], tuple[int, Estimate]]:
+        assert self._data is not None
+        path, spec = self._data.path, self.model_spec()
+        prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
+
+        def work() -> tuple[int, Estimate]:
+            run_id, _added = queue_run(path, spec, prompt)
+            return run_id, estimate_for(path, run_id, concurrency=concurrency)
+
+        return work
+
+    def _estimate(self) -> None:
+        if self._data is None or not self._data.pairs:
+            return
+        problem = self.picker.problem()
+        if problem:
+            self.plan_text.setText(problem)
+            return
+        self.plan_text.setText("Estimating…")
         run_in_background(
-            lambda: queue_run(path, spec, prompt), self._queued, self._start_failed, owner=self
+            self._queue_and_estimate(),
+            lambda r: self.plan_text.setText("\n".join(r[1].lines())),
+            lambda exc: self.plan_text.setText(f"Could not estimate: {exc}"),
+            owner=self,
         )
 
-    def _queued(self, result: tuple[int, int]) -> None:
-        run_id, _added = result
+    def _queued(self, result: tuple[int, Estimate]) -> None:
+        run_id, estimate = result
         assert self._data is not None
+        self.plan_text.setText("\n".join(estimate.lines()))
+        if not estimate.free and estimate.to_send:
+            cost = (
+                f"about ${estimate.cost_usd:.2f} (at most ${estimate.cost_max_usd or 0:.2f})"
+                if estimate.cost_usd is not None
+                else "an unknown amount (no price for this model in the price table)"
+            )
+            answer = QMessageBox.question(
+                self,
+                "Start the run?",
+                f"This run sends {estimate.to_send} request(s) to {estimate.model} and costs "
+                f"{cost}.\n\n" + "\n".join(estimate.lines()),
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self._set_buttons(running=False)
+                self.state_text.setText("Not started.")
+                return
+        budget = self.budget.value() or None
         runner = make_runner(
             self._data.path,
             run_id,
             concurrency=self.concurrency.value(),
             timeout_s=self._data.study.run.timeout_s,
             on_event=self.controller.push,
+            budget_usd=budget,
         )
         self.controller.start(runner)
         self.state_text.setText("Starting the model…")
@@ -263,6 +350,7 @@ class RunPage(Page):
         )
         if status.state is RunState.RUNNING:
             text += f" Time left: {fmt_eta(status.eta_s)}."
+        text += " " + spend_text(status)
         if status.message:
             text += f"\n{status.message}"
         self.state_text.setText(text)
