@@ -605,14 +605,17 @@ class Runner:
             return
         tokens = body_input_tokens(req.body, recorder.run.provider) + request.max_tokens
         for attempt in range(self._max_retries + 1):
-            if stop.is_set() or not await self.gate(stop, None):
-                if self._draining and not stop.is_set() and attempt > 0:
-                    recorder.store.record_failure(req.id, "stopped", self._message)
-                    c.failed += not was_failed
-                return
-            await self.limiter.acquire(tokens, stop)
-            if stop.is_set():
-                return
+            while True:
+                if stop.is_set() or not await self.gate(stop, None):
+                    if self._draining and not stop.is_set() and attempt > 0:
+                        recorder.store.record_failure(req.id, "stopped", self._message)
+                        c.failed += not was_failed
+                    return
+                await self.limiter.acquire(tokens, stop)
+                if stop.is_set():
+                    return
+                if self._resume.is_set() and not self._draining:
+                    break  # not paused while it waited for the rate limit
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             try:
                 response = await asyncio.wait_for(provider.chat(request), timeout=self._timeout_s)
@@ -685,7 +688,13 @@ class Runner:
         stop: asyncio.Event,
     ) -> None:
         """Re-ask an unreadable answer once; queue samples where log-probabilities are missing."""
-        if answer.value == INVALID and self._reask and "refused" not in answer.parsed:
+        if (
+            answer.value == INVALID
+            and self._reask
+            and "refused" not in answer.parsed
+            and self._fits_budget(req.body)
+            and self._resume.is_set()
+        ):
             await self._reask_once(recorder, provider, req, stop)
         samples = int(req.context.get("samples_without_logprobs", 0) or 0)
         kind = KINDS.get(req.kind)
