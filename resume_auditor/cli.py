@@ -203,26 +203,16 @@ class _Printer:
 
 def _estimate(path: Path, run_id: int | None, concurrency: int, opts: argparse.Namespace) -> None:
     """Print what the run will send, cost and take, before it sends anything."""
-    from resume_auditor.runner.estimate import estimate_run
-    from resume_auditor.store.cache import ResponseCache
-    from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.workflow.execute import run_prices
+    from resume_auditor.workflow.execute import estimate_for
 
-    cache = None if getattr(opts, "no_cache", False) else ResponseCache()
-    try:
-        with ResultFile(path) as result:
-            estimate = estimate_run(
-                result,
-                run_id,
-                prices=run_prices(),
-                cache=cache,
-                concurrency=concurrency,
-                rpm=getattr(opts, "rpm", None),
-                tpm=getattr(opts, "tpm", None),
-            )
-    finally:
-        if cache is not None:
-            cache.close()
+    estimate = estimate_for(
+        path,
+        run_id,
+        concurrency=concurrency,
+        use_cache=not getattr(opts, "no_cache", False),
+        rpm=getattr(opts, "rpm", None),
+        tpm=getattr(opts, "tpm", None),
+    )
     for line in estimate.lines():
         print(f"Estimate: {line}", file=sys.stderr)
 

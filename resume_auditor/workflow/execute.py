@@ -171,13 +171,18 @@ def estimate_for(
     """
     from resume_auditor.store.cache import ResponseCache
 
-    with ResultFile(path) as result:
-        return estimate_run(
-            result,
-            run_id,
-            prices=run_prices(),
-            cache=ResponseCache() if use_cache else None,
-            concurrency=concurrency,
-            rpm=rpm,
-            tpm=tpm,
-        )
+    cache = ResponseCache() if use_cache else None
+    try:
+        with ResultFile(path) as result:
+            return estimate_run(
+                result,
+                run_id,
+                prices=run_prices(),
+                cache=cache,
+                concurrency=concurrency,
+                rpm=rpm,
+                tpm=tpm,
+            )
+    finally:
+        if cache is not None:
+            cache.close()
