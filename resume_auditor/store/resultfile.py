@@ -26,6 +26,7 @@ import pandas as pd
 from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
 from resume_auditor.store.packing import now_iso, pack, unpack
+from resume_auditor.store.qualtexts import QualTextTables
 from resume_auditor.store.requests import RequestSpec, RequestTables
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -119,7 +120,7 @@ class Progress:
         return self.total > 0 and self.done + self.skipped == self.total
 
 
-class ResultFile(RequestTables):
+class ResultFile(RequestTables, QualTextTables):
     """Open (creating if asked) a result file and read or write it."""
 
     def __init__(self, path: str | Path, *, create: bool = False) -> None:
@@ -327,7 +328,9 @@ class ResultFile(RequestTables):
             raise ResultFileError(
                 "Test cases are built from this resume. Clear the test cases first."
             )
-        self._db.execute("DELETE FROM resume WHERE id = ?", (resume_id,))
+        with self.transaction() as db:
+            db.execute("DELETE FROM qual_text WHERE resume_id = ?", (resume_id,))
+            db.execute("DELETE FROM resume WHERE id = ?", (resume_id,))
 
     def resume_findings(self, resume_id: int) -> list[dict[str, Any]]:
         row = self._db.execute(

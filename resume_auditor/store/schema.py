@@ -229,6 +229,32 @@ MIGRATIONS: list[str] = [
         received_at TEXT NOT NULL
     );
     """,
+    # 4: qualification texts (domain/qualtext.py): the versions of a source resume whose
+    # qualifications are known (base, c+, c-, reworded), as identity templates with their
+    # slots; generated ones keep the checks they passed or failed, the review status and
+    # where they came from (generator model, preset, request ids). docs/generator.md.
+    """
+    CREATE TABLE qual_text (
+        id INTEGER PRIMARY KEY,
+        resume_id INTEGER NOT NULL REFERENCES resume(id),
+        kind TEXT NOT NULL,
+        k INTEGER NOT NULL DEFAULT 0,
+        text TEXT NOT NULL,
+        slots_json TEXT NOT NULL DEFAULT '[]',
+        changes_json TEXT NOT NULL DEFAULT '[]',
+        removed_json TEXT NOT NULL DEFAULT '[]',
+        origin TEXT NOT NULL DEFAULT 'original',
+        generator TEXT NOT NULL DEFAULT '',
+        verified INTEGER NOT NULL DEFAULT 1,
+        checks_json TEXT NOT NULL DEFAULT '[]',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'accepted', 'rejected')),
+        provenance_json TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX qual_text_resume ON qual_text(resume_id, kind);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
