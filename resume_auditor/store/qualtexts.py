@@ -136,7 +136,8 @@ class QualTextTables:
         self, resume_id: int | None = None, origin: QualOrigin | None = None
     ) -> int:
         """Remove texts (of one resume, of one origin, or both); returns how many went."""
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[int | str] = []
         if resume_id is not None:
             clauses.append("resume_id = ?")
             params.append(resume_id)
