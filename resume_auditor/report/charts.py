@@ -33,23 +33,8 @@ def render_rates(
     `ratio`: the values are ratios (impact ratios), labelled 0.80 rather than 80%.
     `dark`: light ink on a dark ground, for an app in a dark theme.
     """
-    width, height = max(120, size[0]), max(100, size[1])
-    fig = Figure(figsize=(width / 100, height / 100), dpi=100 * dpr, layout="constrained")
-    canvas = FigureCanvasAgg(fig)
-    ax = fig.add_subplot(111)
-    shown = [(label, m) for label, m in items if m and m.get("value") is not None]
-    if not shown:
-        ax.text(
-            0.5,
-            0.5,
-            "No answers yet",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-            fontsize=10 * font_scale,
-        )
-        ax.set_axis_off()
-    else:
+    fig, canvas, ax, shown = _start(items, size, dpr, font_scale)
+    if shown:
         labels = [label for label, _ in shown]
         values = [m["value"] for _, m in shown]
         lows = [_err(m, 0) for _, m in shown]
@@ -79,6 +64,32 @@ def render_rates(
     if dark:
         _darken(fig, ax)
     return _pixels(canvas)
+
+
+def _start(
+    items: Rates,
+    size: tuple[int, int],
+    dpr: float,
+    font_scale: float,
+) -> tuple[Figure, FigureCanvasAgg, Any, list[tuple[str, dict[str, Any]]]]:
+    """A figure of `size` pixels and the items that have a value; says so when none has."""
+    width, height = max(120, size[0]), max(100, size[1])
+    fig = Figure(figsize=(width / 100, height / 100), dpi=100 * dpr, layout="constrained")
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot(111)
+    shown = [(label, m) for label, m in items if m and m.get("value") is not None]
+    if not shown:
+        ax.text(
+            0.5,
+            0.5,
+            "No answers yet",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=10 * font_scale,
+        )
+        ax.set_axis_off()
+    return fig, canvas, ax, shown
 
 
 def _darken(fig: Figure, ax: Any) -> None:
@@ -128,23 +139,8 @@ def render_gaps(
     `unit` "points": values are -1..1 and read as percentage points (+12); any other
     unit is drawn on a symmetric scale fitted to the intervals (+0.25 SD).
     """
-    width, height = max(120, size[0]), max(100, size[1])
-    fig = Figure(figsize=(width / 100, height / 100), dpi=100 * dpr, layout="constrained")
-    canvas = FigureCanvasAgg(fig)
-    ax = fig.add_subplot(111)
-    shown = [(label, m) for label, m in items if m and m.get("value") is not None]
-    if not shown:
-        ax.text(
-            0.5,
-            0.5,
-            "No answers yet",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-            fontsize=10 * font_scale,
-        )
-        ax.set_axis_off()
-    else:
+    fig, canvas, ax, shown = _start(items, size, dpr, font_scale)
+    if shown:
         ys = list(range(len(shown)))
         values = [m["value"] for _, m in shown]
         colors = ["#c62828" if m.get("flag") else "#1565c0" for _, m in shown]
