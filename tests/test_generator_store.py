@@ -74,3 +74,27 @@ def test_status_returns_previous_and_delete_by_origin(tmp_path: Path) -> None:
     rf.delete_resume(rid)  # its texts go with it
     assert rf.qual_texts() == []
     rf.close()
+
+
+def test_generation_runs_stay_out_of_the_audit_and_survive_clearing_cases(tmp_path: Path) -> None:
+    from resume_auditor.store.resultfile import RequestSpec
+
+    rf, rid = _file(tmp_path)
+    audit = rf.add_run("local", "", "m", "d1-baseline", {})
+    gen = rf.add_run("local", "", "g", "gen-more", {}, purpose="generation")
+    assert [r.id for r in rf.runs()] == [audit]
+    assert rf.latest_run() is not None and rf.latest_run().id == audit  # type: ignore[union-attr]
+    assert [r.id for r in rf.runs(purpose="generation")] == [gen]
+    assert {r.id for r in rf.runs(purpose=None)} == {audit, gen}
+    with rf.transaction():
+        rf.add_request_specs(gen, [RequestSpec("gen:1", "generate", {"user": "x"})])
+    req = rf.open_requests(gen)[0]
+    rf._store_response(
+        req.id, {}, "a text", "text", "", (1, 1, 0, 0), "g", 0.1,
+        parsed={}, source="api", cost_usd=0.0, notes=(), unsupported=(),
+    )  # fmt: skip
+    assert rf.answered_count() == 0  # a generator's answer does not freeze the cases
+    rf.clear_cases()
+    assert [r.id for r in rf.runs(purpose=None)] == [gen]
+    assert rf.response_record(req.id) is not None  # the paid answer is kept
+    rf.close()

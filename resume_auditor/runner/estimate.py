@@ -134,7 +134,7 @@ def estimate_run(
     tpm: float | None = None,
     latency_s: float | None = None,
 ) -> Estimate:
-    runs = result.runs()
+    runs = result.runs(purpose=None if run_id else "audit")
     run = (
         next((r for r in runs if r.id == run_id), None) if run_id else (runs[-1] if runs else None)
     )

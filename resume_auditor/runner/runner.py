@@ -311,7 +311,7 @@ class Runner:
         provider: Provider | None = None
         identity: RunIdentity | None = None
         try:
-            run = next((r for r in store.runs() if r.id == self.run_id), None)
+            run = next((r for r in store.runs(purpose=None) if r.id == self.run_id), None)
             if run is None:
                 self.set_state(RunState.STOPPED, f"This audit has no run {self.run_id}.")
                 return

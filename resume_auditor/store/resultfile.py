@@ -72,6 +72,9 @@ class RunRecord:
     prompt_id: str
     params: dict[str, Any]
     created_at: str
+    # "audit" (the model under test) or "generation" (a generator model writing
+    # qualification variants, docs/generator.md): not a run of the audit's numbers.
+    purpose: str = "audit"
 
 
 @dataclass(frozen=True)
@@ -481,7 +484,13 @@ class ResultFile(RequestTables, QualTextTables):
         }
 
     def answered_count(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM response").fetchone()[0])
+        """Answers of the audit's runs (a generator model's answers are not counted)."""
+        return int(
+            self._db.execute(
+                "SELECT count(*) FROM response JOIN request ON request.id = response.request_id "
+                "JOIN run ON run.id = request.run_id WHERE run.purpose = 'audit'"
+            ).fetchone()[0]
+        )
 
     def clear_cases(self) -> None:
         """Delete variants, pairs and their unanswered requests, to build them again.
@@ -495,15 +504,23 @@ class ResultFile(RequestTables, QualTextTables):
                 "Save a copy as a new audit to change them."
             )
         waiting = self._db.execute(
-            "SELECT count(*) FROM batch WHERE state IN ('submitted', 'ended')"
+            "SELECT count(*) FROM batch WHERE state IN ('submitted', 'ended') "
+            "AND run_id IN (SELECT id FROM run WHERE purpose = 'audit')"
         ).fetchone()[0]
         if waiting:
             raise ResultFileError(
                 "A batch of this audit's requests is still with the provider (and paid for). "
                 "Collect it by running the audit, or save a copy as a new audit."
             )
+        # Generation runs (their paid answers) stay: they wrote qualification texts, not cases.
+        audit_runs = "SELECT id FROM run WHERE purpose = 'audit'"
+        audit_requests = f"SELECT id FROM request WHERE run_id IN ({audit_runs})"
         with self.transaction():
-            for table in ("response_history", "request", "batch", "run", "case_set", "pair"):
+            self._db.execute(f"DELETE FROM response_history WHERE request_id IN ({audit_requests})")
+            for table in ("request", "batch"):
+                self._db.execute(f"DELETE FROM {table} WHERE run_id IN ({audit_runs})")  # noqa: S608
+            self._db.execute("DELETE FROM run WHERE purpose = 'audit'")
+            for table in ("case_set", "pair"):
                 self._db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
             self._db.execute("DELETE FROM variant")
 
@@ -528,21 +545,40 @@ class ResultFile(RequestTables, QualTextTables):
         return None if row is None else int(row[0])
 
     def add_run(
-        self, provider: str, base_url: str, model: str, prompt_id: str, params: dict[str, Any]
+        self,
+        provider: str,
+        base_url: str,
+        model: str,
+        prompt_id: str,
+        params: dict[str, Any],
+        *,
+        purpose: str = "audit",
     ) -> int:
         cur = self._db.execute(
-            "INSERT INTO run(provider, base_url, model, prompt_id, params_json, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (provider, base_url, model, prompt_id, json.dumps(params, sort_keys=True), now_iso()),
+            "INSERT INTO run(provider, base_url, model, prompt_id, params_json, created_at, "
+            "purpose) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                provider,
+                base_url,
+                model,
+                prompt_id,
+                json.dumps(params, sort_keys=True),
+                now_iso(),
+                purpose,
+            ),
         )
         return int(cur.lastrowid or 0)
 
-    def runs(self) -> list[RunRecord]:
+    def runs(self, *, purpose: str | None = "audit") -> list[RunRecord]:
+        """The audit's runs of the model under test; `purpose="generation"` the generator
+        runs (docs/generator.md), None every run (to find one by id)."""
+        where, params = ("", ()) if purpose is None else ("WHERE purpose = ?", (purpose,))
         return [
-            RunRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6])
+            RunRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
             for r in self._db.execute(
-                "SELECT id, provider, base_url, model, prompt_id, params_json, created_at "
-                "FROM run ORDER BY id"
+                "SELECT id, provider, base_url, model, prompt_id, params_json, created_at, "
+                f"purpose FROM run {where} ORDER BY id",
+                params,
             )
         ]
 

@@ -232,7 +232,9 @@ MIGRATIONS: list[str] = [
     # 4: qualification texts (domain/qualtext.py): the versions of a source resume whose
     # qualifications are known (base, c+, c-, reworded), as identity templates with their
     # slots; generated ones keep the checks they passed or failed, the review status and
-    # where they came from (generator model, preset, request ids). docs/generator.md.
+    # where they came from (generator model, preset, request ids). A run's `purpose`
+    # tells the generator model's runs ('generation') from the audit's ('audit').
+    # docs/generator.md.
     """
     CREATE TABLE qual_text (
         id INTEGER PRIMARY KEY,
@@ -254,6 +256,7 @@ MIGRATIONS: list[str] = [
         created_at TEXT NOT NULL
     );
     CREATE INDEX qual_text_resume ON qual_text(resume_id, kind);
+    ALTER TABLE run ADD COLUMN purpose TEXT NOT NULL DEFAULT 'audit';
     """,
 ]
 

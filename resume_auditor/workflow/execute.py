@@ -113,7 +113,7 @@ def make_runner(
     early_stop_width: skip the rest of a cell once its 95% interval is narrower.
     """
     with ResultFile(path) as result:
-        runs = result.runs()
+        runs = result.runs(purpose=None if run_id else "audit")
         if not runs:
             raise ValueError(f"{path} has no run to resume.")
         run = next((r for r in runs if r.id == run_id), None) if run_id else runs[-1]
