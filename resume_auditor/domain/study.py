@@ -10,7 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from resume_auditor.domain.groups import D1_GROUPS, Group
+from resume_auditor.domain.generation import (
+    GenerationSpec,
+    generation_from_dict,
+    generation_to_dict,
+)
+from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS, Group
 
 FORMAT_VERSION = 1
 # Provider ids (providers/registry.py describes each; a test keeps the two in step).
@@ -26,6 +31,10 @@ PROVIDERS = (
 # Providers that have no fixed address: the study must give one.
 NEEDS_BASE_URL = ("openai-compatible", "azure")
 ORDERS = ("both", "ab")
+D1_SIGNALS = ("name", "explicit")  # names (implicit) or awards and organisations (explicit)
+D1_UNEQUAL_GROUPS = ("same", "cross", "both")
+D1_PAIR_TYPES = ("more_base", "base_less", "more_less")  # (c+,c), (c,c-), (c+,c-)
+D4_PERTURBATIONS = ("name", "experience")
 
 
 class StudyError(ValueError):
@@ -63,6 +72,46 @@ class D1Spec:
     equal_pairs: bool = True
     unequal_pairs: bool = True
     k: tuple[int, ...] = (1,)
+    signals: tuple[str, ...] = ("name",)
+    unequal_groups: str = "same"  # same-group pairs, cross-group pairs, or both
+    pair_types: tuple[str, ...] = D1_PAIR_TYPES
+
+
+@dataclass(frozen=True)
+class D2Spec:
+    """D2, Gaebler et al. (2024): one copy per group and an identity-removed copy."""
+
+    groups: tuple[Group, ...] = ALL_GROUPS
+    prompts: tuple[str, ...] = ("d2-rating",)
+    manipulation_check: bool = True
+    blinded: bool = True
+    blind_college: bool = True
+
+
+@dataclass(frozen=True)
+class D3Spec:
+    """D3, Chen et al. (2024): pools with one candidate per group, `rounds` of them."""
+
+    groups: tuple[Group, ...] = ALL_GROUPS
+    rounds: int = 10
+    prompt: str = "d3-yes-no"  # pointwise; "" for none
+    pairwise_prompt: str = ""  # e.g. "d3-pairwise"; every pair of a pool in both orders
+    unqualified_share: float = 0.5  # share of a pool given a less-qualified (c-) text
+    k: int = 1
+
+
+@dataclass(frozen=True)
+class D4Spec:
+    """D4, FAIRE (Wen et al. 2025): scored perturbations and ranked batches."""
+
+    groups: tuple[Group, ...] = ALL_GROUPS
+    perturbations: tuple[str, ...] = D4_PERTURBATIONS
+    scoring_prompt: str = "d4-direct-scoring"  # "" for none
+    ranking_prompt: str = "d4-ranking"  # "" for none
+    race_batches: int = 10
+    gender_batches: int = 10
+    orders_per_batch: int = 1  # presentation orders sampled per batch
+    all_orders: bool = False  # every permutation of every batch instead
 
 
 @dataclass(frozen=True)
@@ -83,6 +132,11 @@ class StudyConfig:
     model: ModelSpec = field(default_factory=ModelSpec)
     run: RunSpec = field(default_factory=RunSpec)
     d1: D1Spec | None = field(default_factory=D1Spec)
+    d2: D2Spec | None = None
+    d3: D3Spec | None = None
+    d4: D4Spec | None = None
+    keep_real_contact: bool = False  # let the source's phone, address and links through
+    generation: GenerationSpec | None = None  # generator models (domain/generation.py)
 
     def with_model(
         self, provider: str | None = None, base_url: str | None = None, model: str | None = None
@@ -129,6 +183,104 @@ def _int(value: Any, where: str, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise StudyError(f"{where} should be at least {minimum}")
     return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise StudyError(f"{where} should be true or false")
+    return value
+
+
+def _choices(value: Any, where: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    items = _strings(value, where)
+    for item in items:
+        if item not in allowed:
+            raise StudyError(f"{where}: {item!r} is not one of {', '.join(allowed)}")
+    return items
+
+
+def _groups(value: Any, where: str, default: tuple[Group, ...]) -> tuple[Group, ...]:
+    try:
+        groups = tuple(Group.parse(g) for g in _strings(value, where))
+    except ValueError as exc:
+        raise StudyError(f"{where}: {exc}") from exc
+    if len(set(groups)) != len(groups):
+        raise StudyError(f"{where} lists a group twice")
+    return groups or default
+
+
+def _design(designs: dict[str, Any], key: str) -> dict[str, Any] | None:
+    if key not in designs:
+        return None
+    value = designs[key]
+    if not isinstance(value, dict):
+        raise StudyError(f"[designs.{key}] should be a table")
+    return value
+
+
+def _d2(table: dict[str, Any]) -> D2Spec:
+    d = D2Spec()
+    spec = D2Spec(
+        groups=_groups(table.get("groups"), "designs.d2.groups", d.groups),
+        prompts=_strings(table.get("prompts", list(d.prompts)), "designs.d2.prompts"),
+        manipulation_check=_bool(
+            table.get("manipulation_check", d.manipulation_check), "designs.d2.manipulation_check"
+        ),
+        blinded=_bool(table.get("blinded", d.blinded), "designs.d2.blinded"),
+        blind_college=_bool(
+            table.get("blind_college", d.blind_college), "designs.d2.blind_college"
+        ),
+    )
+    if not spec.prompts:
+        raise StudyError("designs.d2.prompts needs at least one rating prompt, e.g. d2-rating")
+    return spec
+
+
+def _d3(table: dict[str, Any]) -> D3Spec:
+    d = D3Spec()
+    share = _float(
+        table.get("unqualified_share", d.unqualified_share), "designs.d3.unqualified_share"
+    )
+    if not 0.0 <= share < 1.0:
+        raise StudyError("designs.d3.unqualified_share should be from 0 up to (not including) 1")
+    spec = D3Spec(
+        groups=_groups(table.get("groups"), "designs.d3.groups", d.groups),
+        rounds=_int(table.get("rounds", d.rounds), "designs.d3.rounds", 1),
+        prompt=str(table.get("prompt", d.prompt)),
+        pairwise_prompt=str(table.get("pairwise_prompt", d.pairwise_prompt)),
+        unqualified_share=share,
+        k=_int(table.get("k", d.k), "designs.d3.k", 1),
+    )
+    if len(spec.groups) < 2:
+        raise StudyError("designs.d3.groups needs at least two groups to compare")
+    if not spec.prompt and not spec.pairwise_prompt:
+        raise StudyError("designs.d3 needs a prompt or a pairwise_prompt")
+    return spec
+
+
+def _d4(table: dict[str, Any]) -> D4Spec:
+    d = D4Spec()
+    spec = D4Spec(
+        groups=_groups(table.get("groups"), "designs.d4.groups", d.groups),
+        perturbations=_choices(
+            table.get("perturbations", list(d.perturbations)),
+            "designs.d4.perturbations",
+            D4_PERTURBATIONS,
+        ),
+        scoring_prompt=str(table.get("scoring_prompt", d.scoring_prompt)),
+        ranking_prompt=str(table.get("ranking_prompt", d.ranking_prompt)),
+        race_batches=_int(table.get("race_batches", d.race_batches), "designs.d4.race_batches", 0),
+        gender_batches=_int(
+            table.get("gender_batches", d.gender_batches), "designs.d4.gender_batches", 0
+        ),
+        orders_per_batch=_int(
+            table.get("orders_per_batch", d.orders_per_batch), "designs.d4.orders_per_batch", 1
+        ),
+        all_orders=_bool(table.get("all_orders", d.all_orders), "designs.d4.all_orders"),
+    )
+    if not spec.scoring_prompt and not spec.ranking_prompt:
+        raise StudyError("designs.d4 needs a scoring_prompt or a ranking_prompt")
+    return spec
 
 
 def _float(value: Any, where: str) -> float:
@@ -211,10 +363,21 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
             equal_pairs=bool(d1.get("equal_pairs", True)),
             unequal_pairs=bool(d1.get("unequal_pairs", True)),
             k=k_values,
+            signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
+            or ("name",),
+            unequal_groups=str(d1.get("unequal_groups", "same")),
+            pair_types=_choices(
+                d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
+            ),
         )
+        if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
+            raise StudyError(
+                f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
+            )
         if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
+    d2, d3, d4 = (_design(designs, key) for key in ("d2", "d3", "d4"))
     return StudyConfig(
         name=name,
         seed=seed,
@@ -223,6 +386,13 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
         model=model_spec,
         run=run_spec,
         d1=d1_spec,
+        generation=generation_from_dict(data),
+        d2=None if d2 is None else _d2(d2),
+        d3=None if d3 is None else _d3(d3),
+        d4=None if d4 is None else _d4(d4),
+        keep_real_contact=_bool(
+            _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
+        ),
     )
 
 
@@ -270,5 +440,39 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "equal_pairs": config.d1.equal_pairs,
             "unequal_pairs": config.d1.unequal_pairs,
             "k": list(config.d1.k),
+            "signals": list(config.d1.signals),
+            "unequal_groups": config.d1.unequal_groups,
+            "pair_types": list(config.d1.pair_types),
         }
+    if config.d2 is not None:
+        out["designs"]["d2"] = {
+            "groups": [g.key for g in config.d2.groups],
+            "prompts": list(config.d2.prompts),
+            "manipulation_check": config.d2.manipulation_check,
+            "blinded": config.d2.blinded,
+            "blind_college": config.d2.blind_college,
+        }
+    if config.d3 is not None:
+        out["designs"]["d3"] = {
+            "groups": [g.key for g in config.d3.groups],
+            "rounds": config.d3.rounds,
+            "prompt": config.d3.prompt,
+            "pairwise_prompt": config.d3.pairwise_prompt,
+            "unqualified_share": config.d3.unqualified_share,
+            "k": config.d3.k,
+        }
+    if config.d4 is not None:
+        out["designs"]["d4"] = {
+            "groups": [g.key for g in config.d4.groups],
+            "perturbations": list(config.d4.perturbations),
+            "scoring_prompt": config.d4.scoring_prompt,
+            "ranking_prompt": config.d4.ranking_prompt,
+            "race_batches": config.d4.race_batches,
+            "gender_batches": config.d4.gender_batches,
+            "orders_per_batch": config.d4.orders_per_batch,
+            "all_orders": config.d4.all_orders,
+        }
+    if config.keep_real_contact:
+        out["variants"] = {"keep_real_contact": True}
+    out.update(generation_to_dict(config.generation))
     return out

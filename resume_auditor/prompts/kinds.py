@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from resume_auditor.prompts.read_generated import judge_grammar, read_generated, read_judge
 from resume_auditor.prompts.read_pairwise import read_pairwise
 from resume_auditor.prompts.read_ranking import LETTERS, read_manipulation, read_ranking
 from resume_auditor.prompts.read_scores import read_dimensions, read_rating, read_yes_no
@@ -97,6 +98,8 @@ class Kind:
     def grammar_for(self, context: Mapping[str, Any]) -> str | None:
         if self.name == "ranking":
             return ranking_grammar(int(context.get("count", 5)))
+        if self.name == "judge":
+            return judge_grammar(int(context.get("count", 1)))
         return self.grammar
 
 
@@ -178,6 +181,28 @@ KINDS: dict[str, Kind] = {
             read_manipulation,
             25,
             MANIPULATION_GRAMMAR,
+        ),
+        # A generator model's kinds (docs/generator.md): a rewritten resume, and a
+        # judge saying whether a text meets each of a numbered list of qualifications.
+        Kind(
+            "generate",
+            "Generator: write or edit a resume",
+            frozenset(),
+            frozenset(
+                {"resume", "job_description", "qualifications", "feedback", "role_title", "count"}
+            ),
+            ("text",),
+            read_generated,
+            900,
+        ),
+        Kind(
+            "judge",
+            "Judge: does a resume meet each qualification (yes / no per line)",
+            frozenset({"resume", "qualifications"}),
+            frozenset({"job_description", "count"}),
+            ("all", "some", "none"),
+            read_judge,
+            12,
         ),
     )
 }
