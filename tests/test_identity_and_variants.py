@@ -3,6 +3,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -138,8 +139,12 @@ def test_equal_pairs_differ_only_in_identity() -> None:
             if tag != "equal"
             for w in a[i1:i2] + b[j1:j2]
         ]
+        synthetic_phone = re.compile(r"^(\(555\)|555-01\d\d)$")  # fictional numbers
         assert all(
-            w.strip("|,.") in identity_words or w.lower() in identity_words for w in changed
+            w.strip("|,.") in identity_words
+            or w.lower() in identity_words
+            or synthetic_phone.match(w.strip("|,."))
+            for w in changed
         ), changed
 
 
@@ -170,7 +175,7 @@ def test_no_removable_qualification_is_reported_not_faked() -> None:
     template = find_identity("Pat Doe\nLikes hiking.\n")
     built = build_d1(1, template, _job(), D1Spec(), seed=1)
     assert not [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
-    assert built.notes and "k=1" in built.notes[0]
+    assert any("k=1" in n and "deleted" in n for n in built.notes)
 
 
 @pytest.mark.parametrize("src", sorted((SAMPLE / "src").glob("*.md")), ids=lambda p: p.stem)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class VariantKind(StrEnum):
@@ -91,6 +92,21 @@ class Case:
     group_a: str | None = None
     group_b: str | None = None
     signal: str = "name"  # how demographics are signalled: name | explicit | none
+    id: int | None = None
+
+
+@dataclass
+class CaseSet:
+    """Variants asked about together or side by side: a D2 set of copies, a D3 pool,
+    a D4 scored set or ranked batch. `variants` are ids once stored (list indexes
+    while being built); `meta` says per position what each variant is (its group,
+    condition, ground truth...), as docs/designs.md lists per design."""
+
+    design: str  # "D2" | "D3" | "D4"
+    kind: str  # "copies" | "pool" | "scoring" | "ranking"
+    variants: list[int]
+    cluster: int | None = None  # the source resume, when the set comes from one
+    meta: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
 
 

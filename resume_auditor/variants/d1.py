@@ -1,14 +1,21 @@
-"""D1 validity pairs (Castleman et al., "Measuring Validity in LLM-based Resume Screening").
+"""D1 validity pairs (Castleman et al. 2025, "Measuring Validity in LLM-based Resume Screening").
 
-For each source resume (a cluster):
-- base variants: the resume filled with two personas per group (names and
-  pronouns only differ);
-- equal pairs: one for every unordered pair of groups, same group included
-  (g, g) with two different names; both presentation orders together cover the
-  paper's 16 ordered pairs of {Black, White} x {man, woman};
-- unequal pairs: (c, c-) within each group, where c- deletes what carries k
-  required qualifications (found lexically, no LLM), filled with the group's
-  other name. Which of the two is "A" is drawn from the seed.
+For each source resume (a cluster), from its usable qualification texts
+(`texts.TextSet`: base c, c- and c+ per k, reworded twins):
+
+- unequal pairs (c+, c), (c, c-), (c+, c-) for every k that has the texts, with
+  both candidates of the same group (two different names), of different groups
+  (every ordered pair: the more qualified one's group, the less qualified one's),
+  or both (`unequal_groups`). Which of the two is "A" is drawn from the seed.
+- equal pairs for each signal: names (implicit) or awards and organisations
+  (explicit, App. F; the candidates' names are replaced by a placeholder so the
+  award is the only signal). With a reworded twin, A is the base and B the twin,
+  for all ordered pairs of groups (16 for the paper's four). Without one, B is
+  the same base text with another name: then (g, h) and (h, g) would be the same
+  case, so every unordered pair (same-group included) is built once and the two
+  presentation orders cover the 16 ordered pairs. The notes say which it was.
+
+Every equal pair passes the design check (designcheck.py) or nothing is built.
 The same seed rebuilds the same cases.
 """
 
@@ -16,58 +23,124 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
-from resume_auditor.domain.case import Case, CaseKind, Truth, Variant, VariantKind
+from resume_auditor.domain.case import Case, CaseKind, Truth
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona, Template
 from resume_auditor.domain.job import Job
+from resume_auditor.domain.qualtext import QualText
 from resume_auditor.domain.study import D1Spec
-from resume_auditor.variants.lexical import choose_removals, remove
+from resume_auditor.variants.build import BuiltCases, VariantMaker
+from resume_auditor.variants.colleges import draw_college
+from resume_auditor.variants.designcheck import check_same_outside_identity
+from resume_auditor.variants.fills import persona_label
 from resume_auditor.variants.names import personas_for
+from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
+
+__all__ = ["BuiltCases", "build_d1", "build_d1_texts", "d1_group_pairs"]
+
+Make = Callable[[QualText, Persona | None, Group | None], int]
+
+_TYPES = {
+    "more_base": ("c+", "c"),
+    "base_less": ("c", "c-"),
+    "more_less": ("c+", "c-"),
+}
 
 
-@dataclass
-class BuiltCases:
-    """Variants and cases for one source resume; variant ids are list indexes until stored."""
-
-    resume_id: int
-    variants: list[Variant] = field(default_factory=list)
-    cases: list[Case] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+def d1_group_pairs(groups: tuple[Group, ...], which: str) -> list[tuple[Group, Group]]:
+    """(more qualified's group, less qualified's group) for unequal pairs."""
+    same = [(g, g) for g in groups]
+    cross = [(g, h) for g, h in itertools.product(groups, groups) if g != h]
+    return {"same": same, "cross": cross, "both": same + cross}[which]
 
 
-def _describe(persona: Persona) -> str:
-    group = Group.parse(persona.group or "")
-    return f"{group.label} ({persona.full_name})"
+def _qual(texts: TextSet, label: str, k: int) -> QualText | None:
+    if label == "c":
+        return texts.base
+    return (texts.more if label == "c+" else texts.less).get(k)
 
 
-def build_d1(resume_id: int, template: Template, job: Job, spec: D1Spec, seed: int) -> BuiltCases:
-    rng = random.Random(f"d1:{seed}:{resume_id}")
-    out = BuiltCases(resume_id)
+def build_d1(
+    resume_id: int,
+    template: Template,
+    job: Job,
+    spec: D1Spec,
+    seed: int,
+    *,
+    keep_real_contact: bool = False,
+) -> BuiltCases:
+    """D1 cases from the resume as written (no generated texts): the original base
+    and its lexical c- copies. `build_d1_texts` takes generated texts too."""
+    rng = random.Random(f"texts:{seed}:{resume_id}")
+    texts = merge_texts(deterministic_texts(resume_id, template, job, spec.k, rng), [])
+    return build_d1_texts(texts, job, spec, seed, keep_real_contact=keep_real_contact)
+
+
+def build_d1_texts(
+    texts: TextSet,
+    job: Job,
+    spec: D1Spec,
+    seed: int,
+    *,
+    keep_real_contact: bool = False,
+) -> BuiltCases:
+    rid = texts.resume_id
+    rng = random.Random(f"d1:{seed}:{rid}")
+    out = BuiltCases(rid)
     personas = {g: personas_for(g, 2, rng) for g in spec.groups}
+    college = draw_college(rng)  # one per source resume: never a difference within a pair
+    maker = VariantMaker(job.title, random.Random(f"d1-contact:{seed}:{rid}"), keep_real_contact)
+    made: dict[tuple[int, str, str], int] = {}
 
-    def add(variant: Variant) -> int:
-        out.variants.append(variant)
-        return len(out.variants) - 1
-
-    base: dict[tuple[Group, int], int] = {}
-    for g in spec.groups:
-        for i, persona in enumerate(personas[g]):
-            base[(g, i)] = add(
-                Variant(
-                    resume_id=resume_id,
-                    kind=VariantKind.BASE,
-                    text=template.fill(persona),
-                    group=g.key,
-                    name=persona.full_name,
-                )
-            )
+    def variant(text: QualText, persona: Persona | None, signal: Group | None) -> int:
+        key = (id(text), persona.full_name if persona else "", signal.key if signal else "")
+        if key not in made:
+            made[key] = maker.make(out, text, persona, college=college, signal=signal)
+        return made[key]
 
     if spec.equal_pairs:
-        for g, h in itertools.combinations_with_replacement(spec.groups, 2):
-            a, b = base[(g, 0)], base[(h, 1)]
-            pa, pb = personas[g][0], personas[h][1]
+        _equal_pairs(out, texts, spec, personas, variant, maker, college)
+    if spec.unequal_pairs:
+        _unequal_pairs(out, texts, spec, personas, variant, rng)
+    return out
+
+
+def _equal_pairs(
+    out: BuiltCases,
+    texts: TextSet,
+    spec: D1Spec,
+    personas: dict[Group, list[Persona]],
+    make: Make,
+    maker: VariantMaker,
+    college: str,
+) -> None:
+    twin = texts.reworded[0] if texts.reworded else None
+    if twin is None:
+        out.notes.append(
+            "Equal pairs use the same text with two identities (no reworded copy: "
+            "rewording needs a generator model)."
+        )
+        group_pairs = list(itertools.combinations_with_replacement(spec.groups, 2))
+    else:
+        group_pairs = list(itertools.product(spec.groups, spec.groups))
+    for signal in spec.signals:
+        for g, h in group_pairs:
+            if signal == "name":
+                pa, pb = personas[g][0], personas[h][1]
+                a = make(texts.base, pa, None)
+                b = make(twin or texts.base, pb, None)
+                what = f"Name and pronouns only: {persona_label(pa)} vs {persona_label(pb)}"
+                check_b = maker.render(texts.base, pb, college=college)
+            else:
+                a = make(texts.base, None, g)
+                b = make(twin or texts.base, None, h)
+                what = f"Explicit signals only (award and organisation): {g.label} vs {h.label}"
+                check_b = maker.render(texts.base, None, college=college, signal=h)
+            if twin is not None:
+                what += "; B is a reworded copy with the same qualifications"
+            check_same_outside_identity(out.filled[a], check_b, f"Equal pair ({what})")
             out.cases.append(
                 Case(
                     design="D1",
@@ -75,44 +148,45 @@ def build_d1(resume_id: int, template: Template, job: Job, spec: D1Spec, seed: i
                     variant_a=a,
                     variant_b=b,
                     truth=Truth.EQUAL,
-                    cluster=resume_id,
-                    differs=f"Name and pronouns only: {_describe(pa)} vs {_describe(pb)}",
+                    cluster=texts.resume_id,
+                    differs=what,
                     group_a=g.key,
                     group_b=h.key,
-                    signal="name",
+                    signal=signal,
                 )
             )
 
-    if spec.unequal_pairs:
+
+def _unequal_pairs(
+    out: BuiltCases,
+    texts: TextSet,
+    spec: D1Spec,
+    personas: dict[Group, list[Persona]],
+    make: Make,
+    rng: random.Random,
+) -> None:
+    for ptype in spec.pair_types:
+        hi_label, lo_label = _TYPES[ptype]
         for k in spec.k:
-            removals = choose_removals(template, job.required, k, rng)
-            if removals is None:
+            hi, lo = _qual(texts, hi_label, k), _qual(texts, lo_label, k)
+            if hi is None or lo is None:
+                missing = hi_label if hi is None else lo_label
+                why = (
+                    "it needs a generator model to add preferred qualifications"
+                    if missing == "c+"
+                    else f"fewer than {k} required qualifications could be found and "
+                    "cleanly deleted in this resume"
+                )
                 out.notes.append(
-                    f"No less-qualified copy with k={k}: fewer than {k} required "
-                    "qualifications could be found and cleanly deleted in this resume."
+                    f"No ({hi_label}, {lo_label}) pairs with k={k}: there is no {missing} "
+                    f"copy ({why})."
                 )
                 continue
-            less_template = remove(template, removals)
-            changes = [r.qualification.text for r in removals]
-            removed_lines = [line for r in removals for line in r.removed]
-            for g in spec.groups:
-                persona = personas[g][1]
-                less = add(
-                    Variant(
-                        resume_id=resume_id,
-                        kind=VariantKind.LESS,
-                        text=less_template.fill(persona),
-                        group=g.key,
-                        name=persona.full_name,
-                        k=k,
-                        changes=changes,
-                        removed_lines=removed_lines,
-                    )
-                )
-                full = base[(g, 0)]
+            for gm, gl in d1_group_pairs(spec.groups, spec.unequal_groups):
+                more = make(hi, personas[gm][0], None)
+                less = make(lo, personas[gl][1], None)
                 more_is_a = rng.random() < 0.5
-                a, b = (full, less) if more_is_a else (less, full)
-                missing = "; ".join(changes)
+                a, b = (more, less) if more_is_a else (less, more)
                 out.cases.append(
                     Case(
                         design="D1",
@@ -120,15 +194,22 @@ def build_d1(resume_id: int, template: Template, job: Job, spec: D1Spec, seed: i
                         variant_a=a,
                         variant_b=b,
                         truth=Truth.A if more_is_a else Truth.B,
-                        cluster=resume_id,
+                        cluster=texts.resume_id,
                         k=k,
-                        differs=(
-                            f"{'B' if more_is_a else 'A'} lacks {k} required "
-                            f"qualification{'s' if k > 1 else ''}: {missing}"
-                        ),
-                        group_a=g.key,
-                        group_b=g.key,
+                        differs=_differs(hi, lo, k, more_is_a),
+                        group_a=(gm if more_is_a else gl).key,
+                        group_b=(gl if more_is_a else gm).key,
                         signal="name",
                     )
                 )
-    return out
+
+
+def _differs(hi: QualText, lo: QualText, k: int, more_is_a: bool) -> str:
+    better, worse = ("A", "B") if more_is_a else ("B", "A")
+    plural = "s" if k > 1 else ""
+    parts = []
+    if lo.changes:
+        parts.append(f"{worse} lacks {k} required qualification{plural}: {'; '.join(lo.changes)}")
+    if hi.changes:
+        parts.append(f"{better} adds {k} preferred qualification{plural}: {'; '.join(hi.changes)}")
+    return ". ".join(parts) or f"{better} is more qualified (k={k})"

@@ -1,16 +1,68 @@
 """Build an audit's test cases from what the audit file holds.
 
-Cases are built from the stored job, the stored resume templates and the audit's
+Cases are built from the stored job, the stored resume templates, the stored
+qualification texts (generated ones, once verified or accepted) and the audit's
 settings, never from files on disk, so the GUI can edit the job or the identity
 slots and build again, and a result file always explains its own cases.
+D1 cases are `pair` rows; D2-D4 are `case_set` rows (docs/designs.md).
 """
 
 from __future__ import annotations
 
+import random
+
+from resume_auditor.domain.case import VariantKind
+from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.variants.d1 import build_d1
+from resume_auditor.variants.build import BuiltCases
+from resume_auditor.variants.d1 import build_d1_texts
+from resume_auditor.variants.d2 import build_d2
+from resume_auditor.variants.d3 import build_d3
+from resume_auditor.variants.d4 import build_d4_ranking, build_d4_scoring
+from resume_auditor.variants.designcheck import DesignCheckError
+from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
+
+
+def _ks(config: StudyConfig) -> tuple[int, ...]:
+    ks: set[int] = set()
+    if config.d1 is not None and config.d1.unequal_pairs:
+        ks.update(config.d1.k)
+    if config.d3 is not None:
+        ks.add(config.d3.k)
+    return tuple(sorted(ks))
+
+
+def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[str, TextSet]]:
+    """(file name, usable texts) of every usable resume, in the file's order."""
+    out: list[tuple[str, TextSet]] = []
+    for record in result.resumes():
+        if record.status == "error":
+            continue
+        stored = result.qual_texts(record.id)
+        generated_base = next(
+            (t for t in stored if t.kind is VariantKind.BASE and t.usable()), None
+        )
+        if generated_base is not None:
+            template = generated_base.template
+        else:
+            saved = result.resume_template(record.id) or {"slots": []}
+            template = template_from_json(record.text, saved)
+        rng = random.Random(f"texts:{config.seed}:{record.id}")
+        deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
+        out.append((record.filename, merge_texts(deterministic, stored)))
+    return out
+
+
+def _store(result: ResultFile, built: BuiltCases) -> None:
+    ids = [result.add_variant(v) for v in built.variants]
+    for case in built.cases:
+        case.variant_a, case.variant_b = ids[case.variant_a], ids[case.variant_b]
+        result.add_pair(case)
+    for s in built.sets:
+        s.variants = [ids[i] for i in s.variants]
+        s.id = result.add_case_set(s.design, s.kind, s.variants, cluster=s.cluster, meta=s.meta)
 
 
 def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
@@ -20,26 +72,43 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
     job = result.job()
     check_job(job)
     notes: list[str] = []
+    keep = config.keep_real_contact
     with result.transaction():
         result.clear_cases()
-        usable = 0
-        for record in result.resumes():
-            if record.status == "error":
-                continue
-            stored = result.resume_template(record.id) or {"slots": []}
-            template = template_from_json(record.text, stored)
-            if config.d1 is None:
-                usable += 1
-                continue
-            built = build_d1(record.id, template, job, config.d1, config.seed)
-            notes.extend(f"{record.filename}: {n}" for n in built.notes)
-            ids = [result.add_variant(v) for v in built.variants]
-            for case in built.cases:
-                case.variant_a, case.variant_b = ids[case.variant_a], ids[case.variant_b]
-                result.add_pair(case)
-            usable += 1
-        if usable == 0:
+        sets = text_sets(result, job, config)
+        if not sets:
             raise StudyError(
                 "None of the audit's resumes can be used. Add at least one readable resume."
             )
+        try:
+            for filename, texts in sets:
+                per_resume: list[BuiltCases] = []
+                if config.d1 is not None:
+                    per_resume.append(
+                        build_d1_texts(texts, job, config.d1, config.seed, keep_real_contact=keep)
+                    )
+                if config.d2 is not None:
+                    per_resume.append(
+                        build_d2(texts, job, config.d2, config.seed, keep_real_contact=keep)
+                    )
+                if config.d4 is not None and config.d4.scoring_prompt:
+                    per_resume.append(
+                        build_d4_scoring(texts, job, config.d4, config.seed, keep_real_contact=keep)
+                    )
+                for built in per_resume:
+                    notes.extend(f"{filename}: {n}" for n in dict.fromkeys(built.notes))
+                    _store(result, built)
+            all_texts = [t for _, t in sets]
+            if config.d3 is not None:
+                built = build_d3(all_texts, job, config.d3, config.seed, keep_real_contact=keep)
+                notes.extend(built.notes)
+                _store(result, built)
+            if config.d4 is not None:
+                built = build_d4_ranking(
+                    all_texts, job, config.d4, config.seed, keep_real_contact=keep
+                )
+                notes.extend(built.notes)
+                _store(result, built)
+        except DesignCheckError as exc:
+            raise StudyError(str(exc)) from exc
     return notes

@@ -15,8 +15,12 @@ from resume_auditor.report.impact import d1_impact_ratios
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.stats.d2 import compute_d2
+from resume_auditor.stats.d3 import compute_d3
+from resume_auditor.stats.d4 import compute_d4
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
+from resume_auditor.workflow.design_tables import d2_table, d3_tables, d4_tables
 
 SCHEMA = "resume-auditor.metrics/1"
 
@@ -89,6 +93,7 @@ def metrics_report(
         )
     if d1.invalid:
         notes.append(f"{d1.invalid} answer(s) could not be read and are left out of every metric.")
+    designs = design_metrics(result, run.id, thresholds)
     return {
         "schema": SCHEMA,
         "app_version": __version__,
@@ -117,9 +122,38 @@ def metrics_report(
         "impact_ratio": impact,
         "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags() + impact["flags"],
+        "flags": d1.flags()
+        + impact["flags"]
+        + [f for block in designs.values() for f in block.get("flags", [])],
         "notes": notes,
-    }
+    } | designs
+
+
+def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> dict[str, Any]:
+    """`d2`, `d3`, `d4` blocks for the designs this run has answers for (none: absent)."""
+    answers = result.answers(run_id)
+    out: dict[str, Any] = {}
+    if answers.empty:
+        return out
+    ratings = d2_table(result, answers)
+    if not ratings.empty:
+        out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0).as_dict()
+    pointwise, pairwise = d3_tables(result, answers)
+    if not pointwise.empty or not pairwise.empty:
+        out["d3"] = compute_d3(
+            pointwise if not pointwise.empty else None,
+            pairwise if not pairwise.empty else None,
+            thresholds=thresholds,
+            rng=0,
+        ).as_dict()
+    scores, rankings = d4_tables(result, answers)
+    if not scores.empty or not rankings.empty:
+        out["d4"] = compute_d4(
+            scores if not scores.empty else None,
+            rankings if not rankings.empty else None,
+            thresholds=thresholds,
+        ).as_dict()
+    return out
 
 
 def _agreements(

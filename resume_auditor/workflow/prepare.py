@@ -26,6 +26,7 @@ from resume_auditor.domain.study import (
 from resume_auditor.prompts import build_body, get_kind, get_preset
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.workflow.cases import build_cases
+from resume_auditor.workflow.design_requests import check_design_presets, design_specs
 from resume_auditor.workflow.ingest import (
     ingest_study_resumes,
     job_from_study,
@@ -128,7 +129,7 @@ def _expected(truth: Truth, order: Order) -> str:
 
 def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
     preset = get_preset(study.run.prompt)
-    if not get_kind(preset.kind).pairwise:
+    if not get_kind(preset.kind).pairwise and result.pair_count():
         raise StudyError(
             f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
             "validity pairs need a pairwise prompt, such as d1-baseline."
@@ -184,8 +185,9 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
     # Requests that show the same resume first run back to back, so a server that
     # caches the prompt prefix (llama.cpp, OpenAI, Anthropic) reuses it.
     keyed.sort(key=lambda kv: kv[0])
+    specs = [spec for _, spec in keyed] + design_specs(result, study, model)  # D2-D4
     with result.transaction():
-        added = result.add_request_specs(run_id, [spec for _, spec in keyed])
+        added = result.add_request_specs(run_id, specs)
     return run_id, added
 
 
@@ -203,6 +205,7 @@ def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -
     out = Path(out)
     config = study.config if model is None else dataclasses.replace(study.config, model=model)
     get_preset(config.run.prompt)  # an unknown preset fails before anything is written
+    check_design_presets(config)
     notes: list[str] = []
     if out.exists():
         with ResultFile(out) as result:
@@ -239,6 +242,6 @@ def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> 
         if prompt:
             get_preset(prompt)
             study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
-        if not result.pair_count():
+        if not result.pair_count() and not result.case_sets():
             raise StudyError("There are no test cases yet: build them first.")
         return _queue_run(result, study, model)

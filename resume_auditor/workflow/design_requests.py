@@ -1,0 +1,201 @@
+"""The requests D2-D4 imply: one list of RequestSpecs from the stored case sets.
+
+D1's pairs are queued by prepare._queue_run; the other designs' sets are queued
+here, each under the preset its design settings name, with the ukeys of
+docs/runner.md so queuing twice adds nothing. Repeats follow `run.repeats`;
+D3's pairwise requests always come in both orders (Chen et al. score a pair
+from both).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from resume_auditor.domain.case import Variant
+from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
+from resume_auditor.prompts import Preset, build_body, get_preset, render_resumes
+from resume_auditor.store.resultfile import RequestSpec, ResultFile
+
+MANIPULATION_PRESET = "d2-manipulation-check"
+
+
+def _preset(preset_id: str, kinds: tuple[str, ...], where: str) -> Preset:
+    preset = get_preset(preset_id)
+    if preset.kind not in kinds:
+        raise StudyError(
+            f"{where}: the prompt {preset.id!r} is of kind {preset.kind}; "
+            f"this design needs one of kind {' or '.join(kinds)}."
+        )
+    return preset
+
+
+def check_design_presets(study: StudyConfig) -> None:
+    """Unknown or wrong-kind presets fail before anything is written."""
+    for spec in design_presets(study):
+        _preset(*spec)
+
+
+def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]:
+    out: list[tuple[str, tuple[str, ...], str]] = []
+    if study.d2 is not None:
+        out += [(p, ("rating",), "designs.d2.prompts") for p in study.d2.prompts]
+        if study.d2.manipulation_check:
+            out.append((MANIPULATION_PRESET, ("manipulation",), "designs.d2"))
+    if study.d3 is not None:
+        if study.d3.prompt:
+            out.append((study.d3.prompt, ("yes_no", "rating"), "designs.d3.prompt"))
+        if study.d3.pairwise_prompt:
+            out.append(
+                (
+                    study.d3.pairwise_prompt,
+                    ("forced_choice", "pairwise_abstain"),
+                    "designs.d3.pairwise_prompt",
+                )
+            )
+    if study.d4 is not None:
+        if study.d4.scoring_prompt:
+            out.append((study.d4.scoring_prompt, ("dimensions",), "designs.d4.scoring_prompt"))
+        if study.d4.ranking_prompt:
+            out.append((study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt"))
+    return out
+
+
+def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
+    job_text = result.job().text
+    variants = {v.id or 0: v for v in result.variants()}
+    reps = range(study.run.repeats)
+    out: list[RequestSpec] = []
+
+    def single(preset: Preset, v: Variant, set_id: int, ukey: str, cell: str, cluster: Any) -> None:
+        body = build_body(model, preset, {"resume": v.text, "job_description": job_text})
+        out.extend(
+            RequestSpec(
+                ukey=ukey,
+                kind=preset.kind,
+                body=body,
+                variants=(v.id or 0,),
+                rep=rep,
+                preset=preset.id,
+                set_id=set_id,
+                context={"cluster": cluster},
+                cell=cell,
+            )
+            for rep in reps
+        )
+
+    for s in result.case_sets():
+        sid, ids, meta = s["id"], s["variants"], s["meta"]
+        if s["design"] == "D2" and study.d2 is not None:
+            for i, vid in enumerate(ids):
+                group = meta["groups"][i] or "blinded"
+                for pid in study.d2.prompts:
+                    preset = _preset(pid, ("rating",), "designs.d2.prompts")
+                    ukey = f"d2:var:{vid}:{preset.id}"
+                    single(preset, variants[vid], sid, ukey, f"D2 {group}", s["cluster"])
+                if study.d2.manipulation_check and meta["conditions"][i] == "named":
+                    preset = get_preset(MANIPULATION_PRESET)
+                    ukey = f"d2:var:{vid}:{preset.id}"
+                    single(preset, variants[vid], sid, ukey, f"D2 check {group}", s["cluster"])
+        elif s["design"] == "D3" and study.d3 is not None:
+            if study.d3.prompt:
+                preset = _preset(study.d3.prompt, ("yes_no", "rating"), "designs.d3.prompt")
+                for i, vid in enumerate(ids):
+                    ukey = f"d3:pool:{sid}:var:{vid}:{preset.id}"
+                    single(preset, variants[vid], sid, ukey, f"D3 {meta['groups'][i]}", sid)
+            if study.d3.pairwise_prompt:
+                out += _d3_pairwise(study, model, job_text, variants, sid, ids)
+        elif s["design"] == "D4" and study.d4 is not None:
+            if s["kind"] == "scoring" and study.d4.scoring_prompt:
+                preset = _preset(study.d4.scoring_prompt, ("dimensions",), "designs.d4")
+                for i, vid in enumerate(ids):
+                    cell = f"D4 {meta['variant'][i]} {meta['groups'][i]}".strip()
+                    ukey = f"d4:var:{vid}:{preset.id}"
+                    single(preset, variants[vid], sid, ukey, cell, s["cluster"])
+            elif s["kind"] == "ranking" and study.d4.ranking_prompt:
+                out += _d4_ranking(study, model, job_text, variants, s)
+    return out
+
+
+def _d3_pairwise(
+    study: StudyConfig,
+    model: ModelSpec,
+    job_text: str,
+    variants: dict[int, Variant],
+    sid: int,
+    ids: list[int],
+) -> list[RequestSpec]:
+    assert study.d3 is not None
+    preset = _preset(study.d3.pairwise_prompt, ("forced_choice", "pairwise_abstain"), "designs.d3")
+    out: list[RequestSpec] = []
+    for a, b in itertools.combinations(ids, 2):
+        for order, shown in (("ab", (a, b)), ("ba", (b, a))):
+            first, second = variants[shown[0]], variants[shown[1]]
+            body = build_body(
+                model,
+                preset,
+                {"resume_1": first.text, "resume_2": second.text, "job_description": job_text},
+            )
+            out.extend(
+                RequestSpec(
+                    ukey=f"d3:pool:{sid}:pair:{a}-{b}:{order}:{preset.id}",
+                    kind=preset.kind,
+                    body=body,
+                    variants=shown,
+                    rep=rep,
+                    preset=preset.id,
+                    order=order,
+                    set_id=sid,
+                    context={"names": [first.name or "", second.name or ""], "cluster": sid},
+                    cell="D3 pairwise",
+                )
+                for rep in range(study.run.repeats)
+            )
+    return out
+
+
+def _d4_ranking(
+    study: StudyConfig,
+    model: ModelSpec,
+    job_text: str,
+    variants: dict[int, Variant],
+    s: dict[str, Any],
+) -> list[RequestSpec]:
+    assert study.d4 is not None
+    preset = _preset(study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt")
+    out: list[RequestSpec] = []
+    ids: list[int] = s["variants"]
+    for perm in s["meta"]["orders"]:
+        shown = [ids[i] for i in perm]
+        texts = [variants[v].text for v in shown]
+        labels = [chr(ord("A") + i) for i in range(len(shown))]
+        context = {
+            "count": len(shown),
+            "labels": labels,
+            "names": [variants[v].name or "" for v in shown],
+        }
+        body = build_body(
+            model,
+            preset,
+            {
+                "resumes": render_resumes(texts, labels),
+                "count": str(len(shown)),
+                "job_description": job_text,
+            },
+            context=context,
+        )
+        out.extend(
+            RequestSpec(
+                ukey=f"d4:batch:{s['id']}:perm:{'-'.join(str(i) for i in perm)}",
+                kind=preset.kind,
+                body=body,
+                variants=tuple(shown),
+                rep=rep,
+                preset=preset.id,
+                set_id=s["id"],
+                context=context,
+                cell=f"D4 ranking by {s['meta']['by']}",
+            )
+            for rep in range(study.run.repeats)
+        )
+    return out

@@ -1,0 +1,156 @@
+"""D2-D4 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers.
+
+Each answer names the variants it showed (`variants`, in presentation order) and
+its case set (`set_id`); the set's `meta` says what each of its variants is
+(group, condition, qualified, perturbation). Unreadable answers stay in the
+tables with empty values, as the statistics expect.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from resume_auditor.stats.inputs import D4_DIMENSIONS
+from resume_auditor.store.resultfile import ResultFile
+
+_PAIR_LABELS = {"first": "first", "second": "second", "abstain": "tie", "invalid": "invalid"}
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return None if math.isnan(float(value)) else float(value)
+
+
+def _sets(result: ResultFile, design: str) -> dict[int, dict[str, Any]]:
+    return {int(s["id"]): s for s in result.case_sets() if s["design"] == design}
+
+
+def _rows(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    if answers.empty:
+        return []
+    mask = answers["set_id"].isin(list(sets))
+    return [dict(r) for r in answers[mask].to_dict("records")]
+
+
+def d2_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
+    sets = _sets(result, "D2")
+    rows = _rows(answers, sets)
+    perceived: dict[int, tuple[str, str]] = {}
+    for a in sorted(rows, key=lambda r: int(r["rep"]), reverse=True):
+        if a["kind"] == "manipulation":
+            p = a["parsed"]
+            perceived[a["variants"][0]] = (
+                p.get("perceived_race", ""),
+                p.get("perceived_gender", ""),
+            )
+    out = []
+    for a in rows:
+        if a["kind"] != "rating":
+            continue
+        s = sets[int(a["set_id"])]
+        vid = a["variants"][0]
+        i = s["variants"].index(vid)
+        p = a["parsed"]
+        race, gender = perceived.get(vid, ("", ""))
+        out.append(
+            {
+                "cluster": s["cluster"],
+                "condition": s["meta"]["conditions"][i],
+                "group": s["meta"]["groups"][i] or None,
+                "rating": _num(p.get("rating")),
+                "experience": _num(p.get("experience")),
+                "professionalism": _num(p.get("professionalism")),
+                "fit": _num(p.get("fit")),
+                "prompt": a["preset"],
+                "rep": int(a["rep"]),
+                "perceived_race": race or None,
+                "perceived_gender": gender or None,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _point_score(a: dict[str, Any]) -> dict[str, float | None]:
+    p = a["parsed"]
+    if a["kind"] == "rating":
+        return {"rating": _num(p.get("rating"))}
+    score = _num(p.get("score"))
+    if score is None and a["label"] in ("yes", "no"):
+        score = 1.0 if a["label"] == "yes" else 0.0  # no log-probabilities: the answer itself
+    return {"score": score, "p_yes": _num(p.get("p_yes")), "p_no": _num(p.get("p_no"))}
+
+
+def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    sets = _sets(result, "D3")
+    point, pair = [], []
+    for a in _rows(answers, sets):
+        s = sets[int(a["set_id"])]
+        meta, ids = s["meta"], s["variants"]
+        if a["kind"] in ("yes_no", "rating"):
+            vid = a["variants"][0]
+            i = ids.index(vid)
+            point.append(
+                {
+                    "pool_id": s["id"],
+                    "candidate_id": vid,
+                    "group": meta["groups"][i],
+                    "qualified": bool(meta["qualified"][i]),
+                    "rep": int(a["rep"]),
+                }
+                | _point_score(a)
+            )
+        elif a["kind"] in ("forced_choice", "pairwise_abstain"):
+            shown = a["variants"]
+            cand_a, cand_b = (shown[0], shown[1]) if a["ord"] == "ab" else (shown[1], shown[0])
+            ia, ib = ids.index(cand_a), ids.index(cand_b)
+            pair.append(
+                {
+                    "pool_id": s["id"],
+                    "cand_a": cand_a,
+                    "cand_b": cand_b,
+                    "group_a": meta["groups"][ia],
+                    "group_b": meta["groups"][ib],
+                    "ord": a["ord"],
+                    "label": _PAIR_LABELS.get(a["label"], "invalid"),
+                    "rep": int(a["rep"]),
+                    "qualified_a": bool(meta["qualified"][ia]),
+                    "qualified_b": bool(meta["qualified"][ib]),
+                }
+            )
+    return pd.DataFrame(point), pd.DataFrame(pair)
+
+
+def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    sets = _sets(result, "D4")
+    scores, ranks = [], []
+    for a in _rows(answers, sets):
+        s = sets[int(a["set_id"])]
+        meta, ids = s["meta"], s["variants"]
+        if s["kind"] == "scoring" and a["kind"] == "dimensions":
+            i = ids.index(a["variants"][0])
+            row: dict[str, Any] = {
+                "cluster": s["cluster"],
+                "variant": meta["variant"][i],
+                "group": meta["groups"][i] or None,
+                "rep": int(a["rep"]),
+            }
+            row |= {d: _num(a["parsed"].get(d)) for d in D4_DIMENSIONS}
+            scores.append(row)
+        elif s["kind"] == "ranking" and a["kind"] == "ranking":
+            given = a["parsed"].get("ranks") or []
+            shown = a["variants"]
+            for j, vid in enumerate(shown):
+                rank = given[j] if j < len(given) else None
+                ranks.append(
+                    {
+                        "batch_id": int(a["request_id"]),
+                        "group": meta["groups"][ids.index(vid)],
+                        "rank": None if rank is None else int(rank),
+                        "batch_size": len(shown),
+                    }
+                )
+    return pd.DataFrame(scores), pd.DataFrame(ranks)
