@@ -11,6 +11,7 @@
     resume-auditor keys set|delete|status [PROVIDER] [--base-url URL]
     resume-auditor models PROVIDER [--base-url URL]
     resume-auditor extract FILE [--json] [--job] [--password P] [--max-pages N] [--max-mb N]
+    resume-auditor variants generate|list|accept|reject|reset|diff RESULT ...  (docs/generator.md)
 
 Exit codes: 0 done; 1 the run did not finish (failed or stopped requests: resume
 it); 2 bad input (the message says what to fix); 130 interrupted.
@@ -66,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     _run_options(a)
 
+    c = sub.add_parser("cases", help="cases and requests per design and cell (docs/designs.md)")
+    c.add_argument("result", help="the result file (e.g. from audit --prepare-only)")
+    c.add_argument("--json", action="store_true", help="print JSON")
+
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
     r.add_argument("--run", type=int, help="which run of the file (default: the latest)")
@@ -107,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--password", help="the password of a protected PDF")
     x.add_argument("--max-pages", type=int, default=50, help="page limit (default: 50)")
     x.add_argument("--max-mb", type=float, default=20.0, help="size limit in MB (default: 20)")
+
+    from resume_auditor.variants.gen_cli import add_variants_parser
+
+    add_variants_parser(sub)  # variants generate|list|accept|reject|reset|diff
 
     s = sub.add_parser("serve-local", help=argparse.SUPPRESS)
     s.add_argument("--port", type=int, required=True)
@@ -304,9 +313,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     )
     concurrency = args.concurrency or config.run.concurrency
     if args.prepare_only:
+        _print_plan(prepared.path)
         _estimate(prepared.path, prepared.run_id, concurrency, args)
         return EXIT_OK
     return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
+
+
+def _print_plan(path: Path, as_json: bool = False) -> None:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.plan import plan_run
+    from resume_auditor.workflow.prepare import study_of
+
+    with ResultFile(path) as result:
+        plan = plan_run(result, study_of(result))
+    if as_json:
+        print(json.dumps(plan.as_dict(), indent=2))
+        return
+    for line in plan.lines():
+        print(f"Plan: {line}", file=sys.stderr)
+
+
+def cmd_cases(args: argparse.Namespace) -> int:
+    _print_plan(Path(args.result), args.json)
+    return EXIT_OK
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -582,6 +611,12 @@ def cmd_models(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_variants(args: argparse.Namespace) -> int:
+    from resume_auditor.variants.gen_cli import cmd_variants as run_variants
+
+    return run_variants(args)
+
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     from resume_auditor.providers.local import serve
 
@@ -611,8 +646,10 @@ def main(argv: list[str] | None = None) -> int:
         "import": cmd_import,
         "serve-local": cmd_serve_local,
         "extract": cmd_extract,
+        "cases": cmd_cases,
         "keys": cmd_keys,
         "models": cmd_models,
+        "variants": cmd_variants,
     }
     try:
         return int(commands[args.command](args))

@@ -26,7 +26,7 @@ She enjoys working with finance and operations teams and explains results plainl
 Experience
 Senior Data Analyst, Northwind Logistics (2021 - present)
 - Wrote advanced SQL querying logic across forty tables to reconcile daily shipment records with invoices
-- Built Python scripting for pipelines that load, clean and validate carrier files every night without manual steps
+- Built Python scripting for pipelines that load, clean and validate carrier files every night without any manual steps or reruns
 - Designed Tableau dashboards for regional managers that track on-time delivery, cost per parcel and claims
 - Led a weekly review with operations leads and kept a log of data quality issues and their fixes
 - Trained three junior analysts in reviewing each other's work and writing clear documentation
