@@ -156,6 +156,7 @@ def fill(
     `contact=None` keeps the source's real phone, address, city and links (only
     when the study asks for it). `college=None` keeps the source's college.
     """
+    blind = blind or persona is None
     text = template.text
     out: list[str] = []
     spans: list[Span] = []

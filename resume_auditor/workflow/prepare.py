@@ -42,6 +42,7 @@ __all__ = [
     "prepare",
     "queue_run",
     "request_body",
+    "request_specs",
     "study_of",
     "template_from_json",
     "template_to_json",
@@ -127,25 +128,13 @@ def _expected(truth: Truth, order: Order) -> str:
     return "first" if truth.value == shown_first else "second"
 
 
-def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
+def request_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
+    """Every request the audit's cases imply for `model`: D1 pairs, then D2-D4 sets.
+
+    `_queue_run` stores them; the plan before a run (workflow/plan.py) counts them,
+    so what is announced is what is queued.
+    """
     preset = get_preset(study.run.prompt)
-    if not get_kind(preset.kind).pairwise and result.pair_count():
-        raise StudyError(
-            f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
-            "validity pairs need a pairwise prompt, such as d1-baseline."
-        )
-    params = {
-        "temperature": model.temperature,
-        "max_tokens": model.max_tokens,
-        "seed": model.seed,
-        "orders": study.run.orders,
-        "repeats": study.run.repeats,
-    }
-    run_id = result.find_run(model.provider, model.base_url, model.model, study.run.prompt, params)
-    if run_id is None:
-        run_id = result.add_run(
-            model.provider, model.base_url, model.model, study.run.prompt, params
-        )
     job_text = result.job().text
     variants = {v.id: v for v in result.variants()}
     orders = [Order.AB, Order.BA] if study.run.orders == "both" else [Order.AB]
@@ -154,6 +143,8 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
         pair_id = pair.id or 0
         groups = sorted(g or "" for g in (pair.group_a, pair.group_b))
         cell = f"D1 {pair.kind.value} pairs, k={pair.k}, {' vs '.join(groups)}"
+        if pair.signal != "name":
+            cell += f", {pair.signal} signals"
         for order in orders:
             first, second = (
                 (pair.variant_a, pair.variant_b)
@@ -185,7 +176,29 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
     # Requests that show the same resume first run back to back, so a server that
     # caches the prompt prefix (llama.cpp, OpenAI, Anthropic) reuses it.
     keyed.sort(key=lambda kv: kv[0])
-    specs = [spec for _, spec in keyed] + design_specs(result, study, model)  # D2-D4
+    return [spec for _, spec in keyed] + design_specs(result, study, model)
+
+
+def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
+    preset = get_preset(study.run.prompt)
+    if not get_kind(preset.kind).pairwise and result.pair_count():
+        raise StudyError(
+            f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
+            "validity pairs need a pairwise prompt, such as d1-baseline."
+        )
+    params = {
+        "temperature": model.temperature,
+        "max_tokens": model.max_tokens,
+        "seed": model.seed,
+        "orders": study.run.orders,
+        "repeats": study.run.repeats,
+    }
+    run_id = result.find_run(model.provider, model.base_url, model.model, study.run.prompt, params)
+    if run_id is None:
+        run_id = result.add_run(
+            model.provider, model.base_url, model.model, study.run.prompt, params
+        )
+    specs = request_specs(result, study, model)
     with result.transaction():
         added = result.add_request_specs(run_id, specs)
     return run_id, added

@@ -1,0 +1,99 @@
+"""Before a run: cases and requests per design and cell, and which cells are too small.
+
+The plan counts the very requests `prepare` would queue (`request_specs`), so the
+numbers announced are the numbers sent. A cell is the group of answers that
+estimates one quantity (one pair type between two groups, one group's ratings,
+...); under the `small_cell` threshold (resources/thresholds.toml) its interval is
+too wide to read much into, and the plan says so before anything is paid for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.metrics import active_thresholds
+from resume_auditor.workflow.prepare import request_specs
+
+
+@dataclass(frozen=True)
+class PlanCell:
+    design: str  # "D1".."D4"
+    cell: str  # e.g. "D1 equal pairs, k=0, black_woman vs white_man"
+    cases: int  # pairs, variants or ranked batches behind the requests
+    requests: int
+    warning: str = ""
+
+
+@dataclass
+class RunPlan:
+    cells: list[PlanCell] = field(default_factory=list)
+    small_cell: int = 30
+
+    def by_design(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for c in self.cells:
+            d = out.setdefault(c.design, {"cells": 0, "cases": 0, "requests": 0})
+            d["cells"] += 1
+            d["cases"] += c.cases
+            d["requests"] += c.requests
+        return out
+
+    @property
+    def requests(self) -> int:
+        return sum(c.requests for c in self.cells)
+
+    def warnings(self) -> list[str]:
+        return [f"{c.cell}: {c.warning}" for c in self.cells if c.warning]
+
+    def lines(self) -> list[str]:
+        """The plan in sentences, as the CLI prints it."""
+        out = []
+        for design, d in self.by_design().items():
+            out.append(
+                f"{design}: {d['cases']} case(s) in {d['cells']} cell(s), "
+                f"{d['requests']} request(s)."
+            )
+        out += [f"  {c.cell}: {c.cases} case(s), {c.requests} request(s)" for c in self.cells]
+        out.append(f"Total: {self.requests} request(s).")
+        out += [f"Warning: {w}" for w in self.warnings()]
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "small_cell": self.small_cell,
+            "requests": self.requests,
+            "designs": self.by_design(),
+            "cells": [c.__dict__ for c in self.cells],
+            "warnings": self.warnings(),
+        }
+
+
+def plan_run(
+    result: ResultFile,
+    study: StudyConfig,
+    model: ModelSpec | None = None,
+    *,
+    small_cell: int | None = None,
+) -> RunPlan:
+    """Cases and requests per design and cell for the audit's built cases."""
+    if small_cell is None:
+        small_cell = int(active_thresholds().value("small_cell"))
+    specs = request_specs(result, study, model or study.model)
+    cells: dict[str, tuple[set[Any], int]] = {}
+    for spec in specs:
+        case = spec.pair_id if spec.pair_id is not None else (spec.set_id, spec.variants)
+        seen, n = cells.get(spec.cell, (set(), 0))
+        seen.add(case if "ranking" not in spec.cell else spec.set_id)
+        cells[spec.cell] = (seen, n + 1)
+    plan = RunPlan(small_cell=small_cell)
+    for cell, (seen, n) in cells.items():
+        warning = (
+            f"only {n} answers: too few to read much into (fewer than {small_cell})"
+            if n < small_cell
+            else ""
+        )
+        plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
+    return plan
