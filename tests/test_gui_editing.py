@@ -92,7 +92,7 @@ def test_build_an_audit_from_scratch_and_run_it(
     assert [r.status for r in win.session.data.resumes] == ["ok", "ok"]
     # 3. two groups only, then build
     vp = win.variants_page
-    for key, cb in vp.group_boxes.items():
+    for key, cb in vp.settings.d1_groups.boxes.items():
         cb.setChecked(key in ("black_man", "white_woman"))
     assert {g.key for g in win.session.data.study.d1.groups} == {"black_man", "white_woman"}
     with qtbot.waitSignal(win.session.loaded, timeout=20000):

@@ -8,6 +8,7 @@ loopback) so that the Run and Results pages show real answers.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import tempfile
@@ -25,10 +26,16 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from resume_auditor.devtools.simulator import Simulator
+    from resume_auditor.devtools.simulator_gen import generator_policy
+    from resume_auditor.domain.generation import GenerationSpec
+    from resume_auditor.domain.study import ModelSpec, study_to_dict
     from resume_auditor.resources import sample_study
+    from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.ui.main_window import MainWindow
+    from resume_auditor.variants.generate import generate_for_audit
+    from resume_auditor.workflow.cases import build_cases
     from resume_auditor.workflow.execute import make_runner
-    from resume_auditor.workflow.prepare import prepare
+    from resume_auditor.workflow.prepare import prepare, queue_run, study_of
     from resume_auditor.workflow.studyfile import read_study
 
     app = QApplication.instance() or QApplication(["screenshots"])
@@ -38,15 +45,22 @@ def main(argv: list[str]) -> int:
         QTimer.singleShot(ms, loop.quit)
         loop.exec()
 
-    with Simulator(models=("sim-model",)) as sim:
+    with Simulator(models=("sim-model",), policy=generator_policy()) as sim:
         study = read_study(sample_study())
         config = study.config.with_model("openai-compatible", sim.base_url, "sim-model")
         result = tmp / "sample.audit"
         prepared = prepare(study, result, config.model)
-        make_runner(result, prepared.run_id, concurrency=4).run()
+        # the simulator also plays a generator model, so the variants tab has texts to show
+        generator = ModelSpec("openai-compatible", sim.base_url, "sim-model", max_tokens=4096)
+        with_gen = dataclasses.replace(config, generation=GenerationSpec(generators=(generator,)))
+        generate_for_audit(result, with_gen)
+        with ResultFile(result) as rf:
+            rf.save_config(study_to_dict(with_gen), with_gen.name)
+            build_cases(rf, study_of(rf))
+        run_id, _ = queue_run(result, config.model)
+        make_runner(result, run_id, concurrency=4).run()
         # a second, position-biased model on the same cases, to compare with
         from resume_auditor.devtools.simulator import always
-        from resume_auditor.workflow.prepare import queue_run
 
         with Simulator(policy=always("first"), models=("always-first",)) as biased:
             other = config.with_model("openai-compatible", biased.base_url, "always-first")
@@ -64,10 +78,19 @@ def main(argv: list[str]) -> int:
         names = ["1-job", "2-resumes", "3-variants", "4-run", "5-results", "6-report"]
         for index, name in enumerate(names):
             window.show_page(index)
-            settle(2500 if name in ("5-results", "6-report") else 500)
+            settle(2500 if name in ("5-results", "6-report") else 1000)
             path = out_dir / f"{name}.png"
             window.grab().save(str(path))
             print(path)
+            if name == "3-variants":  # its other two tabs
+                tabs = window.variants_page.tabs
+                for tab, suffix in ((1, "texts"), (2, "pairs")):
+                    tabs.setCurrentIndex(tab)
+                    settle(800)
+                    path = out_dir / f"{name}-{suffix}.png"
+                    window.grab().save(str(path))
+                    print(path)
+                tabs.setCurrentIndex(0)
         page = window.results_page
         page.compare_combo.setCurrentIndex(page.compare_combo.count() - 1)
         page.compare_combo.activated.emit(page.compare_combo.currentIndex())

@@ -57,7 +57,7 @@ class MainWindow(QMainWindow):
 
         self.job_page = JobPage(self.session, self.undo)
         self.resumes_page = ResumesPage(self.session, self.undo)
-        self.variants_page = VariantsPage(self.session)
+        self.variants_page = VariantsPage(self.session, self.undo)
         self.run_page = RunPage(self.controller, self.session)
         self.results_page = ResultsPage(self.session)
         self.report_page = ReportPage(self.session)

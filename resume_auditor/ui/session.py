@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
+from resume_auditor.domain.qualtext import QualText
 from resume_auditor.domain.study import StudyConfig, study_to_dict
 from resume_auditor.paths import audits_dir, default_result_path
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
@@ -43,6 +44,8 @@ class AuditData:
     runs: list[RunRecord]
     answered: int
     notes: list[str] = field(default_factory=list)
+    quals: list[QualText] = field(default_factory=list)  # qualification texts (any origin)
+    case_count: int = 0  # D2-D4 case sets (D1 pairs are `pairs`)
     # A new number each time the audit is read from disk; the same object (and
     # number) after a run, when only runs and answers changed.
     generation: int = field(default_factory=lambda: next(_generations))
@@ -65,6 +68,8 @@ def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
             runs=result.runs(),
             answered=result.answered_count(),
             notes=notes or [],
+            quals=result.qual_texts(),
+            case_count=len(result.case_sets()),
         )
 
 
@@ -194,8 +199,10 @@ class Session(QObject):
         self.reload()
         return out
 
-    def save_settings(self, config: StudyConfig) -> None:
-        self.edit(lambda r: r.save_config(study_to_dict(config), config.name))
+    def save_settings(self, config: StudyConfig, *, clears_cases: bool = True) -> None:
+        self.edit(
+            lambda r: r.save_config(study_to_dict(config), config.name), clears_cases=clears_cases
+        )
 
     def build_cases_in_background(
         self, on_done: Callable[[list[str]], None], on_error: Callable[[Exception], None]

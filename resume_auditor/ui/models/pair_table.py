@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.store.resultfile import ResultFile
@@ -365,3 +366,17 @@ class PairTableModel(QAbstractTableModel):
                     False: "Does not match the ground truth",
                 }[ok]
         return None
+
+
+def pair_table(model: PairTableModel, name: str) -> QTableView:
+    """A sortable, single-row-selecting table of pairs (this page and Results share it)."""
+    table = QTableView()
+    table.setModel(model)
+    table.setSortingEnabled(True)
+    table.setWordWrap(False)
+    table.verticalHeader().setDefaultSectionSize(24)
+    table.verticalHeader().setVisible(False)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setAccessibleName(name)
+    return table

@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
@@ -18,7 +17,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QSplitter,
-    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -36,6 +34,7 @@ from resume_auditor.ui.models.pair_table import (
     load_rows,
     load_updates,
     make_filter,
+    pair_table,
 )
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
@@ -155,15 +154,7 @@ class ResultsPage(Page):
         filters.addWidget(self.search, 1)
         table_layout.addLayout(filters)
         self.model = PairTableModel()
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setAccessibleName("Per-pair results")
+        self.table = pair_table(self.model, "Per-pair results")
         self.table.horizontalHeader().setSectionResizeMode(
             PairTableModel.COL_WHY, QHeaderView.ResizeMode.Stretch
         )

@@ -1,33 +1,51 @@
-"""Variants: the test cases built from the resumes, and what differs in each pair."""
+"""Test cases: the designs' settings, the qualification variants, and the built cases.
+
+Three tabs. *Designs* sets D1-D4 and shows, before anything is paid for, the cases
+and requests per cell with a warning where a cell is too small. *Qualification
+variants* has a generator model write c+/c− copies and reworded twins, and lets
+the user read, accept or reject each. *Pairs* lists the built pairs; select one to
+see exactly what differs.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QSpinBox,
     QSplitter,
-    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
-from resume_auditor.domain.groups import ALL_GROUPS, group_label
-from resume_auditor.domain.study import D1Spec, StudyConfig
+from resume_auditor.domain.generation import GenerationSpec
+from resume_auditor.domain.groups import group_label
+from resume_auditor.domain.study import StudyConfig
+from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui import heap
-from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows
+from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows, pair_table
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.widgets.design_settings import DesignSettings
 from resume_auditor.ui.widgets.diff_view import DiffView
+from resume_auditor.ui.widgets.qual_review import QualReview
+from resume_auditor.variants.generate import GenerationReport
+from resume_auditor.workflow.plan import RunPlan, plan_run
+from resume_auditor.workflow.prepare import study_of
 
 HIDDEN = (
     PairTableModel.COL_AB,
@@ -35,73 +53,77 @@ HIDDEN = (
     PairTableModel.COL_AGREE,
     PairTableModel.COL_WHY,
 )
+PLAN_HEADERS = ("Design", "Cell", "Cases", "Requests", "Warning")
+
+
+_GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
+
+
+def readable_cell(cell: str) -> str:
+    """A plan cell's name with group keys as a reader writes them (black_woman -> Black woman)."""
+    return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
+
+
+def _plan(path: Path) -> RunPlan:
+    with ResultFile(path) as result:
+        return plan_run(result, study_of(result))
 
 
 class VariantsPage(Page):
     title = "3. Test cases"
     next_label = "Next: run the audit →"
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, undo: QUndoStack | None = None) -> None:
         super().__init__(
-            "Pairs whose right answer is known by construction. Equal pairs are the same "
-            "resume under two names (a valid screener abstains); unequal pairs set the resume "
-            "against a copy with a required qualification deleted (a valid screener picks the "
-            "full one). Select a pair to see exactly what differs."
+            "Test cases whose right answer is known by construction. Choose the designs, have "
+            "a generator model write the qualification variants (or use the deterministic "
+            "ones), read and judge them, then build. Every copy carries a fictional identity "
+            "and fictional contact details."
         )
         self.session = session
-        self._showing = False
+        self.undo = undo or QUndoStack(self)
         self._rows_key: tuple[object, ...] | None = None
-        box = QGroupBox("D1 — validity pairs (Castleman et al. 2025)")
-        grid = QGridLayout(box)
-        self.group_boxes: dict[str, QCheckBox] = {}
-        for i, g in enumerate(ALL_GROUPS):
-            cb = QCheckBox(g.label)
-            cb.setToolTip("Candidates of this group appear in the pairs (names signal the group).")
-            cb.toggled.connect(self._settings_changed)
-            self.group_boxes[g.key] = cb
-            grid.addWidget(cb, i // 4, i % 4)
-        self.equal_box = QCheckBox("Equal pairs (names swapped)")
-        self.unequal_box = QCheckBox("Unequal pairs (a required qualification deleted)")
-        for cb in (self.equal_box, self.unequal_box):
-            cb.toggled.connect(self._settings_changed)
-        self.k_spin = QSpinBox()
-        self.k_spin.setRange(1, 3)
-        self.k_spin.setPrefix("k = ")
-        self.k_spin.setToolTip("How many required qualifications the less-qualified copy lacks.")
-        self.k_spin.valueChanged.connect(self._settings_changed)
-        self.seed_spin = QSpinBox()
-        self.seed_spin.setRange(0, 2_000_000_000)
-        self.seed_spin.setPrefix("seed ")
-        self.seed_spin.setToolTip("The same seed builds the same names and cases.")
-        self.seed_spin.valueChanged.connect(self._settings_changed)
-        grid.addWidget(self.equal_box, 2, 0, 1, 2)
-        grid.addWidget(self.unequal_box, 2, 2, 1, 2)
+        self._data: AuditData | None = None
+        self.tabs = QTabWidget()
+        self.body.addWidget(self.tabs, 1)
+
+        # -- Designs tab
+        designs = QWidget()
+        dl = QVBoxLayout(designs)
+        self.settings = DesignSettings()
+        self.settings.changed.connect(self._settings_changed)
+        dl.addWidget(self.settings)
         row = QHBoxLayout()
-        row.addWidget(self.k_spin)
-        row.addWidget(self.seed_spin)
-        self.build_button = QPushButton("Build test cases")
-        self.build_button.clicked.connect(self._build)
-        row.addStretch(1)
-        row.addWidget(self.build_button)
-        grid.addLayout(row, 3, 0, 1, 4)
-        self.body.addWidget(box)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        self.body.addWidget(self.summary)
+        row.addWidget(self.summary, 1)
+        self.build_button = QPushButton("Build test cases")
+        self.build_button.clicked.connect(self._build)
+        row.addWidget(self.build_button, 0, Qt.AlignmentFlag.AlignTop)
+        dl.addLayout(row)
+        self.plan_table = QTableWidget(0, len(PLAN_HEADERS))
+        self.plan_table.setHorizontalHeaderLabels(PLAN_HEADERS)
+        self.plan_table.verticalHeader().setVisible(False)
+        self.plan_table.verticalHeader().setDefaultSectionSize(22)
+        self.plan_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.plan_table.setAccessibleName("Cases and requests per cell")
+        self.plan_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        dl.addWidget(self.plan_table, 1)
+        self.tabs.addTab(designs, "Designs")
+
+        # -- Qualification variants tab
+        self.review = QualReview(self.undo, self._edit_quals, self._save_generation)
+        self.review.status_changed.connect(self._rebuild_if_built)
+        self.review.generated.connect(self._generated)
+        self.tabs.addTab(self.review, "Qualification variants")
+
+        # -- Pairs tab
         split = QSplitter(Qt.Orientation.Vertical)
         self.model = PairTableModel()
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table = pair_table(self.model, "Test case pairs")
         self.table.horizontalHeader().setSectionResizeMode(
             PairTableModel.COL_DIFFERS, QHeaderView.ResizeMode.Stretch
         )
-        self.table.setAccessibleName("Test case pairs")
         for col in HIDDEN:
             self.table.setColumnHidden(col, True)
         self.table.selectionModel().currentRowChanged.connect(self._select)
@@ -109,64 +131,86 @@ class VariantsPage(Page):
         split.addWidget(self.table)
         split.addWidget(self.diff)
         split.setSizes([300, 300])
-        self.body.addWidget(split, 1)
-        self._data: AuditData | None = None
+        self.tabs.addTab(split, "Pairs")
+
+    # -- showing -------------------------------------------------------------------------------
 
     def show_audit(self, data: AuditData) -> None:
         self._data = data
-        self._showing = True
-        try:
-            d1 = data.study.d1 or D1Spec()
-            keys = {g.key for g in d1.groups}
-            for key, cb in self.group_boxes.items():
-                cb.setChecked(key in keys)
-                cb.setEnabled(data.editable)
-            self.equal_box.setChecked(d1.equal_pairs)
-            self.unequal_box.setChecked(d1.unequal_pairs)
-            self.k_spin.setValue(max(d1.k) if d1.k else 1)
-            self.seed_spin.setValue(data.study.seed)
-            for w in (
-                self.equal_box,
-                self.unequal_box,
-                self.k_spin,
-                self.seed_spin,
-                self.build_button,
-            ):
-                w.setEnabled(data.editable)
-        finally:
-            self._showing = False
+        self.settings.show_config(data.study, data.editable)
+        self.build_button.setEnabled(data.editable)
         self.build_button.setText("Build test cases" if not data.pairs else "Build again")
+        names = {r.id: r.filename for r in data.resumes}
+        self.review.show_texts(data.path, data.study, data.quals, names, data.editable)
         key = (data.path, data.generation)
         if key == self._rows_key:
             return  # same cases as on screen: nothing to recount
         self._rows_key = key
         path = data.path
         run_in_background(
-            lambda: load_rows(path, None)[0], self._rows_loaded, lambda _e: None, owner=self
+            lambda: load_rows(path, None)[0],
+            lambda rows: self._rows_loaded(rows, key),
+            lambda _e: None,
+            owner=self,
         )
-        kinds = Counter(p.kind.value for p in data.pairs)
-        groups = sorted({g for p in data.pairs for g in (p.group_a, p.group_b) if g})
-        orders = 2 if data.study.run.orders == "both" else 1
-        requests = len(data.pairs) * orders * data.study.run.repeats
         usable = sum(1 for r in data.resumes if r.status != "error")
-        if not data.pairs:
+        notes = f"\nNotes: {' '.join(data.notes)}" if data.notes else ""
+        if not data.pairs and not data.case_count:
             self.summary.setText(
-                "No test cases yet. Choose the groups and kinds of pairs above, then press "
-                "Build test cases." + (f"\nNotes: {' '.join(data.notes)}" if data.notes else "")
+                "No test cases yet. Choose the designs above, then press Build test cases." + notes
             )
+            self.plan_table.setRowCount(0)
             self.diff.show_pair("Candidate A", "", "Candidate B", "")
             return
-        text = (
-            f"{len(data.pairs)} pairs from {usable} resume(s): {kinds.get('equal', 0)} equal, "
-            f"{kinds.get('unequal', 0)} unequal. Groups: "
-            f"{', '.join(group_label(g) for g in groups)}. Shown in "
-            f"{'both orders' if orders == 2 else 'one order'}: {requests} requests per model."
+        self.summary.setText(f"Cases built from {usable} resume(s). Counting requests…{notes}")
+        run_in_background(
+            lambda: _plan(path),
+            lambda plan: self._plan_loaded(plan, usable, notes),
+            lambda exc: self.summary.setText(f"Could not count the requests: {exc}"),
+            owner=self,
         )
-        if data.notes:
-            text += "\nNotes: " + " ".join(data.notes)
-        self.summary.setText(text)
 
-    def _rows_loaded(self, rows: list[PairRow]) -> None:
+    def _plan_loaded(self, plan: RunPlan, usable: int, notes: str) -> None:
+        designs = plan.by_design()
+        parts = [
+            f"{d}: {v['cases']} case(s), {v['requests']} request(s)" for d, v in designs.items()
+        ]
+        small = len(plan.warnings())
+        text = (
+            f"From {usable} resume(s) — {'; '.join(parts)}. "
+            f"{plan.requests} requests per model in all."
+        )
+        if small:
+            text += (
+                f" {small} cell(s) have fewer than {plan.small_cell} answers: their intervals "
+                "will be too wide to read much into (marked below). Add resumes, rounds or "
+                "repeats to narrow them."
+            )
+        self.summary.setText(text + notes)
+        self.plan_table.setRowCount(len(plan.cells))
+        for row, cell in enumerate(plan.cells):
+            values = (
+                cell.design,
+                readable_cell(cell.cell),
+                str(cell.cases),
+                str(cell.requests),
+                cell.warning,
+            )
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                if col in (2, 3):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                if cell.warning:
+                    item.setForeground(QColor("#b26a00"))
+                self.plan_table.setItem(row, col, item)
+        self.plan_table.resizeColumnsToContents()
+        self.plan_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+
+    def _rows_loaded(self, rows: list[PairRow], key: tuple[object, ...]) -> None:
+        if key != self._rows_key:
+            return  # the cases were built again while these were read: newer rows follow
         self.model.set_rows(rows)
         heap.settle()
         if len(rows) < 5000:
@@ -174,33 +218,53 @@ class VariantsPage(Page):
         if self.model.rowCount():
             self.table.selectRow(0)
 
+    # -- editing -------------------------------------------------------------------------------
+
     def config_from_controls(self, base: StudyConfig) -> StudyConfig:
-        groups = tuple(g for g in ALL_GROUPS if self.group_boxes[g.key].isChecked())
-        d1 = D1Spec(
-            groups=groups,
-            equal_pairs=self.equal_box.isChecked(),
-            unequal_pairs=self.unequal_box.isChecked(),
-            k=(self.k_spin.value(),),
-        )
-        return dataclasses.replace(base, seed=self.seed_spin.value(), d1=d1)
+        return self.settings.apply(base)
 
     def _settings_changed(self) -> None:
-        if self._showing or self._data is None or not self._data.editable:
+        if self._data is None or not self._data.editable:
+            return
+        problem = self.settings.problem()
+        if problem:
+            self.summary.setText(problem)
             return
         self.session.save_settings(self.config_from_controls(self._data.study))
 
-    def _build(self) -> None:
+    def _save_generation(self, spec: GenerationSpec) -> None:
         if self._data is None:
             return
-        d1 = self._data.study.d1
-        if d1 is None or len(d1.groups) < 2 and d1.equal_pairs:
-            self.summary.setText("Choose at least two groups for equal pairs.")
+        # the generator does not change what is built from stored texts: keep the cases
+        study = dataclasses.replace(self._data.study, generation=spec)
+        self.session.save_settings(study, clears_cases=False)
+
+    def _edit_quals(self, change: Callable[[ResultFile], Any]) -> Any:
+        """A review edit: the cases built from the old statuses no longer hold."""
+        return self.session.edit(change, clears_cases=True)
+
+    def _rebuild_if_built(self) -> None:
+        self._build(quiet=True)
+
+    def _generated(self, report: GenerationReport) -> None:
+        self.session.reload()
+        if report.made:
+            self._build(quiet=True)
+
+    def _build(self, quiet: bool = False) -> None:
+        if self._data is None or not self._data.editable:
+            return
+        problem = self.settings.problem()
+        if problem:
+            self.summary.setText(problem)
             return
         self.build_button.setEnabled(False)
         self.summary.setText("Building test cases…")
 
         def done(notes: list[str]) -> None:
             self.build_button.setEnabled(True)
+            if not quiet:
+                self.tabs.setCurrentIndex(0)
 
         def failed(exc: Exception) -> None:
             self.build_button.setEnabled(True)
@@ -212,8 +276,10 @@ class VariantsPage(Page):
         if self._data is None or not current.isValid():
             return
         row: PairRow = self.model.data(current, PairTableModel.ROW_ROLE)
-        va = self._data.variants[row.variant_a]
-        vb = self._data.variants[row.variant_b]
+        va = self._data.variants.get(row.variant_a)
+        vb = self._data.variants.get(row.variant_b)
+        if va is None or vb is None:
+            return  # rows of cases just rebuilt; the new ones are on their way
         self.diff.show_pair(
             f"A: {row.name_a} ({group_label(row.group_a)}, {va.kind.value})",
             va.text,
@@ -222,4 +288,4 @@ class VariantsPage(Page):
         )
 
     def status(self, data: AuditData | None) -> str:
-        return "done" if data and data.pairs else "todo"
+        return "done" if data and (data.pairs or data.case_count) else "todo"

@@ -1,0 +1,444 @@
+"""The four designs' settings (D1-D4), one tab each, edited in place.
+
+Each tab mirrors one `[designs.dN]` table of the study file (docs/study-format.md).
+The widget only reads and writes a `StudyConfig`; saving it (and clearing the built
+cases it invalidates) is the page's business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from resume_auditor.domain.groups import ALL_GROUPS, Group
+from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, D4Spec, StudyConfig
+
+PAIR_TYPES = (
+    ("more_base", "(c+, c): one has k preferred qualifications more"),
+    ("base_less", "(c, c−): one lacks k required qualifications"),
+    ("more_less", "(c+, c−): both differences at once"),
+)
+UNEQUAL_GROUPS = (
+    ("same", "within a group"),
+    ("cross", "across groups"),
+    ("both", "within and across groups"),
+)
+D2_PROMPTS = (
+    ("d2-rating", "Rating 1–10 with scratchpad"),
+    ("d2-rating-no-scratch", "Rating without scratchpad"),
+    ("d2-rating-eeoc", "Rating with an equal-opportunity reminder"),
+)
+D3_PROMPTS = (
+    ("d3-yes-no", "Yes / no: would you interview?"),
+    ("d3-rating", "Rating 1–10"),
+    ("", "None (pairwise only)"),
+)
+
+
+class GroupGrid(QWidget):
+    """The eight groups as check boxes, four to a row."""
+
+    changed = Signal()
+
+    def __init__(self, tip: str) -> None:
+        super().__init__()
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.boxes: dict[str, QCheckBox] = {}
+        for i, g in enumerate(ALL_GROUPS):
+            cb = QCheckBox(g.label)
+            cb.setToolTip(tip)
+            cb.toggled.connect(self.changed)
+            self.boxes[g.key] = cb
+            grid.addWidget(cb, i // 4, i % 4)
+
+    def set_groups(self, groups: tuple[Group, ...]) -> None:
+        keys = {g.key for g in groups}
+        for key, cb in self.boxes.items():
+            cb.setChecked(key in keys)
+
+    def groups(self) -> tuple[Group, ...]:
+        return tuple(g for g in ALL_GROUPS if self.boxes[g.key].isChecked())
+
+
+def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
+    box = QComboBox()
+    for value, label in items:
+        box.addItem(label, value)
+    return box
+
+
+def _select(box: QComboBox, value: str) -> None:
+    """Show `value`; a preset the list does not know (set in a study file) is added, not lost."""
+    index = box.findData(value)
+    if index < 0:
+        box.addItem(value, value)
+        index = box.count() - 1
+    box.setCurrentIndex(index)
+
+
+class DesignSettings(QTabWidget):
+    """Emits `changed` when the user edits anything (not when `show_config` fills it)."""
+
+    changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._filling = False
+        self.addTab(self._d1_tab(), "D1 validity pairs")
+        self.addTab(self._d2_tab(), "D2 ratings")
+        self.addTab(self._d3_tab(), "D3 pools")
+        self.addTab(self._d4_tab(), "D4 rankings")
+        self.addTab(self._common_tab(), "Seed && privacy")
+        for w in self.findChildren(QCheckBox):
+            w.toggled.connect(self._edited)
+        for s in self.findChildren(QSpinBox):
+            s.valueChanged.connect(self._edited)
+        for d in self.findChildren(QDoubleSpinBox):
+            d.valueChanged.connect(self._edited)
+        for c in self.findChildren(QComboBox):
+            c.currentIndexChanged.connect(self._edited)
+
+    # -- tabs ----------------------------------------------------------------------------
+
+    def _d1_tab(self) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.d1_on = QCheckBox(
+            "Include D1: pairs whose better candidate is known (Castleman et al.)"
+        )
+        form.addRow(self.d1_on)
+        self.d1_groups = GroupGrid("Candidates of this group appear in the pairs.")
+        form.addRow("Groups", self.d1_groups)
+        self.d1_equal = QCheckBox("Equal pairs: the same qualifications under two identities")
+        form.addRow(self.d1_equal)
+        signals = QHBoxLayout()
+        self.d1_name = QCheckBox("names (implicit)")
+        self.d1_explicit = QCheckBox("awards and organisations (explicit, App. F)")
+        signals.addWidget(self.d1_name)
+        signals.addWidget(self.d1_explicit)
+        signals.addStretch(1)
+        form.addRow("Signals", signals)
+        self.d1_unequal = QCheckBox("Unequal pairs: one candidate is strictly more qualified")
+        form.addRow(self.d1_unequal)
+        types = QHBoxLayout()
+        self.d1_types: dict[str, QCheckBox] = {}
+        for key, label in PAIR_TYPES:
+            cb = QCheckBox(label.split(":")[0])
+            cb.setToolTip(label)
+            self.d1_types[key] = cb
+            types.addWidget(cb)
+        types.addStretch(1)
+        form.addRow("Pair types", types)
+        ks = QHBoxLayout()
+        self.d1_k: dict[int, QCheckBox] = {}
+        for k in (1, 2, 3):
+            cb = QCheckBox(f"k = {k}")
+            cb.setToolTip(f"Pairs whose candidates differ by {k} qualification(s).")
+            self.d1_k[k] = cb
+            ks.addWidget(cb)
+        self.d1_across = _combo(UNEQUAL_GROUPS)
+        ks.addWidget(QLabel("unequal pairs"))
+        ks.addWidget(self.d1_across)
+        ks.addStretch(1)
+        form.addRow("Differences", ks)
+        return tab
+
+    def _d2_tab(self) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.d2_on = QCheckBox(
+            "Include D2: each resume rated alone under every group's identity (Gaebler et al.)"
+        )
+        form.addRow(self.d2_on)
+        self.d2_groups = GroupGrid("A copy of each resume carries this group's identity.")
+        form.addRow("Groups", self.d2_groups)
+        prompts = QHBoxLayout()
+        self.d2_prompts: dict[str, QCheckBox] = {}
+        for key, label in D2_PROMPTS:
+            cb = QCheckBox(label)
+            self.d2_prompts[key] = cb
+            prompts.addWidget(cb)
+        prompts.addStretch(1)
+        form.addRow("Prompts", prompts)
+        self.d2_blinded = QCheckBox("A blinded copy (identity removed) as the reference")
+        self.d2_blind_college = QCheckBox("…with the college removed too")
+        self.d2_check = QCheckBox(
+            "Manipulation check: ask the model which race and gender it reads from each copy"
+        )
+        for w in (self.d2_blinded, self.d2_blind_college, self.d2_check):
+            form.addRow(w)
+        return tab
+
+    def _d3_tab(self) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.d3_on = QCheckBox(
+            "Include D3: pools with one candidate per group, over several rounds (Chen et al.)"
+        )
+        form.addRow(self.d3_on)
+        self.d3_groups = GroupGrid("Each pool has one candidate of this group.")
+        form.addRow("Groups", self.d3_groups)
+        self.d3_rounds = QSpinBox()
+        self.d3_rounds.setRange(1, 10_000)
+        self.d3_rounds.setToolTip("Each round deals the resumes to the groups anew.")
+        form.addRow("Rounds", self.d3_rounds)
+        self.d3_prompt = _combo(D3_PROMPTS)
+        form.addRow("Each candidate", self.d3_prompt)
+        self.d3_pairwise = QCheckBox("Also every pair of a pool, in both orders (d3-pairwise)")
+        form.addRow(self.d3_pairwise)
+        self.d3_share = QDoubleSpinBox()
+        self.d3_share.setRange(0.0, 0.95)
+        self.d3_share.setSingleStep(0.05)
+        self.d3_share.setToolTip(
+            "The share of a pool given a less-qualified copy: these are the 'unqualified' "
+            "candidates the selection rates are measured against."
+        )
+        form.addRow("Unqualified share", self.d3_share)
+        self.d3_k = QSpinBox()
+        self.d3_k.setRange(1, 3)
+        self.d3_k.setToolTip("How many required qualifications an unqualified copy lacks.")
+        form.addRow("k", self.d3_k)
+        return tab
+
+    def _d4_tab(self) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.d4_on = QCheckBox(
+            "Include D4: original vs name- and experience-perturbed, scored and ranked (FAIRE)"
+        )
+        form.addRow(self.d4_on)
+        self.d4_groups = GroupGrid("Name-perturbed copies carry this group's names.")
+        form.addRow("Groups", self.d4_groups)
+        perturb = QHBoxLayout()
+        self.d4_name = QCheckBox("names")
+        self.d4_experience = QCheckBox("experience (the c−/c+ copies)")
+        perturb.addWidget(self.d4_name)
+        perturb.addWidget(self.d4_experience)
+        perturb.addStretch(1)
+        form.addRow("Perturb", perturb)
+        self.d4_scoring = QCheckBox("Direct scores (d4-direct-scoring)")
+        self.d4_ranking = QCheckBox("Rankings (d4-ranking)")
+        form.addRow(self.d4_scoring)
+        form.addRow(self.d4_ranking)
+        batches = QHBoxLayout()
+        self.d4_race = QSpinBox()
+        self.d4_race.setRange(0, 10_000)
+        self.d4_race.setSuffix(" batches of 5 by race")
+        self.d4_gender = QSpinBox()
+        self.d4_gender.setRange(0, 10_000)
+        self.d4_gender.setSuffix(" batches of 2 by gender")
+        batches.addWidget(self.d4_race)
+        batches.addWidget(self.d4_gender)
+        batches.addStretch(1)
+        form.addRow("Rankings", batches)
+        self.d4_orders = QSpinBox()
+        self.d4_orders.setRange(1, 120)
+        self.d4_orders.setToolTip("Presentation orders drawn per batch (from the seed).")
+        self.d4_all = QCheckBox("every order of every batch")
+        orders = QHBoxLayout()
+        orders.addWidget(self.d4_orders)
+        orders.addWidget(self.d4_all)
+        orders.addStretch(1)
+        form.addRow("Orders per batch", orders)
+        return tab
+
+    def _common_tab(self) -> QWidget:
+        tab = QWidget()
+        box = QVBoxLayout(tab)
+        form = QFormLayout()
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2_000_000_000)
+        self.seed.setToolTip("The same seed builds the same names, pools, orders and cases.")
+        form.addRow("Seed", self.seed)
+        box.addLayout(form)
+        self.real_contact = QCheckBox(
+            "Let the resumes' real phone numbers, addresses and links through to the model"
+        )
+        self.real_contact.setToolTip(
+            "Off (recommended): every copy carries fictional contact details (555-01xx "
+            "numbers, a neutral address, no real links), so no real person's details reach "
+            "the model under test."
+        )
+        box.addWidget(self.real_contact)
+        note = QLabel(
+            "Off by default: every copy carries fictional contact details, so a real "
+            "candidate's phone, address and links never reach the model under test."
+        )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: palette(mid);")
+        box.addWidget(note)
+        box.addStretch(1)
+        return tab
+
+    # -- reading and writing ---------------------------------------------------------------
+
+    def _edited(self) -> None:
+        if not self._filling:
+            self.changed.emit()
+
+    def show_config(self, study: StudyConfig, editable: bool) -> None:
+        self._filling = True
+        try:
+            self._fill(study)
+        finally:
+            self._filling = False
+        for w in self.findChildren(QWidget):
+            if isinstance(w, QCheckBox | QSpinBox | QDoubleSpinBox | QComboBox):
+                w.setEnabled(editable)
+
+    def _fill(self, study: StudyConfig) -> None:
+        d1 = study.d1 or D1Spec()
+        self.d1_on.setChecked(study.d1 is not None)
+        self.d1_groups.set_groups(d1.groups)
+        self.d1_equal.setChecked(d1.equal_pairs)
+        self.d1_name.setChecked("name" in d1.signals)
+        self.d1_explicit.setChecked("explicit" in d1.signals)
+        self.d1_unequal.setChecked(d1.unequal_pairs)
+        for key, cb in self.d1_types.items():
+            cb.setChecked(key in d1.pair_types)
+        for k, cb in self.d1_k.items():
+            cb.setChecked(k in d1.k)
+        _select(self.d1_across, d1.unequal_groups)
+
+        d2 = study.d2 or D2Spec()
+        self.d2_on.setChecked(study.d2 is not None)
+        self.d2_groups.set_groups(d2.groups)
+        for key, cb in self.d2_prompts.items():
+            cb.setChecked(key in d2.prompts)
+        self.d2_blinded.setChecked(d2.blinded)
+        self.d2_blind_college.setChecked(d2.blind_college)
+        self.d2_check.setChecked(d2.manipulation_check)
+
+        d3 = study.d3 or D3Spec()
+        self.d3_on.setChecked(study.d3 is not None)
+        self.d3_groups.set_groups(d3.groups)
+        self.d3_rounds.setValue(d3.rounds)
+        _select(self.d3_prompt, d3.prompt)
+        self.d3_pairwise.setChecked(bool(d3.pairwise_prompt))
+        self.d3_share.setValue(d3.unqualified_share)
+        self.d3_k.setValue(d3.k)
+
+        d4 = study.d4 or D4Spec()
+        self.d4_on.setChecked(study.d4 is not None)
+        self.d4_groups.set_groups(d4.groups)
+        self.d4_name.setChecked("name" in d4.perturbations)
+        self.d4_experience.setChecked("experience" in d4.perturbations)
+        self.d4_scoring.setChecked(bool(d4.scoring_prompt))
+        self.d4_ranking.setChecked(bool(d4.ranking_prompt))
+        self.d4_race.setValue(d4.race_batches)
+        self.d4_gender.setValue(d4.gender_batches)
+        self.d4_orders.setValue(d4.orders_per_batch)
+        self.d4_all.setChecked(d4.all_orders)
+
+        self.seed.setValue(study.seed)
+        self.real_contact.setChecked(study.keep_real_contact)
+
+    def problem(self) -> str:
+        """What stops these settings from building cases, in a sentence ('' if nothing)."""
+        if not any(cb.isChecked() for cb in (self.d1_on, self.d2_on, self.d3_on, self.d4_on)):
+            return "Include at least one design."
+        if self.d1_on.isChecked():
+            if len(self.d1_groups.groups()) < 2 and self.d1_equal.isChecked():
+                return "D1 equal pairs need at least two groups."
+            if self.d1_unequal.isChecked() and not any(c.isChecked() for c in self.d1_k.values()):
+                return "D1 unequal pairs need at least one k."
+            if self.d1_equal.isChecked() and not (
+                self.d1_name.isChecked() or self.d1_explicit.isChecked()
+            ):
+                return "D1 equal pairs need a signal: names, awards and organisations, or both."
+        if self.d2_on.isChecked() and not any(c.isChecked() for c in self.d2_prompts.values()):
+            return "D2 needs at least one rating prompt."
+        if self.d3_on.isChecked():
+            if len(self.d3_groups.groups()) < 2:
+                return "D3 needs at least two groups."
+            if not self.d3_prompt.currentData() and not self.d3_pairwise.isChecked():
+                return "D3 needs a question for each candidate, pairwise questions, or both."
+        if self.d4_on.isChecked() and not (
+            self.d4_scoring.isChecked() or self.d4_ranking.isChecked()
+        ):
+            return "D4 needs direct scores, rankings, or both."
+        return ""
+
+    def apply(self, base: StudyConfig) -> StudyConfig:
+        """`base` with these settings; call only when `problem()` is ''."""
+        d1 = d2 = d3 = d4 = None
+        if self.d1_on.isChecked():
+            old = base.d1 or D1Spec()
+            d1 = dataclasses.replace(
+                old,
+                groups=self.d1_groups.groups(),
+                equal_pairs=self.d1_equal.isChecked(),
+                unequal_pairs=self.d1_unequal.isChecked(),
+                k=tuple(k for k, cb in self.d1_k.items() if cb.isChecked()) or old.k,
+                signals=tuple(
+                    s
+                    for s, cb in (("name", self.d1_name), ("explicit", self.d1_explicit))
+                    if cb.isChecked()
+                )
+                or old.signals,
+                unequal_groups=str(self.d1_across.currentData()),
+                pair_types=tuple(k for k, cb in self.d1_types.items() if cb.isChecked())
+                or old.pair_types,
+            )
+        if self.d2_on.isChecked():
+            old2 = base.d2 or D2Spec()
+            d2 = dataclasses.replace(
+                old2,
+                groups=self.d2_groups.groups(),
+                # presets a study file names that these boxes do not show are kept
+                prompts=tuple(k for k, cb in self.d2_prompts.items() if cb.isChecked())
+                + tuple(p for p in old2.prompts if p not in self.d2_prompts),
+                manipulation_check=self.d2_check.isChecked(),
+                blinded=self.d2_blinded.isChecked(),
+                blind_college=self.d2_blind_college.isChecked(),
+            )
+        if self.d3_on.isChecked():
+            d3 = dataclasses.replace(
+                base.d3 or D3Spec(),
+                groups=self.d3_groups.groups(),
+                rounds=self.d3_rounds.value(),
+                prompt=str(self.d3_prompt.currentData() or ""),
+                pairwise_prompt="d3-pairwise" if self.d3_pairwise.isChecked() else "",
+                unqualified_share=round(self.d3_share.value(), 2),
+                k=self.d3_k.value(),
+            )
+        if self.d4_on.isChecked():
+            d4 = dataclasses.replace(
+                base.d4 or D4Spec(),
+                groups=self.d4_groups.groups(),
+                perturbations=tuple(
+                    p
+                    for p, cb in (("name", self.d4_name), ("experience", self.d4_experience))
+                    if cb.isChecked()
+                ),
+                scoring_prompt="d4-direct-scoring" if self.d4_scoring.isChecked() else "",
+                ranking_prompt="d4-ranking" if self.d4_ranking.isChecked() else "",
+                race_batches=self.d4_race.value(),
+                gender_batches=self.d4_gender.value(),
+                orders_per_batch=self.d4_orders.value(),
+                all_orders=self.d4_all.isChecked(),
+            )
+        return dataclasses.replace(
+            base,
+            seed=self.seed.value(),
+            d1=d1,
+            d2=d2,
+            d3=d3,
+            d4=d4,
+            keep_real_contact=self.real_contact.isChecked(),
+        )

@@ -1,0 +1,153 @@
+"""The Test cases page: design settings, the plan per cell, and reviewing generated texts."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from resume_auditor.devtools.simulator import Simulator
+from resume_auditor.devtools.simulator_gen import generator_policy
+from resume_auditor.domain.generation import GenerationSpec
+from resume_auditor.domain.qualtext import QualStatus
+from resume_auditor.domain.study import ModelSpec
+from resume_auditor.resources import sample_study
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.main_window import MainWindow
+from resume_auditor.ui.tasks import wait_for_background
+from resume_auditor.ui.widgets.qual_review import COL_USED
+from resume_auditor.variants.generate import generate_for_audit
+from resume_auditor.workflow.prepare import prepare, study_of
+from resume_auditor.workflow.studyfile import read_study
+
+
+@pytest.fixture
+def window(qtbot: QtBot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.controller.shutdown()
+    wait_for_background()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample audit (nothing answered) with texts from the simulator's generator."""
+    path = tmp_path_factory.mktemp("gen") / "sample.audit"
+    study = read_study(sample_study())
+    prepare(study, path)
+    with Simulator(policy=generator_policy()) as sim:
+        model = ModelSpec("openai-compatible", sim.base_url, "sim-model", max_tokens=4096)
+        config = dataclasses.replace(
+            study.config, generation=GenerationSpec(generators=(model,), k=(1,), reworded=1)
+        )
+        report = generate_for_audit(path, config)
+    assert report.made > 0
+    return path
+
+
+def _copy(src: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "copy.audit"
+    with ResultFile(src) as rf:
+        rf.copy_to(target)
+    return target
+
+
+def _open(qtbot: QtBot, win: MainWindow, path: Path) -> None:
+    with qtbot.waitSignal(win.session.loaded, timeout=20000):
+        win.open_path(path)
+    win.show_page(2)
+
+
+def _status(path: Path, qual_id: int) -> QualStatus:
+    with ResultFile(path) as rf:
+        q = rf.qual_text(qual_id)
+    assert q is not None
+    return q.status
+
+
+def test_review_accept_reject_and_undo(
+    qtbot: QtBot, window: MainWindow, generated: Path, tmp_path: Path
+) -> None:
+    path = _copy(generated, tmp_path)
+    _open(qtbot, window, path)
+    review = window.variants_page.review
+    with ResultFile(path) as rf:
+        texts = rf.qual_texts()
+    assert review.table.rowCount() == len(texts) > 0
+    assert review.accept_button.isEnabled()
+
+    # a text no check failed is used until the user rejects it
+    row = next(i for i, q in enumerate(review._texts) if q.usable())
+    qual_id = review._texts[row].id
+    assert qual_id is not None
+    review.table.selectRow(row)
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        review.reject_button.click()
+    assert _status(path, qual_id) is QualStatus.REJECTED
+    row = next(i for i, q in enumerate(review._texts) if q.id == qual_id)
+    assert review.table.item(row, COL_USED).text() == "no"
+    # the cases are built again from the reviewed texts
+    qtbot.waitUntil(lambda: bool(window.session.data and window.session.data.pairs), timeout=20000)
+
+    # Edit > Undo puts it back
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        window.undo.undo()
+    assert _status(path, qual_id) is QualStatus.PENDING
+
+    # a flagged text can be accepted after reading it, and is then used
+    flagged = [i for i, q in enumerate(review._texts) if not q.usable()]
+    assert flagged  # the simulator's c+ copies overshoot the length rule on these resumes
+    review.table.selectRow(flagged[0])
+    flagged_id = review._texts[flagged[0]].id
+    assert flagged_id is not None
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        review.accept_button.click()
+    assert _status(path, flagged_id) is QualStatus.ACCEPTED
+    row = next(i for i, q in enumerate(review._texts) if q.id == flagged_id)
+    assert review.table.item(row, COL_USED).text() == "yes"
+
+
+def test_design_settings_are_saved_and_the_plan_counts_cells(
+    qtbot: QtBot, window: MainWindow, generated: Path, tmp_path: Path
+) -> None:
+    path = _copy(generated, tmp_path)
+    _open(qtbot, window, path)
+    page = window.variants_page
+    qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
+    designs = {page.plan_table.item(r, 0).text() for r in range(page.plan_table.rowCount())}
+    with ResultFile(path) as rf:
+        study = study_of(rf)
+    expected = {
+        d
+        for d, spec in (("D1", study.d1), ("D2", study.d2), ("D3", study.d3), ("D4", study.d4))
+        if spec is not None
+    }
+    assert designs == expected
+    requests = sum(
+        int(page.plan_table.item(r, 3).text()) for r in range(page.plan_table.rowCount())
+    )
+    assert f"{requests} requests per model" in page.summary.text()
+
+    # switching D2 off is saved at once, and clears the cases until they are built again
+    assert page.settings.d2_on.isChecked()
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        page.settings.d2_on.setChecked(False)
+    with ResultFile(path) as rf:
+        assert study_of(rf).d2 is None
+        assert rf.pair_count() == 0
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        page.build_button.click()
+    qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
+    designs = {page.plan_table.item(r, 0).text() for r in range(page.plan_table.rowCount())}
+    assert "D2" not in designs and designs
+
+    # settings that cannot build say why instead of saving
+    for cb in (page.settings.d1_on, page.settings.d3_on, page.settings.d4_on):
+        cb.setChecked(False)
+    assert page.summary.text() == "Include at least one design."
+    with ResultFile(path) as rf:
+        assert study_of(rf).d4 is not None or study_of(rf).d1 is not None
