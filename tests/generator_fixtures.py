@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (resume lines as a person writes them)
 """A small audit for the generator's tests: one job, one templated resume, the simulator."""
 
 from __future__ import annotations

@@ -189,3 +189,22 @@ def test_generation_settings_round_trip_and_bad_ones_are_explained() -> None:
             {"generation": {"generators": [{"provider": "nope", "model": "m"}]}},
             require_sources=False,
         )
+
+
+def test_a_bundle_carries_generated_texts_without_the_identity(tmp_path: Path) -> None:
+    import zipfile
+
+    from resume_auditor.workflow.bundle import export_bundle
+
+    path = tmp_path / "g.audit"
+    new_audit(path)
+    with Simulator(policy=generator_policy()) as sim:
+        cfg = config(sim.base_url, k=[1], reworded=0, complete_base=False)
+        generate_for_audit(path, cfg, runner_factory=sim_factory(sim.base_url))
+    with ResultFile(path) as rf:
+        rf.save_config(study_to_dict(cfg))
+    out = export_bundle(path, tmp_path / "b.zip")
+    with zipfile.ZipFile(out) as zf:
+        rows = zf.read("tables/qual_text.jsonl").decode()
+    assert rows.count("\n") == 2
+    assert "Jane Roe" not in rows and "jane.roe@mail.com" not in rows

@@ -45,6 +45,7 @@ from resume_auditor import __version__
 from resume_auditor.report.atomic import write_atomic
 from resume_auditor.report.inputs import anonymised_settings, canonical_json, input_files
 from resume_auditor.report.inputs import resume_inputs as templated_resumes
+from resume_auditor.report.privacy import templated
 from resume_auditor.report.spreadsheet import csv_bytes
 from resume_auditor.report.tables import cases_frame, judgments_frame, metrics_frame
 from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
@@ -100,6 +101,26 @@ TABLE_POLICY: dict[str, str | dict[str, str]] = {
     "case_set": "copy",
     "batch": "copy",
     "response_history": "copy",
+    # Qualification texts (docs/generator.md): their text holds the source's identity in
+    # its slots, so it leaves as placeholders, like the resumes.
+    "qual_text": {
+        "id": "keep",
+        "resume_id": "keep",
+        "kind": "keep",
+        "k": "keep",
+        "text": "qual_templated",
+        "slots_json": "qual_templated_slots",
+        "changes_json": "keep",
+        "removed_json": "keep",
+        "origin": "keep",
+        "generator": "keep",
+        "verified": "keep",
+        "checks_json": "keep",
+        "attempts": "keep",
+        "status": "keep",
+        "provenance_json": "keep",
+        "created_at": "keep",
+    },
 }
 
 
@@ -208,7 +229,17 @@ def _scrubbers(result: ResultFile) -> dict[str, Any]:
         "templated_slots": lambda row, col: (
             json.dumps({"slots": resumes[row["id"]].slots}) if row["id"] in resumes else None
         ),
+        "qual_templated": lambda row, col: _qual_templated(row)[0],
+        "qual_templated_slots": lambda row, col: json.dumps(_qual_templated(row)[1]),
     }
+
+
+def _qual_templated(row: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """A qualification text with its identity slots as placeholders (each slot's
+    `original` becomes the placeholder, so the row still reads back as a template)."""
+    text = str(row.get("text") or "")
+    masked, spans = templated(text, json.loads(row.get("slots_json") or "[]"))
+    return masked, [{**s, "original": masked[s["start"] : s["end"]]} for s in spans]
 
 
 def _dump_tables(
