@@ -302,7 +302,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     config = study.config
     if args.provider or args.base_url or args.model:
         config = config.with_model(args.provider, args.base_url, args.model)
-    prepared = prepare(study, args.out, config.model)
+    from resume_auditor.variants.gen_cli import progress_printer
+
+    prepared = prepare(study, args.out, config.model, progress=progress_printer())
     for note in prepared.notes:
         print(f"Note: {note}", file=sys.stderr)
     verb = "Created" if prepared.new_file else "Reusing"

@@ -87,7 +87,7 @@ def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
             while (candidate := target.with_name(f"{target.stem}-{n}.audit")).exists():
                 n += 1
             target = candidate
-    prepared = prepare(study, target)
+    prepared = prepare(study, target, generate=False)  # the Test cases page has a button
     return load_audit(prepared.path, prepared.notes)
 
 

@@ -14,9 +14,13 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported lazily at run time: the CLI starts fast
+    from resume_auditor.variants.generate import GenProgress
 
 EXIT_OK, EXIT_INCOMPLETE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -73,7 +77,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from resume_auditor.domain.generation import GenerationSpec
     from resume_auditor.domain.study import StudyError, study_from_dict, study_to_dict
     from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.variants.generate import GenProgress, generate_for_audit
+    from resume_auditor.variants.generate import generate_for_audit
 
     path = Path(args.result)
     with ResultFile(path) as result:
@@ -98,19 +102,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             config = replace(config, generation=replace(spec, **changes))
             result.save_config(study_to_dict(config))
             print("Generator settings saved in the audit.", file=sys.stderr)
-    last = [0.0]
-
-    def progress(p: GenProgress) -> None:
-        now = time.monotonic()
-        if now - last[0] >= 1.0:
-            last[0] = now
-            print(
-                f"[{p.stage}] round {p.round}: {p.texts_done}/{p.texts_total} texts stored — "
-                f"{p.message}",
-                file=sys.stderr,
-                flush=True,
-            )
-
+    progress = progress_printer()
     cancel = threading.Event()
     box: dict[str, Any] = {}
 
@@ -140,6 +132,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"Cancelled. Go on with: resume-auditor variants generate {path}", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK if report.complete else EXIT_INCOMPLETE
+
+
+def progress_printer() -> Callable[[GenProgress], None]:
+    """Generation progress on stderr, at most once a second (`variants generate`, `audit`)."""
+    last = [0.0]
+
+    def progress(p: GenProgress) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            print(
+                f"[{p.stage}] round {p.round}: {p.texts_done}/{p.texts_total} texts stored — "
+                f"{p.message}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return progress
 
 
 def _text_json(q: Any) -> dict[str, Any]:

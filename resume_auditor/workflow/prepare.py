@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from resume_auditor.domain.study import (
 )
 from resume_auditor.prompts import build_body, get_kind, get_preset
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
+from resume_auditor.variants.generate import GenProgress, generate_for_audit
 from resume_auditor.workflow.cases import build_cases
 from resume_auditor.workflow.design_requests import check_design_presets, design_specs
 from resume_auditor.workflow.ingest import (
@@ -213,12 +215,59 @@ def _build(result: ResultFile, study: StudyFile, notes: list[str]) -> None:
     notes.extend(build_cases(result, config))
 
 
-def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -> Prepared:
-    """Create or reuse the result file `out` for `study`, and queue its requests."""
+def _generate(
+    out: Path,
+    config: StudyConfig,
+    notes: list[str],
+    progress: Callable[[GenProgress], None] | None,
+) -> bool:
+    """Have the study's generator models write their texts into `out`; True if cases changed.
+
+    Runs after the file is in place, so every paid answer is kept even if this
+    stops: the same command again asks only for what is missing. New texts
+    rebuild the cases while nothing has been answered yet.
+    """
+    report = generate_for_audit(out, config, progress=progress)
+    notes.extend(report.lines())
+    if not report.complete:
+        raise StudyError(
+            "Writing the qualification variants stopped before the end"
+            + (f" ({report.notes[-1]})" if report.notes else "")
+            + f". What was written is kept in {out}; run the same command again to go on."
+        )
+    if not report.made:
+        return False
+    with ResultFile(out) as result:
+        if result.answered_count():
+            notes.append(
+                "New variant texts were written, but the model has answered already, so the "
+                "cases stay as they were; start a new audit from this one to use them."
+            )
+            return False
+        with result.transaction():
+            notes.extend(build_cases(result, study_of(result)))
+    return True
+
+
+def prepare(
+    study: StudyFile,
+    out: str | Path,
+    model: ModelSpec | None = None,
+    *,
+    generate: bool = True,
+    progress: Callable[[GenProgress], None] | None = None,
+) -> Prepared:
+    """Create or reuse the result file `out` for `study`, and queue its requests.
+
+    With `generate` and a `[generation]` table in the study, the generator models
+    write the qualification variants first (`progress` hears how it goes); the
+    GUI passes False and offers a button instead.
+    """
     out = Path(out)
     config = study.config if model is None else dataclasses.replace(study.config, model=model)
     get_preset(config.run.prompt)  # an unknown preset fails before anything is written
     check_design_presets(config)
+    generating = generate and config.generation is not None and config.generation.enabled
     notes: list[str] = []
     if out.exists():
         with ResultFile(out) as result:
@@ -230,6 +279,9 @@ def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -
                     f"{out} already holds a different study ({stored['name']!r}). "
                     "Choose another output file, or delete this one to start over."
                 )
+        if generating:
+            _generate(out, config, notes, progress)
+        with ResultFile(out) as result:
             run_id, added = _queue_run(result, config, config.model)
         return Prepared(out, run_id, config, config.model, False, added, notes)
 
@@ -240,11 +292,16 @@ def prepare(study: StudyFile, out: str | Path, model: ModelSpec | None = None) -
         with ResultFile(partial, create=True) as result:
             with result.transaction():
                 _build(result, dataclasses.replace(study, config=config), notes)
-            run_id, added = _queue_run(result, config, config.model)
+            if not generating:
+                run_id, added = _queue_run(result, config, config.model)
         os.replace(partial, out)
     finally:
         for suffix in ("", "-wal", "-shm"):
             Path(str(partial) + suffix).unlink(missing_ok=True)
+    if generating:
+        _generate(out, config, notes, progress)
+        with ResultFile(out) as result:
+            run_id, added = _queue_run(result, config, config.model)
     return Prepared(out, run_id, config, config.model, True, added, notes)
 
 
