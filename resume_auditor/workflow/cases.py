@@ -72,6 +72,7 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
     job = result.job()
     check_job(job)
     notes: list[str] = []
+    per_file: dict[str, list[str]] = {}  # note -> the resumes it applies to
     keep = config.keep_real_contact
     with result.transaction():
         result.clear_cases()
@@ -96,7 +97,8 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                         build_d4_scoring(texts, job, config.d4, config.seed, keep_real_contact=keep)
                     )
                 for built in per_resume:
-                    notes.extend(f"{filename}: {n}" for n in dict.fromkeys(built.notes))
+                    for n in dict.fromkeys(built.notes):
+                        per_file.setdefault(n, []).append(filename)
                     _store(result, built)
             all_texts = [t for _, t in sets]
             if config.d3 is not None:
@@ -111,4 +113,13 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                 _store(result, built)
         except DesignCheckError as exc:
             raise StudyError(str(exc)) from exc
-    return notes
+    return [_where(n, files, len(sets)) for n, files in per_file.items()] + notes
+
+
+def _where(note: str, files: list[str], total: int) -> str:
+    """One note for every resume it applies to, not one per resume."""
+    if len(files) == 1:
+        return f"{files[0]}: {note}"
+    if len(files) == total:
+        return f"All {total} resumes: {note}"
+    return f"{', '.join(files)}: {note}"
