@@ -27,6 +27,7 @@ def main(argv: list[str]) -> int:
 
     from resume_auditor.devtools.simulator import Simulator
     from resume_auditor.devtools.simulator_gen import generator_policy
+    from resume_auditor.devtools.simulator_kinds import every_kind_policy
     from resume_auditor.domain.generation import GenerationSpec
     from resume_auditor.domain.study import ModelSpec, study_to_dict
     from resume_auditor.resources import sample_study
@@ -45,11 +46,13 @@ def main(argv: list[str]) -> int:
         QTimer.singleShot(ms, loop.quit)
         loop.exec()
 
-    with Simulator(models=("sim-model",), policy=generator_policy()) as sim:
+    with Simulator(
+        models=("sim-model",), policy=generator_policy(fallback=every_kind_policy())
+    ) as sim:
         study = read_study(sample_study())
         config = study.config.with_model("openai-compatible", sim.base_url, "sim-model")
         result = tmp / "sample.audit"
-        prepared = prepare(study, result, config.model)
+        prepare(study, result, config.model)
         # the simulator also plays a generator model, so the variants tab has texts to show
         generator = ModelSpec("openai-compatible", sim.base_url, "sim-model", max_tokens=4096)
         with_gen = dataclasses.replace(config, generation=GenerationSpec(generators=(generator,)))
@@ -57,15 +60,16 @@ def main(argv: list[str]) -> int:
         with ResultFile(result) as rf:
             rf.save_config(study_to_dict(with_gen), with_gen.name)
             build_cases(rf, study_of(rf))
-        run_id, _ = queue_run(result, config.model)
-        make_runner(result, run_id, concurrency=4).run()
-        # a second, position-biased model on the same cases, to compare with
+        # a position-biased model on the same cases, to compare with
         from resume_auditor.devtools.simulator import always
 
         with Simulator(policy=always("first"), models=("always-first",)) as biased:
             other = config.with_model("openai-compatible", biased.base_url, "always-first")
             run2, _ = queue_run(result, other.model)
             make_runner(result, run2, concurrency=4).run()
+        # the model shown first (the latest run) answers every design's prompts
+        run_id, _ = queue_run(result, config.model)
+        make_runner(result, run_id, concurrency=4).run()
 
         window = MainWindow()
         window.resize(1280, 800)
@@ -91,6 +95,7 @@ def main(argv: list[str]) -> int:
                     window.grab().save(str(path))
                     print(path)
                 tabs.setCurrentIndex(0)
+        window.show_page(4)
         page = window.results_page
         page.compare_combo.setCurrentIndex(page.compare_combo.count() - 1)
         page.compare_combo.activated.emit(page.compare_combo.currentIndex())
@@ -113,7 +118,7 @@ def main(argv: list[str]) -> int:
         from resume_auditor.store.resultfile import ResultFile
 
         with ResultFile(result) as rf:
-            frame = rf.judgments(prepared.run_id).tail(8)
+            frame = rf.judgments(run_id).tail(8)
         presenter.show_answers(
             [
                 Answer(int(r.request_id), int(r.pair_id), r.ord, Label(r.label), r.justification)

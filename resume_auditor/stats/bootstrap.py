@@ -41,6 +41,21 @@ def per_cluster_sums(codes: np.ndarray, values: np.ndarray, n_clusters: int) -> 
     return np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=n_clusters)
 
 
+def _usable(replicates: np.ndarray) -> np.ndarray | None:
+    """The finite replicates, or None when they cannot make an interval.
+
+    Fewer than 20, or all equal: a bootstrap over one cluster (or over answers that
+    all agree) varies by nothing, and a zero-width interval would claim a
+    certainty the data do not have (e.g. "its whole interval is below 0.80" from a
+    single resume). Such a metric is reported without an interval.
+    """
+    values = np.asarray(replicates, dtype=float)
+    reps: np.ndarray = values[np.isfinite(values)]
+    if reps.size < 20 or float(np.ptp(reps)) == 0.0:
+        return None
+    return reps
+
+
 def pivotal_interval(
     estimate: float, replicates: np.ndarray, level: float = 0.95
 ) -> tuple[float | None, float | None]:
@@ -50,9 +65,8 @@ def pivotal_interval(
     Replicates that could not be computed (NaN, e.g. a group drawn with no rows)
     are dropped; with fewer than 20 usable replicates there is no interval.
     """
-    reps = np.asarray(replicates, dtype=float)
-    reps = reps[np.isfinite(reps)]
-    if reps.size < 20 or not np.isfinite(estimate):
+    reps = _usable(replicates)
+    if reps is None or not np.isfinite(estimate):
         return None, None
     alpha = 1 - level
     q_lo, q_hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
@@ -62,9 +76,8 @@ def pivotal_interval(
 def percentile_interval(
     replicates: np.ndarray, level: float = 0.95
 ) -> tuple[float | None, float | None]:
-    reps = np.asarray(replicates, dtype=float)
-    reps = reps[np.isfinite(reps)]
-    if reps.size < 20:
+    reps = _usable(replicates)
+    if reps is None:
         return None, None
     alpha = 1 - level
     q_lo, q_hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])

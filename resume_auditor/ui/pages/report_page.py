@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
+from resume_auditor.report.html import field_text
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
@@ -55,6 +56,51 @@ def verdict_html(document: Any) -> str:
         parts.append("<p><b>Flags</b></p><ul>")
         parts += [f'<li style="color:#c62828">{html.escape(f)}</li>' for f in v.flags]
         parts.append("</ul>")
+    return "".join(parts)
+
+
+def _page_html(document: Any) -> str:
+    designs = design_blocks_html(document)
+    return verdict_html(document) + (f"<hr><h2>Designs D2–D4</h2>{designs}" if designs else "")
+
+
+_DESIGN_TAGS = ("D2", "D3", "D4", "FAIRE")
+
+
+def design_blocks_html(document: Any) -> str:
+    """The report's D2-D4 sections as plain tables a QTextBrowser renders ('' when none).
+
+    The same blocks and the same number formatting as the HTML report, so the app
+    and the filed report cannot disagree.
+    """
+    blocks = [b for b in document.fairness if any(tag in b.heading for tag in _DESIGN_TAGS)]
+    parts: list[str] = []
+    for block in blocks:
+        parts.append(f"<h3>{html.escape(block.heading)}</h3>")
+        parts += [f"<p>{html.escape(p)}</p>" for p in block.intro if p]
+        for table in block.tables:
+            parts.append(
+                f"<p><b>{html.escape(table.title)}</b></p>"
+                '<table border="0" cellspacing="0" cellpadding="3">'
+                "<tr><th align=left>What</th><th align=right>Value</th>"
+                "<th align=right>95% CI</th><th align=right>n</th>"
+                + ("<th align=right>p (Holm)</th>" if table.has_p else "")
+                + "<th align=left>Note</th></tr>"
+            )
+            for row in table.rows:
+                m = row.metric
+                colour = "#c62828" if m.get("flag") else "inherit"
+                cells = [field_text(m, "value"), field_text(m, "ci"), field_text(m, "n")]
+                if table.has_p:
+                    cells.append(field_text(m, "p_holm"))
+                note = " ".join(str(m.get(k) or "") for k in ("note", "flag") if m.get(k))
+                parts.append(
+                    f'<tr style="color:{colour}"><td>{html.escape(row.label)}</td>'
+                    + "".join(f"<td align=right>{html.escape(c)}</td>" for c in cells)
+                    + f"<td>{html.escape(note)}</td></tr>"
+                )
+            parts.append("</table>")
+        parts += [f"<p>{html.escape(p)}</p>" for p in block.after if p]
     return "".join(parts)
 
 
@@ -117,7 +163,7 @@ class ReportPage(Page):
         path = self._data.path
         run_id = self._data.runs[-1].id if self._data.runs else None
         run_in_background(
-            lambda: verdict_html(report_document(path, run_id)),
+            lambda: _page_html(report_document(path, run_id)),
             self.verdict.setHtml,
             lambda exc: self.verdict.setHtml(
                 f"<p>Could not build the report: {html.escape(str(exc))}</p>"
