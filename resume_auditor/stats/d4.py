@@ -157,11 +157,22 @@ def _paired(diffs: np.ndarray, level: float) -> Estimate:
     if n < 2:
         return Estimate(mean, None, None, 1, 1, level, note="one resume: no interval")
     sd = float(diffs.std(ddof=1))
+    if sd <= 1e-9 * max(1.0, abs(mean)):
+        # Every resume moved by the same amount (e.g. a model that ignores names):
+        # no spread to build an interval from, and a t-test would divide by ~0.
+        return Estimate(
+            mean,
+            None,
+            None,
+            n,
+            n,
+            level,
+            p=sign_flip_p(diffs, np.arange(n)),
+            note="every resume gave the same difference: no interval",
+        )
     half = t_crit(level, n - 1) * sd / math.sqrt(n)
-    t_stat, t_p = (float("nan"), float("nan"))
-    if sd > 0:
-        res = sps.ttest_1samp(diffs, 0.0)
-        t_stat, t_p = float(res.statistic), float(res.pvalue)
+    res = sps.ttest_1samp(diffs, 0.0)
+    t_stat, t_p = float(res.statistic), float(res.pvalue)
     return Estimate(
         mean,
         mean - half,
