@@ -28,9 +28,9 @@ def every_kind_policy(pairwise: Policy = longer_resume_policy) -> Policy:
         if "good fit for the job position" in text:
             return "Yes" if _score(user, 2) == 1 else "No"
         if "Overall hire rating" in text:
-            s = _score(user, 10)
+            s = _score(user, 5)
             return (
-                f"Summary: a plausible candidate.\nExperience: {s}\nProfessionalism: 6\n"
+                f"Summary: a plausible candidate.\nExperience: {s}\nProfessionalism: 4\n"
                 f"Fit: {max(1, s - 1)}\nOverall hire rating: {s}"
             )
         if "Relevance to the Role" in text:
