@@ -94,17 +94,21 @@ def fork_audit(source: str | Path, target: str | Path) -> Path:
         with ResultFile(source) as src:
             src.copy_to(partial)
         with ResultFile(partial) as copy, copy.transaction() as db:
-            for table in (
-                "response_history",
-                "response",
-                "request",
-                "batch",
-                "run",
-                "case_set",
-                "pair",
-                "variant",
+            # The generator's runs stay: the qualification texts they wrote are inputs
+            # of the new audit, and their provenance names those requests.
+            audit_runs = "SELECT id FROM run WHERE purpose = 'audit'"
+            audit_requests = f"SELECT id FROM request WHERE run_id IN ({audit_runs})"
+            for statement in (
+                f"DELETE FROM response_history WHERE request_id IN ({audit_requests})",
+                f"DELETE FROM response WHERE request_id IN ({audit_requests})",
+                f"DELETE FROM request WHERE run_id IN ({audit_runs})",
+                f"DELETE FROM batch WHERE run_id IN ({audit_runs})",
+                "DELETE FROM run WHERE purpose = 'audit'",
+                "DELETE FROM case_set",
+                "DELETE FROM pair",
+                "DELETE FROM variant",
             ):
-                db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+                db.execute(statement)
         os.replace(partial, target)
     finally:
         for suffix in ("", "-wal", "-shm"):
