@@ -12,6 +12,11 @@ break one rule each so the tests can see the right check catch it:
     contact      adds an email and a phone line
     missing      c+ adds nothing, c- removes nothing, completion adds nothing
     long         doubles the resume (length far beyond 10%)
+    extra        a synthetic base also names the `extras` given (preferred ones)
+
+A synthetic base (gen-synthetic) is a resume with `Name: [[FULL_NAME]]` and one
+long bullet naming each listed qualification, nothing more; with `missing` it
+leaves the last one out.
 
 With `fix_on_retry`, a flawed policy answers correctly once the prompt says a
 previous attempt was rejected (the retry path). Any other prompt falls back to
@@ -28,7 +33,7 @@ from resume_auditor.variants.gen_placeholders import TOKEN
 from resume_auditor.variants.lexical import key_words, words
 from resume_auditor.variants.verify import mentions
 
-FLAWS = ("", "short", "placeholders", "contact", "missing", "long")
+FLAWS = ("", "short", "placeholders", "contact", "missing", "long", "extra")
 _FILLER = "- Coordinated weekly planning meetings and kept the shared team documentation current"
 _SWAPS = {
     "Led": "Headed",
@@ -107,6 +112,61 @@ def _reword(resume: str) -> str:
     return resume
 
 
+_VERBS = ("Built", "Led", "Designed", "Managed", "Created", "Improved")
+
+
+def _synthetic(user: str, flaw: str, extras: tuple[str, ...]) -> str:
+    """A plain one-page resume that names exactly the listed qualifications."""
+    match = re.search(r"for the role: (.*?)\. Include", user)
+    role = match.group(1).strip() if match else "Specialist"
+    quals = _items(user, "Include ALL of these")
+    if flaw == "missing" and quals:
+        quals = quals[:-1]
+    if flaw == "extra":
+        quals = [*quals, *extras]
+    bullets = [
+        f"- {_VERBS[i % len(_VERBS)]} day-to-day work that depended on {q}, applying it across "
+        "several projects for internal clients and reviewing colleagues' work on it"
+        for i, q in enumerate(quals)
+    ]
+    return "\n".join(
+        [
+            "Name: [[FULL_NAME]]",
+            "",
+            "Summary",
+            f"{role} with six years of experience delivering dependable work for operations and "
+            "finance teams, known for clear communication and careful documentation.",
+            "",
+            "Experience",
+            f"Senior {role}, a regional company (2021 - present)",
+            *bullets,
+            "- Led a weekly review with operations leads and kept a log of open issues and their "
+            "resolutions for the whole team",
+            "- Trained two new colleagues in reviewing each other's work and writing clear, "
+            "complete documentation",
+            "",
+            f"{role}, a public agency (2018 - 2021)",
+            "- Managed the monthly reporting cycle for twelve departments and presented the "
+            "results to the leadership team",
+            "- Worked with department heads to define measures for staffing, budgets and service "
+            "levels across the year",
+            "- Improved the accuracy of the annual budget forecast by reviewing its assumptions "
+            "with the finance team every quarter",
+            "",
+            f"Junior {role}, a national charity (2016 - 2018)",
+            "- Prepared the weekly summary of donations for the fundraising team and answered "
+            "their follow-up questions quickly",
+            "- Checked supplier records against purchase orders and raised discrepancies with the "
+            "responsible account owners",
+            "- Helped move the team's shared files to a new drive with a consistent naming scheme "
+            "and a maintained index",
+            "",
+            "Interests",
+            "Hiking, chess, and volunteering at the local food bank on weekends.",
+        ]
+    )
+
+
 def _flawed(text: str, flaw: str) -> str:
     if flaw == "placeholders":
         return TOKEN.sub("the candidate", text)
@@ -126,9 +186,17 @@ def _judge(user: str) -> str:
 
 
 def generator_policy(
-    flaw: str = "", *, fix_on_retry: bool = False, fallback: Policy = longer_resume_policy
+    flaw: str = "",
+    *,
+    fix_on_retry: bool = False,
+    fallback: Policy = longer_resume_policy,
+    extras: tuple[str, ...] = (),
 ) -> Policy:
-    """A policy for the simulator that answers generator and judge prompts."""
+    """A policy for the simulator that answers generator and judge prompts.
+
+    `extras`: what the `extra` flaw adds to a synthetic base (qualifications it
+    should not have, such as the job's preferred ones).
+    """
     if flaw not in FLAWS:
         raise ValueError(f"unknown flaw {flaw!r}; use one of {FLAWS}")
 
@@ -146,6 +214,8 @@ def generator_policy(
             text = _reword(resume)
         elif "is missing these" in user:
             text = _add(resume, _items(user, "qualification(s) for the role"), bad)
+        elif "Construct a realistic-looking resume" in user:
+            text = _synthetic(user, bad, extras)
         else:
             return fallback(body)
         if bad in ("short", "missing"):

@@ -132,6 +132,18 @@ class QualTextTables:
             )
             return QualStatus(row[0])
 
+    def set_resume_status(self, resume_id: int, status: str, message: str = "") -> None:
+        """A resume row's status ('ok', 'warning', 'error') and the reason shown with it.
+
+        A synthetic base's row follows its text's review: usable, it is a source
+        ('ok'); flagged or rejected, 'error', which every builder skips.
+        """
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE resume SET status = ?, message = ? WHERE id = ?",
+                (status, message, resume_id),
+            )
+
     def delete_qual_texts(
         self, resume_id: int | None = None, origin: QualOrigin | None = None
     ) -> int:

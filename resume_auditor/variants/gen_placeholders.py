@@ -14,9 +14,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from resume_auditor.domain.identity import Slot, Template
+from resume_auditor.domain.identity import Slot, SlotKind, Template
 
 TOKEN = re.compile(r"\[\[([A-Z][A-Z0-9_]*)\]\]")
+# What the name slot of a synthetic base holds before a persona fills it: no real
+# person, and no name that signals a group.
+SYNTHETIC_NAME = "Candidate Name"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,15 @@ def to_placeholders(template: Template) -> Placeholdered:
         pos = slot.end
     pieces.append(template.text[pos:])
     return Placeholdered("".join(pieces), mapping)
+
+
+def synthetic_source(name: str = SYNTHETIC_NAME) -> Placeholdered:
+    """The 'source' of a resume written from the job alone: no text, one name token.
+
+    The generator writes `[[FULL_NAME]]` once; `from_placeholders` turns it into a
+    name slot whose original is `name`, so personas fill it like a real resume's.
+    """
+    return Placeholdered("", {"[[FULL_NAME]]": Slot(0, len(name), SlotKind.FULL_NAME, name)})
 
 
 def from_placeholders(text: str, source: Placeholdered) -> Rebuilt:

@@ -4,7 +4,9 @@ For each source resume: the completed base (when it lacks required
 qualifications and `complete_base` is on), then from the base (the completed one
 if it was usable, else the resume as written) c+ for each k with k preferred
 qualifications it does not mention, c- for each k with k required ones it does,
-and the reworded copies. Which qualifications a text changes is drawn from the
+and the reworded copies. With `synthetic_base`, one more base is written from
+the job alone (`synthetic_task`); once verified it is a source resume of its own
+and gets the same c+, c- and reworded copies. Which qualifications a text changes is drawn from the
 study's seed, and texts are spread across the generator models round robin from
 the seed, so the same study asks the same things every time (a resumed or
 re-run generation finds its answers already recorded).
@@ -19,6 +21,9 @@ from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.generation import GenerationSpec
 from resume_auditor.domain.job import Job
 from resume_auditor.variants.verify import Expectation, mentions
+
+SYNTHETIC_KEY = "synthetic"  # one per audit: the task key of the synthetic base
+SYNTHETIC_PRESET = "gen-synthetic"
 
 PRESETS = {
     VariantKind.MORE: "gen-more",
@@ -74,6 +79,36 @@ def completion_task(
             VariantKind.BASE, added=missing, kept=kept, check_length=False, check_change=False
         ),
         tuple((q.text, True) for q in job.required),
+    )
+
+
+def synthetic_task(job: Job, spec: GenerationSpec, seed: int) -> Task | None:
+    """The synthetic base (D1 Appendix G): written from the job alone, meeting exactly
+    the required qualifications and none of the preferred ones.
+
+    `resume_id` is 0: the resume row is made only when the text is stored.
+    """
+    if not spec.synthetic_base or not job.required:
+        return None
+    required = tuple(q.text for q in job.required)
+    preferred = tuple(q.text for q in job.preferred)
+    return Task(
+        SYNTHETIC_KEY,
+        0,
+        VariantKind.BASE,
+        0,
+        required,
+        SYNTHETIC_PRESET,
+        _generator(spec, seed, SYNTHETIC_KEY),
+        Expectation(
+            VariantKind.BASE,
+            added=required,
+            check_length=False,
+            check_change=False,
+            extras=preferred,
+            wanted=required,
+        ),
+        tuple((q, True) for q in required) + tuple((q, False) for q in preferred),
     )
 
 

@@ -23,11 +23,36 @@ def list_texts(result: ResultFile, resume_id: int | None = None) -> list[QualTex
     return result.qual_texts(resume_id)
 
 
+SYNTHETIC_TASK = "synthetic"  # gen_plan.SYNTHETIC_KEY: the synthetic base's task
+SYNTHETIC_UNUSED = (
+    "The synthetic base resume is not used: {why}. Accept its text "
+    "(resume-auditor variants accept) to use it."
+)
+
+
 def _set(result: ResultFile, qual_id: int, status: QualStatus) -> QualStatus:
-    previous = result.set_qual_status(qual_id, status)
-    if previous is None:
-        raise ResultFileError(f"There is no variant text with id {qual_id} in this audit.")
+    with result.transaction():
+        previous = result.set_qual_status(qual_id, status)
+        if previous is None:
+            raise ResultFileError(f"There is no variant text with id {qual_id} in this audit.")
+        qual = result.qual_text(qual_id)
+        if qual is not None and qual.provenance.get("task") == SYNTHETIC_TASK:
+            _sync_synthetic(result, qual)
     return previous
+
+
+def _sync_synthetic(result: ResultFile, qual: QualText) -> None:
+    """A synthetic base is a source resume exactly while its text is usable.
+
+    Its resume row is what the builders (and the generator's stage 2) read, so
+    accepting a flagged synthetic text makes it a source, and rejecting one (or
+    resetting a flagged one) takes it out.
+    """
+    if qual.usable():
+        result.set_resume_status(qual.resume_id, "ok")
+        return
+    why = "the user rejected it" if qual.status is QualStatus.REJECTED else "it failed its checks"
+    result.set_resume_status(qual.resume_id, "error", SYNTHETIC_UNUSED.format(why=why))
 
 
 def accept(result: ResultFile, qual_id: int) -> QualStatus:

@@ -37,6 +37,9 @@ class Expectation:
     added: qualifications it must now meet (c+, a completed base).
     removed: qualifications it must no longer mention (c-).
     kept: qualifications the source mentions that must still be there.
+    extras: qualifications it must not mention at all (a synthetic base: the
+        preferred ones), judged on the words they do not share with `wanted`.
+    wanted: qualifications the text should have (their words do not count as extras).
     """
 
     kind: VariantKind
@@ -45,6 +48,8 @@ class Expectation:
     kept: tuple[str, ...] = ()
     check_length: bool = True
     check_change: bool = True
+    extras: tuple[str, ...] = ()
+    wanted: tuple[str, ...] = ()
 
 
 def share_present(text: str, qualification: str) -> float:
@@ -63,6 +68,21 @@ def absent(text: str, qualification: str) -> bool:
     """None of its distinctive words is left (as the lexical c- requires)."""
     keys = key_words(qualification)
     return bool(keys) and not (keys & set(words(text)))
+
+
+def mentions_extra(text: str, qualification: str, wanted: Sequence[str]) -> bool:
+    """Whether the text mentions a qualification it should not have.
+
+    Only the words the qualification does not share with the wanted ones count
+    ("Python packaging" next to a required "Python scripting" is judged on
+    "packaging"), so meeting a requirement never looks like an extra. With no
+    such word left, the lexical check cannot tell and leaves it to the judge.
+    """
+    shared: set[str] = set().union(*(key_words(q) for q in wanted)) if wanted else set()
+    keys = key_words(qualification) - shared
+    if not keys:
+        return False
+    return len(keys & set(words(text))) / len(keys) >= PRESENT_SHARE
 
 
 def changed_chars(source: str, variant: str) -> int:
@@ -137,6 +157,17 @@ def lexical_checks(source: str, variant: str, rebuilt: Rebuilt, exp: Expectation
                 "removed_absent",
                 not left,
                 f"still mentioned: {_quote(left)}" if left else f"gone: {_quote(exp.removed)}",
+            )
+        )
+    if exp.extras:
+        found = [q for q in exp.extras if mentions_extra(variant, q, exp.wanted)]
+        checks.append(
+            Check(
+                "no_extras",
+                not found,
+                f"mentions what it should not have: {_quote(found)}"
+                if found
+                else "no qualification beyond the required ones",
             )
         )
     if exp.kept:
