@@ -7,6 +7,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,6 +43,20 @@ def _no_leaked_threads() -> Iterator[None]:
         t.join(timeout=5)
     still = [t.name for t in leaked if t.is_alive()]
     assert not still, f"test left threads running: {still}"
+
+
+@pytest.fixture
+def window(qtbot: Any) -> Iterator[Any]:
+    """The app's main window, shown offscreen; its runs and background work end with the test."""
+    from resume_auditor.ui.main_window import MainWindow
+    from resume_auditor.ui.tasks import wait_for_background
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.controller.shutdown()
+    wait_for_background()
 
 
 @pytest.fixture

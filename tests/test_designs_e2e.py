@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
-import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
+from resume_auditor.devtools.simulator import Simulator, always
+from resume_auditor.devtools.simulator_kinds import every_kind_policy
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.plan import plan_run
 from resume_auditor.workflow.prepare import study_of
@@ -44,34 +42,8 @@ gender_batches = 2
 """
 
 
-def policy(body: dict[str, Any]) -> str:
-    """A simulated model that answers each kind of prompt in its own format."""
-    user = body["messages"][-1]["content"]
-    text = (body["messages"][0]["content"] if len(body["messages"]) > 1 else "") + user
-    score = 1 + zlib.crc32(user.encode()) % 5  # varies with the text shown
-    if "good fit for the job position" in text:
-        return "Yes" if len(user) % 2 else "No"
-    if "Overall hire rating" in text:
-        return (
-            f"Summary: fine.\nExperience: {score}\nProfessionalism: 4\nFit: 3\n"
-            f"Overall hire rating: {score}"
-        )
-    if "Relevance to the Role" in text:
-        return (
-            f'{{"Relevance to the Role": {{"Resume": {{"score": {score}}}}}, '
-            f'"Significance/Impact": {{"Resume": {{"score": {6 - score}}}}}, '
-            '"Skill Relevance": {"Resume": {"score": 5}}, '
-            '"Achievements & Impact": {"Resume": {"score": 2}}, '
-            '"Cultural Fit & Personal Traits": {"Resume": {"score": 3}}}'
-        )
-    if "rank them from best" in text:
-        letters = re.findall(r"^Resume ([A-Z]):", user, re.M)
-        return "{" + ", ".join(f'"{i + 1}": "{c}"' for i, c in enumerate(letters)) + "}"
-    if "race or ethnicity" in text:
-        return '{"race": "Black", "gender": "Female"}'
-    if "only the name of the candidate" in text:
-        return "The first candidate"
-    return "Resume 1 is stronger. <answer>first</answer>"
+# A scripted model that answers each kind of prompt in its own format.
+policy = every_kind_policy(always("Resume 1 is stronger. <answer>first</answer>"))
 
 
 @pytest.fixture

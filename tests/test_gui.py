@@ -12,18 +12,6 @@ from resume_auditor.runner import RunState
 from resume_auditor.ui.main_window import MainWindow
 
 
-@pytest.fixture
-def window(qtbot: QtBot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.controller.shutdown()
-    from resume_auditor.ui.tasks import wait_for_background
-
-    wait_for_background()
-
-
 def _open(qtbot: QtBot, win: MainWindow, path: Path) -> None:
     with qtbot.waitSignal(win.session.loaded, timeout=30000):
         win.open_path(path)

@@ -20,18 +20,6 @@ from resume_auditor.workflow.prepare import new_audit
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
 
 
-@pytest.fixture
-def window(qtbot: QtBot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.controller.shutdown()
-    from resume_auditor.ui.tasks import wait_for_background
-
-    wait_for_background()
-
-
 def _blank(tmp_path: Path) -> Path:
     return new_audit(
         tmp_path / "mine.audit",

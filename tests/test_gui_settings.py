@@ -32,18 +32,6 @@ class _MemoryOnly:
     name = "no keyring"
 
 
-@pytest.fixture
-def window(qtbot: QtBot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.controller.shutdown()
-    from resume_auditor.ui.tasks import wait_for_background
-
-    wait_for_background()
-
-
 def _all_text(root: QWidget) -> str:
     """Everything a screenshot of these widgets could show."""
     parts = [root.windowTitle()]

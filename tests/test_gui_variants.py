@@ -16,21 +16,10 @@ from resume_auditor.domain.study import ModelSpec
 from resume_auditor.resources import sample_study
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.main_window import MainWindow
-from resume_auditor.ui.tasks import wait_for_background
 from resume_auditor.ui.widgets.qual_review import COL_USED
 from resume_auditor.variants.generate import generate_for_audit
 from resume_auditor.workflow.prepare import prepare, study_of
 from resume_auditor.workflow.studyfile import read_study
-
-
-@pytest.fixture
-def window(qtbot: QtBot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.controller.shutdown()
-    wait_for_background()
 
 
 @pytest.fixture(scope="module")
