@@ -71,6 +71,9 @@ CARDS = [
 ]
 
 
+MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
+
+
 class ResultsPage(Page):
     title = "5. Results"
     next_label = "Next: the report →"
@@ -126,6 +129,8 @@ class ResultsPage(Page):
         panel_layout.addLayout(cards, 5)
         self.validity_chart = ChartView("Validity (dashed: 0.90, 0.95)", references=(0.9, 0.95))
         self.selection_chart = ChartView("SelectionRate, equal pairs")
+        for chart in (self.validity_chart, self.selection_chart):
+            chart.resized.connect(self.refresh)  # drawn again, sharp, at the settled size
         panel_layout.addWidget(self.validity_chart, 3)
         panel_layout.addWidget(self.selection_chart, 3)
         self.flags = QLabel("")
@@ -338,7 +343,15 @@ class ResultsPage(Page):
         for key, card in self.cards.items():
             card.show_metric(metrics.get(key))
         notes = sorted({m["note"] for m in metrics.values() if m.get("note") and m["n"]})
-        lines = [f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in report["flags"]]
+        flags = report["flags"]
+        lines = [
+            f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in flags[:MAX_FLAGS]
+        ]
+        if len(flags) > MAX_FLAGS:
+            lines.append(
+                f'<span style="color:#c62828;">⚠ …and {len(flags) - MAX_FLAGS} more flag(s): '
+                "the Report page (6) lists them all.</span>"
+            )
         if notes:
             lines.append("Notes: " + html.escape("; ".join(notes)) + ".")
         self.flags.setText("<br>".join(lines))

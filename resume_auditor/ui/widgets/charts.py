@@ -7,8 +7,8 @@ worker and returns pixels, and `ChartView` only shows them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPalette, QPixmap
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from resume_auditor.report.charts import Rates, render_rates
@@ -17,7 +17,13 @@ __all__ = ["ChartView", "Rates", "render_rates"]
 
 
 class ChartView(QLabel):
-    """Shows a chart rendered elsewhere; scales it while the window is resized."""
+    """Shows a chart rendered elsewhere; scales it while the window is resized.
+
+    `resized` is emitted once the size has settled away from the size the image was
+    drawn for, so the owner can draw it again sharp at the new size.
+    """
+
+    resized = Signal()
 
     def __init__(self, title: str, references: tuple[float, ...] = ()) -> None:
         super().__init__()
@@ -28,6 +34,11 @@ class ChartView(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setAccessibleName(title)
         self._pixmap: QPixmap | None = None
+        self._rendered: tuple[int, int] = (0, 0)  # logical size the image was drawn for
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(250)
+        self._settle.timeout.connect(self._check_size)
 
     def render_size(self) -> tuple[tuple[int, int], float]:
         return (self.width(), self.height()), float(self.devicePixelRatioF())
@@ -41,4 +52,33 @@ class ChartView(QLabel):
         qimage = QImage(data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()
         qimage.setDevicePixelRatio(dpr)
         self._pixmap = QPixmap.fromImage(qimage)
-        self.setPixmap(self._pixmap)
+        self._rendered = (round(w / dpr), round(h / dpr))
+        self._fit()
+
+    def _fit(self) -> None:
+        """Show the image within the current size (scaled down, never cropped)."""
+        if self._pixmap is None:
+            return
+        if self._rendered[0] <= self.width() and self._rendered[1] <= self.height():
+            self.setPixmap(self._pixmap)
+            return
+        dpr = self._pixmap.devicePixelRatio()
+        target = QSize(round(self.width() * dpr), round(self.height() * dpr))
+        scaled = self._pixmap.scaled(
+            target, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+        scaled.setDevicePixelRatio(dpr)
+        self.setPixmap(scaled)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
+        self._settle.start()
+
+    def _check_size(self) -> None:
+        """Ask for a new image once the size has settled somewhere else than it was drawn for."""
+        if self._pixmap is None:
+            return
+        w, h = self._rendered
+        if abs(w - self.width()) > 12 or abs(h - self.height()) > 12:
+            self.resized.emit()
