@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fake_keys import fake_key
 from PySide6.QtWidgets import (
     QAbstractButton,
     QComboBox,
@@ -22,7 +23,7 @@ from resume_auditor.providers.keys import KeyLocation, KeyStore
 from resume_auditor.ui.main_window import MainWindow
 from resume_auditor.ui.settings_dialog import SettingsDialog
 
-SENTINEL = "sk-test-SENTINEL-0123456789abcdefghijklmnop"
+SENTINEL = fake_key("SENTINEL")
 
 
 class _MemoryOnly:
@@ -116,7 +117,7 @@ def test_a_paid_run_asks_first_and_stops_at_its_budget(
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", confirm)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-budget-0000000000000000000000")
+    monkeypatch.setenv("OPENAI_API_KEY", fake_key("budget"))
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         window.open_path(small_study)
     page = window.run_page

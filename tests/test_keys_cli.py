@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_keys import fake_key
 from keyring.backend import KeyringBackend
 
 from resume_auditor.cli import main
@@ -17,7 +18,7 @@ from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers import keys as keys_module
 from resume_auditor.providers.keys import KeyStore
 
-KEY = "sk-cli-test-0123456789abcdef"
+KEY = fake_key("cli")
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_keys import fake_key
 
 from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers.keys import SERVICE, KeyLocation, KeyStore
 
 pytestmark = pytest.mark.keyring_service
 
-KEY = "sk-secret-service-0123456789abcdef"
+KEY = fake_key("secret-service")
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>

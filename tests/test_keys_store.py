@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import pytest
+from fake_keys import fake_key
 from keyring.backend import KeyringBackend
 from keyring.backends import fail, null
 from keyring.errors import KeyringLocked, PasswordDeleteError, PasswordSetError
@@ -19,7 +20,7 @@ from resume_auditor.providers.keys import (
     usable_keyring,
 )
 
-KEY = "sk-store-test-0123456789abcdef"
+KEY = fake_key("store")
 
 
 class MemoryKeyring(KeyringBackend):

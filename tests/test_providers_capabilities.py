@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_keys import fake_key
 
 from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers.base import ChatRequest, ChatResponse
@@ -25,7 +26,7 @@ from resume_auditor.providers.probe import probe_logprobs
 from resume_auditor.providers.registry import make_provider, model_capabilities
 from resume_auditor.providers.wire import WireProvider
 
-KEY = "sk-caps-0123456789"
+KEY = fake_key("caps")
 USER = "Resume 1: a. Resume 2: bb. Job description: c"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fake_keys import fake_key
 
 from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.providers.base import ChatRequest, ErrorKind, Provider, ProviderError
@@ -19,7 +20,7 @@ from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.errors import parse_duration, transport_error
 from resume_auditor.providers.registry import make_provider
 
-KEY = "sk-test-errors-0123456789"
+KEY = fake_key("errors")
 WIRES = ("openai", "anthropic", "gemini", "openrouter", "azure", "openai-compatible")
 REQUEST = ChatRequest("sim-model", "system", "Resume 1: a Resume 2: bb Job description: c")
 
@@ -51,7 +52,7 @@ def _error(provider: Provider, request: ChatRequest = REQUEST) -> ProviderError:
 
 @pytest.mark.parametrize("pid", WIRES)
 def test_a_wrong_key_is_an_auth_error_that_never_shows_the_key(pid: str, sim: Simulator) -> None:
-    wrong = "sk-wrong-key-abcdefghijklmnop"
+    wrong = fake_key("wrong")
     err = _error(_provider(pid, sim.url_for(pid), key=wrong))
     assert err.kind is ErrorKind.AUTH and err.fatal and not err.retryable
     assert "rejected the API key" in err.message
@@ -278,12 +279,11 @@ def test_an_untrusted_certificate_is_a_tls_error(pid: str, tmp_path: Path) -> No
 
 
 def test_a_key_echoed_in_any_error_body_is_redacted(sim: Simulator) -> None:
-    body = (
-        f'{{"error": {{"message": "bad request from key {KEY} (AIzaSyA1234567890abcdefghijk)"}}}}'
-    )
+    google = fake_key(prefix="AIza")
+    body = f'{{"error": {{"message": "bad request from key {KEY} ({google})"}}}}'
     sim.inject(Fault(400, body))
     err = _error(_provider("openai", sim.url_for("openai")))
-    assert KEY not in err.message and "AIzaSy" not in err.message
+    assert KEY not in err.message and google not in err.message
     assert "[redacted]" in err.message
 
 

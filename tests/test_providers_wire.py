@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_keys import fake_key
 
 from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import PROVIDERS as STUDY_PROVIDERS
@@ -16,7 +17,7 @@ from resume_auditor.providers.base import ChatRequest, ChatResponse, Provider
 from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.registry import PROVIDERS, make_provider, provider_info
 
-KEY = "sk-test-0123456789abcdef"
+KEY = fake_key()
 REMOTE = ("openai", "anthropic", "gemini", "openrouter", "azure", "openai-compatible")
 USER = "Resume 1: short. Resume 2: a much longer resume text here. Job description: x"
 
