@@ -89,7 +89,7 @@ def test_generation_runs_stay_out_of_the_audit_and_survive_clearing_cases(tmp_pa
     with rf.transaction():
         rf.add_request_specs(gen, [RequestSpec("gen:1", "generate", {"user": "x"})])
     req = rf.open_requests(gen)[0]
-    rf._store_response(
+    rf.record_response(
         req.id, {}, "a text", "text", "", (1, 1, 0, 0), "g", 0.1,
         parsed={}, source="api", cost_usd=0.0, notes=(), unsupported=(),
     )  # fmt: skip

@@ -167,7 +167,7 @@ class RequestTables:
         notes: Iterable[str] = (),
     ) -> None:
         """An answer served from the response cache: it cost this audit nothing."""
-        self._store_response(
+        self.record_response(
             request_id,
             raw,
             text,
@@ -183,7 +183,7 @@ class RequestTables:
             unsupported=(),
         )
 
-    def _store_response(
+    def record_response(
         self,
         request_id: int,
         raw: dict[str, Any],
@@ -194,12 +194,18 @@ class RequestTables:
         model_version: str,
         latency_s: float,
         *,
-        parsed: dict[str, Any] | None,
-        source: str,
-        cost_usd: float | None,
-        notes: Iterable[str],
-        unsupported: Iterable[str],
+        parsed: dict[str, Any] | None = None,
+        source: str = "api",
+        cost_usd: float | None = 0.0,
+        notes: Iterable[str] = (),
+        unsupported: Iterable[str] = (),
     ) -> None:
+        """Commit a response and mark its request done, together.
+
+        usage is (input, output, cached, reasoning) tokens as the server reported
+        them; `cost_usd` None means the price is unknown. An answer already there
+        (a re-ask) moves to the response history first: nothing paid is dropped.
+        """
         if source not in SOURCES:
             raise ValueError(f"unknown response source {source!r}")
         received = now_iso()

@@ -676,45 +676,6 @@ class ResultFile(RequestTables, QualTextTables):
             (now_iso(), request_id),
         )
 
-    def record_response(
-        self,
-        request_id: int,
-        raw: dict[str, Any],
-        text: str,
-        label: str,
-        justification: str,
-        usage: tuple[int, int, int, int],
-        model_version: str,
-        latency_s: float,
-        *,
-        parsed: dict[str, Any] | None = None,
-        source: str = "api",
-        cost_usd: float | None = 0.0,
-        notes: Iterable[str] = (),
-        unsupported: Iterable[str] = (),
-    ) -> None:
-        """Commit a response and mark its request done, together.
-
-        usage is (input, output, cached, reasoning) tokens as the server reported
-        them; `cost_usd` None means the price is unknown. An answer already there
-        (a re-ask) moves to the response history first: nothing paid is dropped.
-        """
-        self._store_response(
-            request_id,
-            raw,
-            text,
-            label,
-            justification,
-            usage,
-            model_version,
-            latency_s,
-            parsed=parsed,
-            source=source,
-            cost_usd=cost_usd,
-            notes=notes,
-            unsupported=unsupported,
-        )
-
     def record_failure(self, request_id: int, kind: str, message: str) -> None:
         self._db.execute(
             "UPDATE request SET status = 'failed', error_kind = ?, error = ? "
