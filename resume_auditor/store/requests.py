@@ -124,6 +124,10 @@ class RequestTables:
         )
         return int(cur.lastrowid or 0)
 
+    def case_set_count(self) -> int:
+        """How many D2-D4 case sets there are, without reading them (the app asks often)."""
+        return int(self._db.execute("SELECT count(*) FROM case_set").fetchone()[0])
+
     def case_sets(self) -> list[dict[str, Any]]:
         return [
             {

@@ -69,7 +69,7 @@ def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
             answered=result.answered_count(),
             notes=notes or [],
             quals=result.qual_texts(),
-            case_count=len(result.case_sets()),
+            case_count=result.case_set_count(),
         )
 
 
