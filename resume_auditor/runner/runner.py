@@ -396,11 +396,17 @@ class Runner:
         self.worst_case = worst
         return True
 
-    def _fits_budget(self, body: dict[str, Any]) -> bool:
+    def _worst(self, body: dict[str, Any]) -> float:
+        """The most this request can cost (0 without a budget: nothing to reserve)."""
+        if self._budget is None or self.worst_case is None:
+            return 0.0
+        return self.worst_case(body)
+
+    def _fits_budget(self, worst: float) -> bool:
         if self._budget is None or self.worst_case is None:
             return True
         spent = self.counters.cost or 0.0
-        return spent + self.counters.reserved + self.worst_case(body) <= self._budget
+        return spent + self.counters.reserved + worst <= self._budget
 
     def budget_message(self) -> str:
         spent = self.counters.cost or 0.0
@@ -410,15 +416,18 @@ class Runner:
             "nothing is lost."
         )
 
-    async def gate(self, stop: asyncio.Event, body: dict[str, Any] | None) -> bool:
-        """Wait while paused (by the user or the budget); False when the run should stop."""
+    async def gate(self, stop: asyncio.Event, worst: float | None) -> bool:
+        """Wait while paused (by the user or the budget); False when the run should stop.
+
+        `worst`: what the request about to go can cost at most (None: not a new request).
+        """
         while not stop.is_set():
             if self._draining:
                 return False
             if not self._resume.is_set():
                 await asyncio.sleep(0.05)
                 continue
-            if body is not None and not self._fits_budget(body):
+            if worst is not None and not self._fits_budget(worst):
                 if not self._budget_blocked:
                     self._budget_blocked = True
                     self.set_state(RunState.PAUSED, self.budget_message())
@@ -469,14 +478,14 @@ class Runner:
                     await sem.acquire()
                     # The budget is checked with a slot in hand, so every request it let
                     # through is already reserved for: spend can never pass the cap.
-                    if not await self.gate(stop, req.body):
+                    reserve = self._worst(req.body)  # estimated once per request
+                    if not await self.gate(stop, reserve):
                         sem.release()
                         feeding = False
                         break
                     if self._skip_if_closed(store, req):  # answers that came in meanwhile
                         sem.release()
                         continue
-                    reserve = self.worst_case(req.body) if self.worst_case else 0.0
                     self.counters.reserved += reserve
                     task = asyncio.create_task(
                         self._one(recorder, provider, req, sem, stop, reserve)
@@ -692,7 +701,7 @@ class Runner:
             answer.value == INVALID
             and self._reask
             and "refused" not in answer.parsed
-            and self._fits_budget(req.body)
+            and self._fits_budget(self._worst(req.body))
             and self._resume.is_set()
         ):
             await self._reask_once(recorder, provider, req, stop)
