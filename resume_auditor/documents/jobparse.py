@@ -93,8 +93,10 @@ _TOPIC = re.compile(
 )
 _BULLET = re.compile(
     r"^\s*(?:(?:[-*+\u2022\u25cf\u25aa\u25e6\u2013\u2014\u2023\u2043\u2219\u00b7\u25a0\u2713"
-    r"\u2714\u27a2\u25ba\u25b8>]|\d{1,2}[.)]|[a-z][.)])\s+|\*(?=[^\s*]))(.*\S)\s*$"
+    r"\u2714\u27a2\u25ba\u25b8>\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?|\d{1,2}[.)]|[a-z][.)])\s+|"
+    r"\*(?=[^\s*]))(.*\S)\s*$"
 )
+_EMOJI = re.compile(r"^\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+")
 _HEADING_MD = re.compile(r"^\s*(#{1,6})\s+(.*\S)\s*$")
 _LABEL = re.compile(r"^\s*\**([^\W\d_][\w' /&().,\-]{1,45}?)\**\s*:\s*\**\s*(\S.*)$")
 _ENUMERATED = re.compile(r"^\(?[A-Za-z0-9ivx]{1,3}[.)]\s+")
@@ -181,8 +183,8 @@ def _heading(line: str) -> _Heading | None:
     md = _HEADING_MD.match(line)
     if md:
         return _Heading(md.group(2).strip("*_: "), len(md.group(1)))
-    stripped = line.strip()
-    if not stripped or _BULLET.match(line):
+    stripped = _EMOJI.sub("", line).strip()  # "🧠 What you'll need" is a heading
+    if not stripped or _BULLET.match(stripped):
         return None
     bold = stripped.startswith("**") and stripped.rstrip(":").endswith("**")
     bare = stripped.replace("**", "").strip("_").strip()
@@ -206,6 +208,13 @@ _FILLER = frozenset(
 )
 
 
+_WEAK_WORDS = (
+    "basic minimum plus asset assets required preferred essential desired ideally bonus "
+    "pay hours shift shifts remote location contract company summary overview"
+)
+_WEAK = frozenset(_WEAK_WORDS.split())
+
+
 def _names_a_section(line: str) -> bool:
     """True if an unmarked line is mostly a section name ("Duties and Requirements"),
     not an item that happens to hold one of the words ("Previous experience an asset")."""
@@ -215,7 +224,13 @@ def _names_a_section(line: str) -> bool:
     for pattern in (_PREFERRED, _REQUIRED, _OTHER):
         rest = pattern.sub(" ", rest)
     words = [w for w in re.findall(r"[\w'&/+-]+", rest.lower()) if w not in _FILLER]
-    return len(words) <= 2
+    if not words:
+        return True
+    # "Basic first aid", "Minimum wage": a weak word with others is an item
+    keywords = {
+        m.group(0).lower() for p in (_PREFERRED, _REQUIRED, _OTHER) for m in p.finditer(line)
+    }
+    return len(words) <= 2 and not keywords <= _WEAK
 
 
 def classify(text: str) -> QualType:
@@ -320,7 +335,7 @@ def _plain(text: str) -> tuple[str, list[str]]:
 def _yaml_scalar(value: str, more: list[str]) -> str:
     """A YAML value from its first line and the indented lines after it."""
     value = value.strip()
-    if value[:1] in "|>":
+    if value[:1] and value[0] in "|>":
         lines = [m.strip() for m in more]
         return "\n".join(lines) if value[0] == "|" else " ".join(x for x in lines if x)
     if value[:1] == '"':
@@ -523,7 +538,9 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
             if isinstance(kind, QualKind):
                 open_section(kind, label.group(1), 3, False)
                 into.first_heading = into.first_heading or label.group(1)
-                for piece in re.split(r";\s*", label.group(2)):  # "Nice to have: Xero; dbt"
+                # "Nice to have: Xero; dbt", "Required: A degree. Three years of X."
+                pieces = [p for x in re.split(r";\s*", label.group(2)) for p in _sentences(x)]
+                for piece in pieces:
                     for k, part in _split_item(piece.strip(), kind) if piece.strip() else []:
                         pending.append(_Item(k, part, True, stripped))
                 continue
@@ -709,10 +726,10 @@ def _notes(reading: ChecklistReading, other_headings: list[str]) -> list[str]:
             + (
                 f"Headings read as qualification lists: {found}. "
                 if known
-                else "Only English, Spanish, German and French section headings are known. "
+                else "Section headings are known mainly in English, Spanish, German and French. "
             )
             + f"{len(job.required)} required and {len(job.preferred)} preferred item(s) "
-            "were found: check them against the posting."
+            "were found: check them against the posting and add what is missing by hand."
         )
     if not job.required:
         if reading.headings and job.preferred:
@@ -773,7 +790,7 @@ def _title_line(text: str) -> str:
         if field_value:
             return field_value.group(1).strip()
     for line in text.splitlines():
-        bare = line.strip().lstrip("#").strip().strip("*_").strip()
+        bare = re.sub(r"^[^\w(\"']+", "", line).strip().strip("*_").strip()
         if not bare or _NOISE.match(bare) or _LABEL.match(bare):
             continue
         short = len(bare) <= 80 and len(bare.split()) <= 10

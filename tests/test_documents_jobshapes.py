@@ -1,0 +1,448 @@
+"""The job checklist on posting shapes written here, not taken from the dev corpus.
+
+Each posting is made up for the test, in a shape real postings come in (careers-page
+Markdown, TOML/YAML front matter, civil-service sub-headings, HTML from a job feed,
+German and Spanish postings, duties-only texts...), so that the parser is checked on
+more than the files it was developed against.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from resume_auditor.documents.jobparse import read_checklist
+from resume_auditor.domain.job import QualKind
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    return [(q.kind.value, q.text) for q in read_checklist(text).job.qualifications]
+
+
+def _texts(text: str, kind: QualKind) -> list[str]:
+    return [q.text for q in read_checklist(text).job.qualifications if q.kind is kind]
+
+
+def test_careers_page_markdown_with_bold_headings() -> None:
+    text = (
+        "# Platform Engineer\n\n"
+        "We run the payments rails for small shops.\n\n"
+        "**What you'll do**\n"
+        "- Own our Terraform modules\n"
+        "- Be on call one week in six\n\n"
+        "**What you'll bring**\n"
+        "- 4+ years running Linux in production\n"
+        "- Go or Rust\n\n"
+        "**Bonus points**\n"
+        "- You have contributed to an open-source scheduler\n\n"
+        "**Perks**\n"
+        "- A bike to work scheme\n"
+    )
+    reading = read_checklist(text)
+    assert reading.job.title == "Platform Engineer"
+    assert _pairs(text) == [
+        ("required", "4+ years running Linux in production"),
+        ("required", "Go or Rust"),
+        ("preferred", "You have contributed to an open-source scheduler"),
+    ]
+    assert reading.notes == []
+
+
+def test_you_have_and_nice_to_have_without_punctuation() -> None:
+    text = (
+        "Junior Analyst\n"
+        "You have\n"
+        "* A degree in economics or statistics\n"
+        "* Fluency in Excel\n"
+        "Nice to have\n"
+        "* Tableau\n"
+        "About the team\n"
+        "* Six analysts in Leeds\n"
+    )
+    assert _pairs(text) == [
+        ("required", "A degree in economics or statistics"),
+        ("required", "Fluency in Excel"),
+        ("preferred", "Tableau"),
+    ]
+
+
+def test_toml_front_matter_is_skipped_but_its_requirements_field_is_read() -> None:
+    text = (
+        "+++\n"
+        'title = "Night Porter"\n'
+        'thumbnail = "/img/porter.png"\n'
+        "date = 2024-03-01\n"
+        'requirements = ["Can work nights", "Basic first aid"]\n'
+        "+++\n"
+        "Our hotel is looking for a night porter.\n\n"
+        "Duties:\n"
+        "- Carry luggage\n"
+        "- Lock up at 2 am\n"
+    )
+    reading = read_checklist(text)
+    assert reading.job.title == "Night Porter"
+    assert reading.front_matter == "TOML"
+    assert _texts(text, QualKind.REQUIRED) == ["Can work nights", "Basic first aid"]
+    every = " ".join(q.text for q in reading.job.qualifications)
+    assert "+++" not in every and "thumbnail" not in every
+
+
+def test_yaml_front_matter_with_a_list_field_and_nothing_in_the_body() -> None:
+    text = (
+        "---\n"
+        "layout: job\n"
+        "title: Dental Nurse\n"
+        "requirements:\n"
+        "  - GDC registration\n"
+        "  - Two years in a dental practice\n"
+        "preferred_skills: >-\n"
+        "  Experience with\n"
+        "  orthodontics\n"
+        "---\n"
+        "A friendly practice in Bath needs a dental nurse four days a week.\n"
+    )
+    assert _pairs(text) == [
+        ("required", "GDC registration"),
+        ("required", "Two years in a dental practice"),
+        ("preferred", "Experience with orthodontics"),
+    ]
+
+
+def test_front_matter_alone_does_not_become_requirements() -> None:
+    text = "---\nlayout: post\ntitle: Barista\ntags: [coffee]\n---\nMake coffee. Smile.\n"
+    reading = read_checklist(text)
+    assert reading.job.qualifications == []
+    assert any("no required qualification" in n for n in reading.notes)
+
+
+def test_civil_service_sub_headings_stay_inside_the_qualifications() -> None:
+    text = (
+        "PARK RANGER I\n\n"
+        "DISTINGUISHING FEATURES\n"
+        "Patrols county parks and enforces park rules.\n\n"
+        "MINIMUM QUALIFICATIONS\n"
+        "Training:\n"
+        "Completion of a 40-hour basic park ranger academy.\n"
+        "Experience:\n"
+        "One year of public contact work in a recreational setting.\n"
+        "License or Certificate:\n"
+        "Possession of a valid Class C driver's license.\n"
+        "Special Requirements:\n"
+        "Willingness to work weekends and holidays.\n\n"
+        "SUPPLEMENTAL INFORMATION\n"
+        "Applications close on Friday.\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "Completion of a 40-hour basic park ranger academy.",
+        "One year of public contact work in a recreational setting.",
+        "Possession of a valid Class C driver's license.",
+        "Willingness to work weekends and holidays.",
+    ]
+
+
+def test_a_long_requirement_is_kept_not_dropped() -> None:
+    long_line = (
+        "Demonstrated experience designing, building and operating data pipelines that move "
+        "clinical records between hospital systems, including HL7 v2 feeds, FHIR resources "
+        "and flat-file exports, with attention to patient privacy, audit logging, retention "
+        "rules and the recovery of failed loads without loss or duplication of records"
+    )
+    assert len(long_line) > 300
+    text = f"Integration Engineer\nRequirements\n- {long_line}\n- SQL\nBenefits\n- Pension\n"
+    found = _texts(text, QualKind.REQUIRED)
+    assert " ".join(found[:-1]) == long_line
+    assert found[-1] == "SQL"
+
+
+def test_a_long_paragraph_of_requirements_is_read_one_sentence_at_a_time() -> None:
+    paragraph = (
+        "Applicants must hold a current commercial pilot licence with an instrument rating. "
+        "They must have logged at least 1,500 hours, of which 500 as pilot in command, e.g. "
+        "on twin-engine aircraft. A class 1 medical certificate is required at the time of "
+        "appointment. Experience of mountain flying is an advantage but is not essential."
+    )
+    text = f"Line Pilot\n\nEligibility requirements:\n{paragraph}\n"
+    found = _texts(text, QualKind.REQUIRED)
+    assert len(found) == 3
+    assert found[1].startswith("They must have logged at least 1,500 hours")
+    assert "e.g. on twin-engine" in found[1]  # no cut after the abbreviation
+    assert _texts(text, QualKind.PREFERRED) == [
+        "Experience of mountain flying is an advantage but is not essential."
+    ]
+
+
+def test_numbered_lists_and_inline_requirement_lines() -> None:
+    text = (
+        "Warehouse Lead\n"
+        "Requirements: forklift licence; 2 years in a warehouse\n"
+        "Skills we look for\n"
+        "1) Stock control software\n"
+        "2) Reading pick lists in English\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "forklift licence",
+        "2 years in a warehouse",
+        "Stock control software",
+        "Reading pick lists in English",
+    ]
+
+
+def test_html_from_a_job_feed() -> None:
+    text = (
+        "<h2>Pharmacy Technician</h2>"
+        "<p>Join our busy community pharmacy.</p>"
+        "<h3>Responsibilities</h3><ul><li>Dispense prescriptions</li><li>Order stock</li></ul>"
+        "<h3>Qualifications</h3>"
+        "<ul><li><p>Registered with the pharmacy council</p></li>"
+        "<li>Knowledge of controlled drugs &amp; their storage</li></ul>"
+        "<p><b>Desirable</b></p><ul><li>Experience in a hospital pharmacy</li></ul>"
+    )
+    reading = read_checklist(text)
+    assert [(q.kind.value, q.text) for q in reading.job.qualifications] == [
+        ("required", "Registered with the pharmacy council"),
+        ("required", "Knowledge of controlled drugs & their storage"),
+        ("preferred", "Experience in a hospital pharmacy"),
+    ]
+    assert "HTML tags were removed" in reading.cleaned
+
+
+def test_entity_escaped_list_without_headings_keeps_requirements_not_duties() -> None:
+    text = (
+        "Delivery Driver\n\n"
+        "&lt;ul&gt;&lt;li&gt;Deliver parcels on a fixed route&lt;/li&gt;"
+        "&lt;li&gt;Load the van each morning&lt;/li&gt;"
+        "&lt;li&gt;Valid driving licence with no more than 3 points&lt;/li&gt;"
+        "&lt;li&gt;Able to lift 25 kg&lt;/li&gt;&lt;/ul&gt;"
+    )
+    reading = read_checklist(text)
+    assert [q.text for q in reading.job.required] == [
+        "Valid driving licence with no more than 3 points",
+        "Able to lift 25 kg",
+    ]
+    assert reading.by_wording
+    assert any("by their wording" in n for n in reading.notes)
+
+
+def test_uk_person_specification_essential_and_desirable() -> None:
+    text = (
+        "Library Assistant\n\n"
+        "Person specification\n\n"
+        "Essential\n"
+        "- GCSE English and Maths at grade C or above\n"
+        "- Experience of working with the public\n\n"
+        "Desirable\n"
+        "- Knowledge of library management systems\n"
+    )
+    assert _pairs(text) == [
+        ("required", "GCSE English and Maths at grade C or above"),
+        ("required", "Experience of working with the public"),
+        ("preferred", "Knowledge of library management systems"),
+    ]
+
+
+def test_preferred_sub_heading_inside_qualifications_and_mixed_items() -> None:
+    text = (
+        "Veterinary Nurse\n"
+        "QUALIFICATIONS\n"
+        "Required:\n"
+        "- RVN registration\n"
+        "- Degree or diploma in veterinary nursing required; exotics experience a plus\n"
+        "Preferred:\n"
+        "- Large-animal experience\n"
+    )
+    assert _pairs(text) == [
+        ("required", "RVN registration"),
+        ("required", "Degree or diploma in veterinary nursing required"),
+        ("preferred", "exotics experience a plus"),
+        ("preferred", "Large-animal experience"),
+    ]
+
+
+def test_german_posting() -> None:
+    text = (
+        "Werkstudent Buchhaltung (m/w/d)\n\n"
+        "Wir sind ein mittelständisches Unternehmen mit Sitz in Köln und suchen für unser "
+        "Team eine engagierte Unterstützung in der Buchhaltung.\n\n"
+        "Deine Aufgaben:\n"
+        "- Vorbereitung der Monatsabschlüsse\n"
+        "- Pflege der Kreditorenkonten\n\n"
+        "Dein Profil:\n"
+        "- Studium der Wirtschaftswissenschaften\n"
+        "- Sichere Kenntnisse in Excel\n\n"
+        "Wünschenswert:\n"
+        "- Erfahrung mit DATEV\n\n"
+        "Wir bieten:\n"
+        "- Flexible Arbeitszeiten\n"
+    )
+    reading = read_checklist(text)
+    assert _pairs(text) == [
+        ("required", "Studium der Wirtschaftswissenschaften"),
+        ("required", "Sichere Kenntnisse in Excel"),
+        ("preferred", "Erfahrung mit DATEV"),
+    ]
+    assert reading.language == "German"
+    assert any("German" in n and "Dein Profil" in n for n in reading.notes)
+
+
+def test_spanish_posting() -> None:
+    text = (
+        "Auxiliar administrativo\n\n"
+        "Empresa de logística con sede en Valencia busca un auxiliar para el departamento de "
+        "compras, con contrato indefinido y jornada completa de lunes a viernes.\n\n"
+        "Funciones:\n"
+        "- Registro de facturas\n\n"
+        "Requisitos:\n"
+        "- Ciclo formativo de grado superior en administración\n"
+        "- Manejo de SAP\n\n"
+        "Se valorará:\n"
+        "- Inglés nivel B2\n"
+    )
+    reading = read_checklist(text)
+    assert _pairs(text) == [
+        ("required", "Ciclo formativo de grado superior en administración"),
+        ("required", "Manejo de SAP"),
+        ("preferred", "Inglés nivel B2"),
+    ]
+    assert reading.language == "Spanish"
+
+
+def test_a_language_without_known_headings_says_so() -> None:
+    text = (
+        "Cameriere di sala\n\n"
+        "Il nostro ristorante nel centro di Bologna cerca un cameriere per la stagione estiva. "
+        "Il lavoro è su turni, con due giorni di riposo, e per il personale che viene da fuori "
+        "città è disponibile un alloggio.\n\n"
+        "Cosa cerchiamo\n"
+        "- Esperienza nel servizio ai tavoli\n"
+    )
+    reading = read_checklist(text)
+    assert reading.language == "Italian"
+    assert any("Italian" in n and "add" in n.lower() for n in reading.notes)
+
+
+def test_duties_only_posting_gives_an_empty_checklist_and_says_why() -> None:
+    text = (
+        "Office Coordinator\n\n"
+        "Responsibilities\n"
+        "- Answer the phone and greet visitors\n"
+        "- Order office supplies\n"
+        "- Keep the meeting-room calendar\n"
+    )
+    reading = read_checklist(text)
+    assert reading.job.qualifications == []
+    joined = " ".join(reading.notes)
+    assert "'Responsibilities'" in joined
+    assert "unequal pairs" in joined
+    assert "by hand" in joined
+
+
+def test_prose_posting_without_headings_takes_must_sentences_only() -> None:
+    text = (
+        "Lifeguard\n\n"
+        "The city pool is open from May to September and needs lifeguards for the season. "
+        "Lifeguards watch the pool, help swimmers and keep the deck clean.\n\n"
+        "Candidates must hold a current pool lifeguard qualification. A first aid certificate "
+        "is required. Shifts are posted weekly.\n"
+    )
+    reading = read_checklist(text)
+    assert [q.text for q in reading.job.required] == [
+        "Candidates must hold a current pool lifeguard qualification.",
+        "A first aid certificate is required.",
+    ]
+
+
+def test_page_furniture_of_a_printed_web_page_is_not_a_requirement() -> None:
+    text = (
+        "3/4/25, 09:15\n"
+        "Store Manager - Jobs at Greengrocer Co\n"
+        "Requirements\n"
+        "- Three years managing a shop\n"
+        "https://jobs.example.com/store-manager\n"
+        "1/2\n"
+        "3/4/25, 09:15\n"
+        "Store Manager - Jobs at Greengrocer Co\n"
+        "- Cash handling\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == ["Three years managing a shop", "Cash handling"]
+
+
+def test_job_board_footer_tags_count_outside_any_section() -> None:
+    text = (
+        "Sales Associate\n"
+        "Join our store team.\n"
+        "Job Type: Part-time\n"
+        "Pay: $15.00 per hour\n"
+        "Education:\n"
+        "High school or equivalent (Required)\n"
+        "Language:\n"
+        "Spanish (Preferred)\n"
+    )
+    assert _pairs(text) == [
+        ("required", "High school or equivalent (Required)"),
+        ("preferred", "Spanish (Preferred)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Who you are", "Qualifications", "What we're looking for:", "## Must haves", "YOU HAVE"],
+)
+def test_more_required_headings(heading: str) -> None:
+    text = f"Data Analyst\n\n{heading}\n- SQL\n- dbt\n\nHow to apply\n- Send a CV\n"
+    assert _pairs(text) == [("required", "SQL"), ("required", "dbt")]
+
+
+def test_emoji_headings_and_emoji_bullets() -> None:
+    text = (
+        "\U0001f680 Growth Marketer\n\n"
+        "\U0001f9e0 What you'll need\n"
+        "\u2705 2+ years in B2B SaaS marketing\n"
+        "\u2705 Hands-on with HubSpot\n\n"
+        "\u2728 Bonus\n"
+        "\u2705 SQL basics\n\n"
+        "\U0001f4b8 Perks\n"
+        "\u2705 Remote-first\n"
+    )
+    reading = read_checklist(text)
+    assert reading.job.title == "Growth Marketer"
+    assert _pairs(text) == [
+        ("required", "2+ years in B2B SaaS marketing"),
+        ("required", "Hands-on with HubSpot"),
+        ("preferred", "SQL basics"),
+    ]
+
+
+def test_inline_qualification_fields_one_per_sentence() -> None:
+    text = (
+        "Accountant II\n"
+        "Required Qualifications: Bachelor's degree in Accounting. Three years of general "
+        "ledger experience.\n"
+        "Preferred Qualifications: CPA. Experience with NetSuite.\n"
+    )
+    assert _pairs(text) == [
+        ("required", "Bachelor's degree in Accounting."),
+        ("required", "Three years of general ledger experience."),
+        ("preferred", "CPA."),
+        ("preferred", "Experience with NetSuite."),
+    ]
+
+
+def test_french_posting() -> None:
+    text = (
+        "Développeur Python (H/F)\n\n"
+        "Nous sommes une startup parisienne qui développe une plateforme pour les artisans et "
+        "nous recrutons un développeur pour notre équipe.\n\n"
+        "Vos missions :\n"
+        "- Développer des API\n\n"
+        "Profil recherché :\n"
+        "- 3 ans d'expérience en Python\n"
+        "- Maîtrise de PostgreSQL\n\n"
+        "Les plus :\n"
+        "- Connaissance de Django\n"
+    )
+    reading = read_checklist(text)
+    assert reading.language == "French"
+    assert _pairs(text) == [
+        ("required", "3 ans d'expérience en Python"),
+        ("required", "Maîtrise de PostgreSQL"),
+        ("preferred", "Connaissance de Django"),
+    ]
