@@ -446,3 +446,28 @@ def test_french_posting() -> None:
         ("required", "Maîtrise de PostgreSQL"),
         ("preferred", "Connaissance de Django"),
     ]
+
+
+def test_model_items_are_grounded_in_the_decoded_text_and_long_ones_kept() -> None:
+    import json
+
+    from resume_auditor.documents.llm_job import extract_job_llm
+
+    long_item = "Experience " + "with hospital records systems, " * 14 + "and audits"
+    text = (
+        "Records Clerk\n\n&lt;ul&gt;&lt;li&gt;Knowledge of filing &amp;amp; archiving&lt;/li&gt;"
+        f"&lt;li&gt;{long_item}&lt;/li&gt;&lt;/ul&gt;"
+    )
+    answer = {"required": [{"text": "Knowledge of filing & archiving"}, {"text": long_item}]}
+    result = extract_job_llm(text, lambda system, user: json.dumps(answer))
+    assert result.used_model, result.problems
+    assert [q.text for q in result.job.required] == ["Knowledge of filing & archiving", long_item]
+
+
+def test_model_fallback_carries_the_reason_the_checklist_is_empty() -> None:
+    from resume_auditor.documents.llm_job import extract_job_llm
+
+    text = "Porter\n\nResponsibilities\n- Move furniture\n- Sweep the yard\n"
+    result = extract_job_llm(text, lambda system, user: "I cannot help.")
+    assert not result.used_model
+    assert any("unequal pairs" in p for p in result.problems)

@@ -699,6 +699,13 @@ def read_checklist(text: str, title: str = "") -> ChecklistReading:
     return reading
 
 
+def plain_text(text: str) -> str:
+    """The posting as the parser reads it: HTML and entities undone, front matter fields
+    as lines. For checking that a model's items are really in the posting."""
+    body, fm = _split_front_matter(text)
+    return "\n".join([*fm.fields.values(), _plain(body)[0]])
+
+
 def parse_job(text: str, title: str = "") -> Job:
     return read_checklist(text, title).job
 
