@@ -715,8 +715,9 @@ _EMPTY_CONSEQUENCE = (
     "validity (D1) cannot be measured."
 )
 _WHAT_TO_DO = (
-    "Add the qualifications to the checklist by hand (Job page), or put them under a "
-    "heading such as 'Requirements' and 'Nice to have' and read the text again."
+    "Add the qualifications by hand: on the Job page, or as required = [...] and "
+    "preferred = [...] under [job] in the study file. Or put them in the text under a "
+    "heading such as 'Requirements' and 'Nice to have' and read it again."
 )
 
 
