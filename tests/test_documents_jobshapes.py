@@ -471,3 +471,80 @@ def test_model_fallback_carries_the_reason_the_checklist_is_empty() -> None:
     result = extract_job_llm(text, lambda system, user: "I cannot help.")
     assert not result.used_model
     assert any("unequal pairs" in p for p in result.problems)
+
+
+def test_title_case_topic_headings_from_a_pdf_or_word_file() -> None:
+    text = (
+        "Graphic Designer\n"
+        "Acme Studio, Berlin\n"
+        "About the job\n"
+        "We design books.\n"
+        "Key Skills\n"
+        "Adobe InDesign\n"
+        "Typography\n"
+        "Experience\n"
+        "Three years in a studio\n"
+        "Additional Information\n"
+        "Start date is flexible.\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "Adobe InDesign",
+        "Typography",
+        "Three years in a studio",
+    ]
+
+
+def test_knowledge_skills_and_abilities_then_an_about_section() -> None:
+    text = (
+        "Program Analyst\n"
+        "Duties\n"
+        "Analyzes program data.\n"
+        "Knowledge, Skills and Abilities\n"
+        "Knowledge of federal budgeting\n"
+        "Skill in Excel\n"
+        "Education\n"
+        "Bachelor's degree in public administration\n"
+        "About Acme\n"
+        "Acme is a consulting firm founded in 1990 with offices in ten states.\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "Knowledge of federal budgeting",
+        "Skill in Excel",
+        "Bachelor's degree in public administration",
+    ]
+
+
+def test_the_ideal_candidate_lead_in() -> None:
+    text = (
+        "Care Assistant\n"
+        "The ideal candidate will have:\n"
+        "- NVQ Level 2 in Health and Social Care\n"
+        "- Compassion and patience\n"
+        "What we offer:\n"
+        "- Paid training\n"
+    )
+    assert _pairs(text) == [
+        ("required", "NVQ Level 2 in Health and Social Care"),
+        ("required", "Compassion and patience"),
+    ]
+
+
+def test_sentences_in_a_posting_without_headings() -> None:
+    text = (
+        "Forklift Driver\n"
+        "We are hiring a forklift driver for our warehouse in Dayton. You will move pallets "
+        "and load trucks.\n"
+        "Applicants must have a valid forklift certification and at least 1 year of "
+        "warehouse experience.\n"
+        "A high school diploma or GED is required. Bilingual English/Spanish is a plus.\n"
+        "Pay is $18/hour. Apply online.\n"
+    )
+    assert _pairs(text) == [
+        (
+            "required",
+            "Applicants must have a valid forklift certification and at least 1 year of "
+            "warehouse experience.",
+        ),
+        ("required", "A high school diploma or GED is required."),
+        ("preferred", "Bilingual English/Spanish is a plus."),
+    ]

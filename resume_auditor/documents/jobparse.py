@@ -50,8 +50,9 @@ logger = logging.getLogger(__name__)
 
 _REQUIRED = re.compile(
     r"\b(requirements?|required|minimum|basic|must[- ]haves?|must have|you have|you bring|"
-    r"what you(?:'ll| will)? bring|what you(?:'ll| will)? need|what we need|"
-    r"what we(?:'re| are) looking for|you should have|you(?:'ll| will) have|who you are|"
+    r"what you(?:'ll| will)? bring|(?:what )?you(?:'ll| will)? need|what we need|"
+    r"(?:what|who) we(?:'re| are) looking for|you should have|you(?:'ll| will) have|"
+    r"who you are|what it takes|ideal candidate|eligibility|"
     r"qualifications?|skills and experience|about you|your profile|prerequisites?|"
     r"essential(?: criteria| skills| requirements)?|person specification|"
     # Spanish, German, French, Portuguese, Italian, Dutch: the common section names
@@ -70,8 +71,10 @@ _PREFERRED = re.compile(
     re.IGNORECASE,
 )
 _OTHER = re.compile(
-    r"\b(responsibilities|what you(?:'ll| will| get to)? do|the role|about (?:us|the (?:team|"
-    r"company|role|job|position))|who we are|benefits?|perks|compensation|salary|pay|"
+    r"\b(responsibilities|what you(?:'ll| will| get to)? do|the role|about|"
+    r"(?:additional|other|more|further|important) (?:information|info|details)|good to know|"
+    r"next steps|what's next|(?:hiring|interview|application|recruitment) process|"
+    r"who we are|benefits?|perks|compensation|salary|pay|"
     r"remuneration|how to apply|to apply|our (?:team|company|values|mission)|what we offer|"
     r"why (?:join|work)|equal opportunity|location|schedule|day to day|duties|overview|"
     r"summary|essential (?:job )?functions|job functions|job types?|employment type|"
@@ -200,7 +203,23 @@ def _heading(line: str) -> _Heading | None:
     short = len(bare.split()) <= 8 and not bare.endswith((".", ";", ","))
     if short and (bold and not bare.endswith(("?", "!")) or _names_a_section(bare)):
         return _Heading(bare, 2 + deeper)
+    if short and _names_a_topic(bare):
+        return _Heading(bare, 2 + deeper)
     return None
+
+
+def _names_a_topic(line: str) -> bool:
+    """True for a Title Case line that names a kind of qualification ("Key Skills",
+    "Knowledge, Skills and Abilities", "Education"), not an item ("Strong SQL skills")."""
+    if not _TOPIC.search(line) or re.search(r"\d|[.;,!?]$", line):
+        return False
+    words = re.findall(r"[^\W\d_][\w'-]*", line)
+    if not words or len(words) > 6:
+        return False
+    if any(w[0].islower() and w.lower() not in _FILLER for w in words):
+        return False  # sentence case: an item
+    rest = [w for w in words if not _TOPIC.fullmatch(w) and w.lower() not in _FILLER]
+    return len(rest) <= 1
 
 
 _FILLER = frozenset(
