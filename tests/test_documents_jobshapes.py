@@ -548,3 +548,35 @@ def test_sentences_in_a_posting_without_headings() -> None:
         ("required", "A high school diploma or GED is required."),
         ("preferred", "Bilingual English/Spanish is a plus."),
     ]
+
+
+def test_word_style_markers_and_a_closing_statement_without_a_heading() -> None:
+    text = (
+        "Lab Technician\n"
+        "Qualifications\n"
+        "o Associate degree in a laboratory science\n"
+        "o Experience with\n"
+        "  pipetting robots\n"
+        "(a) Clean driving record\n"
+        "\u25c6 Willing to work shifts\n"
+        "Lab Partners is an equal opportunity employer and considers all applicants without "
+        "regard to race, colour, religion or any other protected characteristic.\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "Associate degree in a laboratory science",
+        "Experience with pipetting robots",
+        "Clean driving record",
+        "Willing to work shifts",
+    ]
+
+
+def test_plain_lines_then_boilerplate_in_a_section_without_bullets() -> None:
+    text = (
+        "Cashier\n"
+        "Requirements\n"
+        "Cash handling experience\n"
+        "Weekend availability\n"
+        "We are an equal opportunity employer. All applicants are welcome.\n"
+        "Apply now at our store.\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == ["Cash handling experience", "Weekend availability"]

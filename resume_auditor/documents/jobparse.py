@@ -95,9 +95,15 @@ _TOPIC = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(
-    r"^\s*(?:(?:[-*+\u2022\u25cf\u25aa\u25e6\u2013\u2014\u2023\u2043\u2219\u00b7\u25a0\u2713"
-    r"\u2714\u27a2\u25ba\u25b8>\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?|\d{1,2}[.)]|[a-z][.)])\s+|"
+    r"^\s*(?:(?:[-*+\u2022\u2023\u2043\u2219\u00b7\u00a7\u2013\u2014\u2190-\u21ff\u25a0-\u25ff>"
+    r"\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?|\d{1,2}\s?[.)]|\(\w{1,3}\)|[a-z][.)]|o(?=\s+[A-Z]))\s+|"
     r"\*(?=[^\s*]))(.*\S)\s*$"
+)
+_BOILERPLATE = re.compile(
+    r"\b(?:equal (?:employment )?opportunity|without regard to|e-verify|reasonable "
+    r"accommodations?|affirmative action|click (?:the )?apply|apply now|apply (?:online|today)|"
+    r"send (?:your|a) (?:cv|resume)|to apply,)\b",
+    re.IGNORECASE,
 )
 _EMOJI = re.compile(r"^\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+")
 _HEADING_MD = re.compile(r"^\s*(#{1,6})\s+(.*\S)\s*$")
@@ -618,8 +624,11 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
             last.last_line = stripped
             last.kind = _item_kind(last.text, section)
             continue
-        if stripped.endswith(":") and not bullet and tag is None:
-            continue  # a lead-in line inside the list
+        if stripped.endswith(":") and tag is None and (not bullet or len(text.split()) <= 5):
+            continue  # a lead-in line or a sub-heading inside the list
+        if not bullet and _BOILERPLATE.search(text):
+            open_section(None, "", rank, True)  # "We are an equal opportunity employer..."
+            continue
         for k, part in _split_item(text, section):
             pending.append(_Item(k, part, bool(bullet), stripped, tagged=tag is not None))
     close()
