@@ -580,3 +580,20 @@ def test_plain_lines_then_boilerplate_in_a_section_without_bullets() -> None:
         "Apply now at our store.\n"
     )
     assert _texts(text, QualKind.REQUIRED) == ["Cash handling experience", "Weekend availability"]
+
+
+def test_a_section_of_duties_and_requirements_keeps_the_requirements() -> None:
+    text = (
+        "Payroll Clerk\n"
+        "Responsibilities & Requirements\n"
+        "- Run the weekly payroll\n"
+        "- Answer staff questions about payslips, as required\n"
+        "- 2+ years of payroll experience\n"
+        "- Knowledge of Sage 50\n"
+        "- Must be discreet with personal data\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == [
+        "2+ years of payroll experience",
+        "Knowledge of Sage 50",
+        "Must be discreet with personal data",
+    ]

@@ -134,8 +134,11 @@ _MUST = re.compile(
     r"(?:candidate|applicant|person)|employees?)\s+(?:will\s+)?)?(?:must|should|shall)\b",
     re.IGNORECASE,
 )
+_DUTIES = re.compile(
+    r"\b(?:duties|responsibilities|tasks|what you(?:'ll| will)? do)\b", re.IGNORECASE
+)
 _SAYS_REQUIRED = re.compile(
-    r"\b(?:is|are)\s+(?:required|mandatory|essential)\b|\brequired\b\.?$|"
+    r"\b(?:is|are)\s+(?:required|mandatory|essential)\b|(?<!\bas )\brequired\b\.?$|"
     r"\bpreferred\b|\b(?:a|is a) plus\b|\ban asset\b",
     re.IGNORECASE,
 )
@@ -529,6 +532,7 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
     pending: list[_Item] = []
     blank_before = True
     other_bullets = False  # the duties/benefits section has had list items
+    mixed = False  # the open qualifications section also holds duties
     repeated = _page_headers(lines)
 
     def close() -> None:
@@ -538,9 +542,11 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
         pending.clear()
 
     def open_section(kind: QualKind | None, heading: str, at: int, is_other: bool) -> None:
-        nonlocal section, other, rank, other_bullets
+        nonlocal section, other, rank, other_bullets, mixed
         close()
         section, other, rank, other_bullets = kind, is_other, at, False
+        # "Duties and Requirements": keep only the items worded as qualifications
+        mixed = kind is not None and bool(_DUTIES.search(heading))
         if kind is not None:
             into.headings.append(heading)
         elif is_other:
@@ -628,6 +634,8 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
             continue  # a lead-in line or a sub-heading inside the list
         if not bullet and _BOILERPLATE.search(text):
             open_section(None, "", rank, True)  # "We are an equal opportunity employer..."
+            continue
+        if mixed and tag is None and _looks_like_requirement(text, True) is None:
             continue
         for k, part in _split_item(text, section):
             pending.append(_Item(k, part, bool(bullet), stripped, tagged=tag is not None))
