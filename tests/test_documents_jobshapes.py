@@ -195,6 +195,7 @@ def test_html_from_a_job_feed() -> None:
         "<ul><li><p>Registered with the pharmacy council</p></li>"
         "<li>Knowledge of controlled drugs &amp; their storage</li></ul>"
         "<p><b>Desirable</b></p><ul><li>Experience in a hospital pharmacy</li></ul>"
+        "<h3>Where you'll work</h3><ul><li>Our shop on the high street</li></ul>"
     )
     reading = read_checklist(text)
     assert [(q.kind.value, q.text) for q in reading.job.qualifications] == [

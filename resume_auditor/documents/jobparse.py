@@ -15,7 +15,8 @@ preferred one; a duties or benefits heading ("Responsibilities", "Benefits",
 Markdown heading, a bold line, a short ALL-CAPS line, a short line ending in a
 colon or a dash, or a short line that is one of those phrases (Word and PDF
 headings carry no markup). Headings have a rank (Markdown level; ALL CAPS above
-bold or plain, above "Label:", above "(a) Label:"), and a heading of lower rank
+bold or plain, above "Label:", above "(a) Label:"; Markdown and HTML headings above
+all unmarked ones), and a heading of lower rank
 than the open section's is a sub-heading that stays inside it; so do headings
 that name a kind of qualification ("Experience:", "Training:", "License or
 Certificate:", "Language:"), which open a required list when no list is open.
@@ -187,14 +188,16 @@ def _section_of(heading: str) -> QualKind | None | str:
 @dataclass
 class _Heading:
     text: str
-    rank: int  # 1 = top (Markdown #, ALL CAPS); larger = deeper
+    # smaller = higher. Markdown/HTML headings (0.1-0.6) outrank every unmarked one: a
+    # "### Where you'll work" ends a list opened by a bold "Desirable" line.
+    rank: float
 
 
 def _heading(line: str) -> _Heading | None:
     """The heading in `line`, or None if it does not look like one."""
     md = _HEADING_MD.match(line)
     if md:
-        return _Heading(md.group(2).strip("*_: "), len(md.group(1)))
+        return _Heading(md.group(2).strip("*_: "), len(md.group(1)) / 10)
     stripped = _EMOJI.sub("", line).strip()  # "🧠 What you'll need" is a heading
     if not stripped or _BULLET.match(stripped):
         return None
@@ -313,6 +316,9 @@ def _html_to_lines(text: str) -> str:
     text = re.sub(r"[ \t]*\n(?:[ \t]*\n)+[ \t]*", "<p>", text)  # a blank line: a paragraph
     text = re.sub(r"\s*\n\s*", " ", text)  # other line breaks in HTML are spaces
     text = re.sub(r"<li\b[^>]*>", "\n\u2022 ", text, flags=re.I)
+    text = re.sub(
+        r"<h([1-6])\b[^>]*>", lambda m: "\n" + "#" * int(m.group(1)) + " ", text, flags=re.I
+    )
     text = re.sub(r"</?(?:strong|b)\b[^>]*>", "**", text, flags=re.I)
     text = re.sub(
         r"</?(?:p|ul|ol|div|br|h[1-6]|tr|table|li|hr|section|article|header|footer)\b[^>]*/?>",
@@ -324,11 +330,11 @@ def _html_to_lines(text: str) -> str:
     text = re.sub(r"\u2022[\s\u00a0]*\n[\s\n\u00a0]*", "\u2022 ", text)  # "<li><p>x" -> "• x"
     text = re.sub(r"\*\*([\s\u00a0]*)\*\*", r"\1", text)  # "</strong><strong>"
     out = []
-    for line in text.split("\n"):
-        line = " ".join(line.replace("\u00a0", " ").split())
-        stripped = line.strip("* ")
+    for raw in text.split("\n"):
+        line = " ".join(raw.replace("\u00a0", " ").split())
+        stripped = line.strip("*# ")
         if stripped:
-            out.append(line if stripped != line.strip() or "**" not in line else line)
+            out.append(line)
     return "\n".join(out)
 
 
@@ -528,7 +534,7 @@ def _page_headers(lines: list[str]) -> set[str]:
 def _read_lines(lines: list[str], into: _Pass) -> None:
     section: QualKind | None = None
     other = False  # inside a duties/benefits section
-    rank = 99  # the open section's heading rank
+    rank = 99.0  # the open section's heading rank
     pending: list[_Item] = []
     blank_before = True
     other_bullets = False  # the duties/benefits section has had list items
@@ -541,7 +547,7 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
         into.items.extend(bullets if any(i.bullet for i in pending) else pending)
         pending.clear()
 
-    def open_section(kind: QualKind | None, heading: str, at: int, is_other: bool) -> None:
+    def open_section(kind: QualKind | None, heading: str, at: float, is_other: bool) -> None:
         nonlocal section, other, rank, other_bullets, mixed
         close()
         section, other, rank, other_bullets = kind, is_other, at, False
