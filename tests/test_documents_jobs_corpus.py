@@ -2,8 +2,8 @@
 
 The scoring is benchmarks/job_checklist.py's (Dice overlap of content words >= 0.6,
 one-to-one, kind must match); its docstring says why. Thresholds sit a little under
-what the parser reaches today (precision 0.955, recall 0.965 overall), so a change
-that loses a few items on the real postings fails here. Skipped when the corpus is
+what the parser reaches today (precision 0.970, recall 0.965 overall, 202 items), so a
+change that loses or adds half a dozen items on the real postings fails here. Skipped when the corpus is
 absent.
 """
 
@@ -27,8 +27,8 @@ def scored() -> tuple[bench.Total, list[bench.FileScore]]:
 def test_overall_precision_and_recall(scored: tuple[bench.Total, list[bench.FileScore]]) -> None:
     total, scores = scored
     assert len(scores) >= 20
-    assert total.precision >= 0.9, total
-    assert total.recall >= 0.9, total
+    assert total.precision >= 0.93, total
+    assert total.recall >= 0.93, total
 
 
 def test_every_posting_with_qualifications_gives_most_of_them(
