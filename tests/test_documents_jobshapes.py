@@ -598,3 +598,16 @@ def test_a_section_of_duties_and_requirements_keeps_the_requirements() -> None:
         "Knowledge of Sage 50",
         "Must be discreet with personal data",
     ]
+
+
+def test_a_requirement_listed_twice_is_not_taken_for_a_page_header() -> None:
+    text = (
+        "Bus Driver\n"
+        "Requirements\n"
+        "- A valid commercial driver's licence with passenger endorsement\n"
+        "- Clean driving record\n"
+        "Preferred\n"
+        "- A valid commercial driver's licence with passenger endorsement\n"
+    )
+    found = [q.text for q in read_checklist(text).job.qualifications]
+    assert found[0] == "A valid commercial driver's licence with passenger endorsement"

@@ -522,13 +522,19 @@ class _Pass:
 
 
 def _page_headers(lines: list[str]) -> set[str]:
-    """Long lines that come back verbatim: the running title of a printed web page."""
+    """Long lines that come back verbatim next to print furniture (a date header, a URL,
+    a page counter): the running title of a printed web page. A requirement listed
+    twice is not next to such furniture, and stays."""
+    kept = [line.strip() for line in lines if line.strip()]
     counts: dict[str, int] = {}
-    for line in lines:
-        key = line.strip()
-        if len(key) >= 25 and not _BULLET.match(key) and not _is_tagged(key):
-            counts[key] = counts.get(key, 0) + 1
-    return {line for line, n in counts.items() if n >= 2}
+    near_furniture: set[str] = set()
+    for i, key in enumerate(kept):
+        if len(key) < 25 or _BULLET.match(key) or _is_tagged(key):
+            continue
+        counts[key] = counts.get(key, 0) + 1
+        if any(_NOISE.match(x) for x in kept[max(0, i - 2) : i + 3]):
+            near_furniture.add(key)
+    return {line for line, n in counts.items() if n >= 2 and line in near_furniture}
 
 
 def _read_lines(lines: list[str], into: _Pass) -> None:
