@@ -518,7 +518,6 @@ class _Pass:
     loose: list[_Item] = field(default_factory=list)  # outside any section, by wording
     headings: list[str] = field(default_factory=list)  # required/preferred headings seen
     other_headings: list[str] = field(default_factory=list)
-    first_heading: str = ""
 
 
 def _page_headers(lines: list[str]) -> set[str]:
@@ -580,7 +579,6 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
             kind = _section_of(label.group(1))
             if isinstance(kind, QualKind):
                 open_section(kind, label.group(1), 3, False)
-                into.first_heading = into.first_heading or label.group(1)
                 # "Nice to have: Xero; dbt", "Required: A degree. Three years of X."
                 pieces = [p for x in re.split(r";\s*", label.group(2)) for p in _sentences(x)]
                 for piece in pieces:
@@ -593,7 +591,6 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
             if section is None and not tag:
                 continue  # "Position Title: ...": a field, not a qualification
         if heading is not None and not tag:
-            into.first_heading = into.first_heading or heading.text
             found = _section_of(heading.text)
             lead_in = stripped.endswith(":") and len(stripped.split()) > 3
             if isinstance(found, QualKind):
@@ -663,7 +660,7 @@ class ChecklistReading:
 
     job: Job
     headings: list[str] = field(default_factory=list)  # required/preferred headings used
-    by_wording: bool = False  # no qualification heading: items picked by their wording
+    by_wording: int = 0  # items picked by their wording (no qualification heading)
     front_matter: str = ""  # "YAML" / "TOML" when the text had some
     front_matter_fields: list[str] = field(default_factory=list)  # fields read as lists
     cleaned: list[str] = field(default_factory=list)  # "HTML tags were removed", ...
@@ -688,11 +685,15 @@ def _language(text: str) -> str:
     return best if counts[best] >= 1.3 * counts["English"] else "English"
 
 
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
 def _dedupe(items: list[_Item]) -> list[_Item]:
     seen: set[str] = set()
     out = []
     for item in items:
-        key = " ".join(re.findall(r"\w+", item.text.lower()))
+        key = _key(item.text)
         if key and key not in seen:
             seen.add(key)
             out.append(item)
@@ -723,8 +724,10 @@ def read_checklist(text: str, title: str = "") -> ChecklistReading:
     run.items += body_run.items
     run.headings += body_run.headings
     run.other_headings += body_run.other_headings
-    by_wording = not body_run.headings and bool(body_run.loose)
+    by_wording = 0  # items kept only for their wording, not already read elsewhere
     if not body_run.headings:
+        known = {_key(i.text) for i in run.items}
+        by_wording = sum(_key(i.text) not in known for i in _dedupe(body_run.loose))
         run.items += body_run.loose
     quals = []
     for entry in _dedupe(run.items):
@@ -815,9 +818,9 @@ def _notes(reading: ChecklistReading, other_headings: list[str]) -> list[str]:
         return notes
     if reading.by_wording:
         notes.append(
-            f"No qualifications heading was found; {len(job.qualifications)} item(s) were "
-            "picked by their wording ('must', 'required', 'N years', 'ability to'...). Check "
-            "them: remove duties, add what is missing."
+            f"{reading.by_wording} item(s) were picked by their wording ('must', 'required', "
+            "'N years', 'ability to'...), not from under a qualifications heading. Check them: "
+            "remove duties, add what is missing."
         )
     if len(job.qualifications) > MANY_ITEMS:
         notes.append(
