@@ -8,6 +8,9 @@ more than the files it was developed against.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from resume_auditor.documents.jobparse import read_checklist
@@ -450,8 +453,6 @@ def test_french_posting() -> None:
 
 
 def test_model_items_are_grounded_in_the_decoded_text_and_long_ones_kept() -> None:
-    import json
-
     from resume_auditor.documents.llm_job import extract_job_llm
 
     long_item = "Experience " + "with hospital records systems, " * 14 + "and audits"
@@ -611,3 +612,25 @@ def test_a_requirement_listed_twice_is_not_taken_for_a_page_header() -> None:
     )
     found = [q.text for q in read_checklist(text).job.qualifications]
     assert found[0] == "A valid commercial driver's licence with passenger endorsement"
+
+
+def test_extract_job_says_why_the_checklist_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resume_auditor.cli import main
+
+    posting = tmp_path / "porter.md"
+    posting.write_text(
+        "---\ntitle: Night Porter\nthumbnail: /img/p.png\n---\n"
+        "## What you'll do\n- Carry luggage\n- Lock up at 2 am\n",
+        encoding="utf-8",
+    )
+    assert main(["extract", "--job", str(posting)]) == 0
+    out = capsys.readouterr().out
+    assert "Title: Night Porter" in out and "Required (0):" in out
+    assert "'What you'll do'" in out and "unequal pairs" in out and "study file" in out
+    assert "thumbnail" not in out.split("-" * 72)[1]
+    assert main(["extract", "--job", str(posting), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["qualifications"] == []
+    assert any("no required qualification" in w for w in data["warnings"])

@@ -98,8 +98,9 @@ class JobPage(Page):
         self.text.textChanged.connect(self._text_changed)
         self.reparse_button = QPushButton("Read the checklist from this text")
         self.reparse_button.setToolTip(
-            "Replace the checklist with the bullets under headings such as Requirements and "
-            "Preferred. You can undo this."
+            "Replace the checklist with the items under headings such as Requirements and "
+            "Nice to have (or, without such headings, the lines worded as requirements). "
+            "You can undo this."
         )
         self.reparse_button.clicked.connect(self._reparse)
         left_layout.addWidget(self.text, 1)
