@@ -634,3 +634,22 @@ def test_extract_job_says_why_the_checklist_is_empty(
     data = json.loads(capsys.readouterr().out)
     assert data["qualifications"] == []
     assert any("no required qualification" in w for w in data["warnings"])
+
+
+def test_yaml_single_quoted_field_over_two_lines_and_bullets_alone_on_their_lines() -> None:
+    text = (
+        "---\n"
+        "title: Host\n"
+        "qualifications: 'Must have 2 years of front-of-house experience.\n"
+        "  Bilingual is a plus'\n"
+        "---\n"
+        "Benefits\n"
+        "\u2022\n"
+        "Staff meals\n"
+    )
+    assert _pairs(text) == [
+        ("required", "Must have 2 years of front-of-house experience."),
+        ("preferred", "Bilingual is a plus"),
+    ]
+    pdf_text = "Host\nRequirements\n\u2022\nFood hygiene certificate\n\u2022\nWeekend work\n"
+    assert _texts(pdf_text, QualKind.REQUIRED) == ["Food hygiene certificate", "Weekend work"]

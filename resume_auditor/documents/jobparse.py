@@ -359,6 +359,14 @@ def _plain(text: str) -> tuple[str, list[str]]:
     if re.search(r"&(?:[a-z]{2,8}|#\d{2,5});", text):
         text = _unescape(text)
     text = text.replace("\\:", ":").replace("\u2019", "'").replace("\u2018", "'")
+    # a bullet glyph alone on its line, its text on the next (PDF text layers)
+    text = re.sub(
+        r"^([ \t]*[\u2022\u25cf\u25aa\u25e6\u2023\u2043\u2219\u00b7\u25a0\u25a1\u25c6\u25cb"
+        r"\u27a2\u25ba\u25b8\u2713\u2714])[ \t]*\n[ \t]*(?=\S)",
+        r"\1 ",
+        text,
+        flags=re.M,
+    )
     text = re.sub(r"\[([^\]\n]+)\]\([^)\s]+\)", r"\1", text)  # Markdown links
     return text, done
 
