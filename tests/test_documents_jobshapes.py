@@ -653,3 +653,15 @@ def test_yaml_single_quoted_field_over_two_lines_and_bullets_alone_on_their_line
     ]
     pdf_text = "Host\nRequirements\n\u2022\nFood hygiene certificate\n\u2022\nWeekend work\n"
     assert _texts(pdf_text, QualKind.REQUIRED) == ["Food hygiene certificate", "Weekend work"]
+
+
+def test_a_duties_lead_in_that_says_you_have_is_not_a_requirements_heading() -> None:
+    text = (
+        "Data Engineer\n"
+        "In this role you have the opportunity to:\n"
+        "- Build our lakehouse\n"
+        "- Mentor two juniors\n"
+        "What you'll bring:\n"
+        "- Spark\n"
+    )
+    assert _pairs(text) == [("required", "Spark")]

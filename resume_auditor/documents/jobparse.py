@@ -174,8 +174,12 @@ MANY_ITEMS = 40
 def _section_of(heading: str) -> QualKind | None | str:
     """REQUIRED / PREFERRED, None for another section, "" for an unknown heading."""
     heading = _CAMEL.sub(" ", heading)
-    if re.search(r"essential (?:job )?functions|job functions", heading, re.I):
-        return None
+    if re.search(
+        r"essential (?:job )?functions|job functions|\bopportunit|\bchance to\b|\bget to\b",
+        heading,
+        re.I,
+    ):
+        return None  # "In this role you have the opportunity to:" lists duties
     if _PREFERRED.search(heading):
         return QualKind.PREFERRED
     if _REQUIRED.search(heading):
