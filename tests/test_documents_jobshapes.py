@@ -665,3 +665,25 @@ def test_a_duties_lead_in_that_says_you_have_is_not_a_requirements_heading() -> 
         "- Spark\n"
     )
     assert _pairs(text) == [("required", "Spark")]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("Tutor\nNice to have\n- A teaching degree\n", "Only preferred qualifications"),
+        ("Tutor\nRequirements:\n\nBenefits\n- Free lunch\n", "'Requirements' was found but"),
+        ("Tutor\n\nWe tutor children in maths after school.\n", "no line reads like a"),
+        (
+            "Tutor\nRequirements\n" + "".join(f"- Skill number {i} in detail\n" for i in range(45)),
+            "45 items",
+        ),
+        (
+            "Tutor\nRequirements\n- XM\n- Read more\n- Sign up\n- Ad\n- Maths degree holder\n",
+            "one or two words",
+        ),
+    ],
+)
+def test_doubtful_checklists_say_why(text: str, says: str) -> None:
+    reading = read_checklist(text)
+    assert reading.doubtful
+    assert any(says in note for note in reading.notes), reading.notes

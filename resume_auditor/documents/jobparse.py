@@ -12,14 +12,15 @@ bring", "You have", "Requisitos", "Anforderungen" open a required list;
 "Preferred", "Nice to have", "Bonus points", "Deseable", "Wünschenswert" a
 preferred one; a duties or benefits heading ("Responsibilities", "Benefits",
 "Funciones") a section whose items are not qualifications. A heading is a
-Markdown heading, a bold line, a short ALL-CAPS line, a short line ending in a
-colon or a dash, or a short line that is one of those phrases (Word and PDF
-headings carry no markup). Headings have a rank (Markdown level; ALL CAPS above
-bold or plain, above "Label:", above "(a) Label:"; Markdown and HTML headings above
-all unmarked ones), and a heading of lower rank
-than the open section's is a sub-heading that stays inside it; so do headings
-that name a kind of qualification ("Experience:", "Training:", "License or
-Certificate:", "Language:"), which open a required list when no list is open.
+Markdown/HTML heading, a bold line, a short ALL-CAPS line, a short line ending in a
+colon or a dash, a short line that is mostly one of those phrases, or a Title Case
+line naming a kind of qualification ("Key Skills"): Word and PDF headings carry no
+markup. Headings have a rank (Markdown/HTML headings above ALL CAPS, above bold or
+plain, above "Label:", above "(a) Label:"); a heading of lower rank than the open
+section's is a sub-heading that stays inside it, and so does a heading that names a
+kind of qualification ("Experience:", "Training:", "License or Certificate:",
+"Language:"), which opens a required list when no list is open. A section named
+for duties and requirements at once keeps only the items worded as qualifications.
 
 One qualification per bullet; a hard-wrapped bullet's continuation lines are
 joined back; a section without bullets takes one qualification per line, and a
