@@ -687,3 +687,11 @@ def test_doubtful_checklists_say_why(text: str, says: str) -> None:
     reading = read_checklist(text)
     assert reading.doubtful
     assert any(says in note for note in reading.notes), reading.notes
+
+
+def test_advert_markers_of_a_printed_web_page_are_dropped() -> None:
+    text = (
+        "Baker\nRequirements\nEarly starts\nBest Mortgage Rates | Sponsored\nSponsored\n"
+        "Read Next Story\nFood hygiene level 2\n"
+    )
+    assert _texts(text, QualKind.REQUIRED) == ["Early starts", "Food hygiene level 2"]

@@ -122,7 +122,10 @@ _MARKED_PREFERRED = re.compile(
 )
 _NOISE = re.compile(
     r"^(?:\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?|\d{1,3}\s*/\s*\d{1,3}|"
-    r"(?:https?://|www\.)\S+|page \d+(?: of \d+)?|[-=_*~.]{3,})$",
+    r"(?:https?://|www\.)\S+|page \d+(?: of \d+)?|[-=_*~.]{3,}|"
+    # advert markers of a web page printed to PDF
+    r"(?:.{0,60}[|\u00b7]\s*)?(?:sponsored|patrocinado|publicidad|advertisement|anuncio|"
+    r"werbung|publicit[ée])|close ad|read next story|skip ad)$",
     re.IGNORECASE,
 )
 _ANSWER = re.compile(r"^(?:yes|no|s[ií]|ja|nein|oui|non|n/?a|none|-)$", re.IGNORECASE)
