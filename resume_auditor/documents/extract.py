@@ -17,7 +17,7 @@ from typing import Any
 from resume_auditor.documents.demographics import find_demographic_mentions
 from resume_auditor.documents.findings import Finding
 from resume_auditor.documents.identity import find_identity
-from resume_auditor.documents.jobparse import parse_job
+from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, LoadedDocument, load_file
 from resume_auditor.documents.resumecheck import job_warnings, resume_warnings
 from resume_auditor.documents.screening import screen
@@ -164,13 +164,10 @@ class JobExtraction:
 
 
 def analyse_job(doc: LoadedDocument, title: str = "") -> JobExtraction:
-    job = parse_job(doc.text, title)
-    warnings = list(doc.warnings) + job_warnings(doc.text, doc.filename)
-    if not job.required:
-        warnings.append(
-            "No required qualifications were found. Put them under a heading such as "
-            "'Requirements', or add them to the checklist by hand."
-        )
+    reading = read_checklist(doc.text, title)
+    job = reading.job
+    # why the checklist is empty or doubtful, and what to do (jobparse.read_checklist)
+    warnings = list(doc.warnings) + job_warnings(doc.text, doc.filename) + reading.notes
     findings = _with_pages(screen(doc.text, doc.findings), doc)
     return JobExtraction(doc, job, findings, warnings)
 

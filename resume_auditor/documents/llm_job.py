@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from resume_auditor.documents.jobparse import classify, parse_job
+from resume_auditor.documents.jobparse import classify, plain_text, read_checklist
 from resume_auditor.documents.llmjson import Complete, ModelOutputError, parse_json_reply
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
 
 MIN_OVERLAP = 0.8
-MAX_ITEM_CHARS = 400
+MAX_ITEM_CHARS = 2000  # a civil-service requirement can be a long paragraph: keep it
 _TYPES = {t.value: t for t in QualType if t is not QualType.UNKNOWN}
 SYSTEM = "You turn job descriptions into checklists. Answer with JSON only."
 USER = """Read the job description below and list its qualifications.
@@ -77,16 +77,20 @@ def grounded(item: str, job_text: str, lines: list[set[str]] | None = None) -> b
 
 
 def extract_job_llm(text: str, complete: Complete, title: str = "") -> LlmJob:
-    fallback = parse_job(text, title)
+    reading = read_checklist(text, title)
+    fallback = reading.job
     system, user = job_prompt(text)
     try:
         data = parse_json_reply(complete(system, user))
     except ModelOutputError as exc:
-        return LlmJob(fallback, False, [f"The model's checklist was not usable: {exc}."])
+        problem = f"The model's checklist was not usable: {exc}."
+        return LlmJob(fallback, False, [problem, *reading.notes])
     if not isinstance(data, dict):
-        return LlmJob(fallback, False, ["The model's answer is not a JSON object."])
+        return LlmJob(fallback, False, ["The model's answer is not a JSON object.", *reading.notes])
     problems: list[str] = []
-    lines = [_words(line) for line in text.splitlines()]
+    # grounded in what a reader sees: HTML entities decoded, front matter fields as lines
+    seen_text = f"{text}\n{plain_text(text)}"
+    lines = [_words(line) for line in seen_text.splitlines()]
     quals: list[Qualification] = []
     seen: set[str] = set()
     for key, kind in (("required", QualKind.REQUIRED), ("preferred", QualKind.PREFERRED)):
@@ -101,7 +105,7 @@ def extract_job_llm(text: str, complete: Complete, title: str = "") -> LlmJob:
                 problems.append(f"Ignored an unusable {key} item: {raw!r:.60}.")
                 continue
             item = item.strip()
-            if not grounded(item, text, lines):
+            if not grounded(item, seen_text, lines):
                 problems.append(f"Ignored {item!r}: it is not in the job description.")
                 continue
             if _norm(item) in seen:
@@ -114,7 +118,7 @@ def extract_job_llm(text: str, complete: Complete, title: str = "") -> LlmJob:
             "The model found no required qualification in the text; "
             "the checklist read from the headings is used instead."
         )
-        return LlmJob(fallback, False, problems)
+        return LlmJob(fallback, False, problems + reading.notes)
     model_title = data.get("title")
     job_title = title or (model_title.strip() if isinstance(model_title, str) else "")
     return LlmJob(Job(job_title or fallback.title, text, quals), True, problems)

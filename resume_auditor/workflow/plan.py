@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import request_specs
 
@@ -31,6 +32,7 @@ class PlanCell:
 class RunPlan:
     cells: list[PlanCell] = field(default_factory=list)
     small_cell: int = 30
+    notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -59,6 +61,7 @@ class RunPlan:
         out += [f"  {c.cell}: {c.cases} case(s), {c.requests} request(s)" for c in self.cells]
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
+        out += [f"Note: {n}" for n in self.notes]
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -68,6 +71,7 @@ class RunPlan:
             "designs": self.by_design(),
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
+            "notes": self.notes,
         }
 
 
@@ -96,4 +100,27 @@ def plan_run(
             else ""
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
+    plan.notes = _checklist_notes(result, study, set(cells))
     return plan
+
+
+def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) -> list[str]:
+    """Say before the run, not in a report's notes after it, that D1 unequal pairs are
+    missing because the job's checklist has no required qualification."""
+    if study.d1 is None or not study.d1.unequal_pairs:
+        return []
+    if any(c.startswith(f"D1 {CaseKind.UNEQUAL.value} pairs") for c in cells):
+        return []
+    try:
+        job = result.job()
+    except ResultFileError:
+        return []
+    if job.required:
+        return []
+    return [
+        "No D1 unequal pairs can be built: the job's checklist has no required "
+        "qualification, so there is no less-qualified copy of any resume and criterion "
+        "validity (which candidate is more qualified) will show no cases. Add the job's "
+        "requirements on the Job page (or as `required` in the study file), then build "
+        "the test cases again."
+    ]

@@ -34,6 +34,31 @@ class ChecklistModel(QAbstractTableModel):
         self.rows: list[Qualification] = []
         self.undo = undo
         self.editable = True
+        # what the parser said when it read these rows from the text (jobparse notes)
+        self._notes: list[str] = []
+        self._read_rows: list[Qualification] = []
+
+    # -- why the checklist may be empty or doubtful --------------------------------------
+
+    def set_reading(self, rows: list[Qualification], notes: list[str]) -> None:
+        """Remember what reading the text gave and what the parser said about it."""
+        self._read_rows = list(rows)
+        self._notes = list(notes)
+
+    def advice(self) -> str:
+        """Why the checklist is empty or doubtful and what to do; "" when it looks fine.
+
+        The parser's notes hold while the rows are the ones it read; once the user has
+        edited them, only what still holds is said (no required qualification)."""
+        if self._notes and self.rows == self._read_rows:
+            return " ".join(self._notes)
+        if not any(q.kind is QualKind.REQUIRED for q in self.rows):
+            return (
+                "No required qualification: without one no unequal pairs can be built, so "
+                "criterion validity (D1) cannot be measured. Add the job's requirements with "
+                "'Add required', or paste a posting that lists them and read it again."
+            )
+        return ""
 
     # -- reading -----------------------------------------------------------------------
 

@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.documents.errors import DocumentError
+from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.documents.load import load_file
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
 from resume_auditor.ui.models.checklist import KIND_LABELS, TYPE_LABELS, ChecklistModel
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
-from resume_auditor.workflow.ingest import read_job
 
 SAVE_DELAY_MS = 600
 
@@ -98,8 +98,9 @@ class JobPage(Page):
         self.text.textChanged.connect(self._text_changed)
         self.reparse_button = QPushButton("Read the checklist from this text")
         self.reparse_button.setToolTip(
-            "Replace the checklist with the bullets under headings such as Requirements and "
-            "Preferred. You can undo this."
+            "Replace the checklist with the items under headings such as Requirements and "
+            "Nice to have (or, without such headings, the lines worded as requirements). "
+            "You can undo this."
         )
         self.reparse_button.clicked.connect(self._reparse)
         left_layout.addWidget(self.text, 1)
@@ -134,9 +135,15 @@ class JobPage(Page):
             buttons.addWidget(b)
         buttons.addStretch(1)
         self.counts = QLabel("")
+        # why the checklist is empty or doubtful, and what to do (jobparse's notes)
+        self.advice = QLabel("")
+        self.advice.setWordWrap(True)
+        self.advice.setStyleSheet("color: #8d6e00;")
+        self.advice.setAccessibleName("About the checklist")
         right_layout.addWidget(self.table, 1)
         right_layout.addLayout(buttons)
         right_layout.addWidget(self.counts)
+        right_layout.addWidget(self.advice)
         split.addWidget(left)
         split.addWidget(right)
         split.setSizes([450, 600])
@@ -181,6 +188,11 @@ class JobPage(Page):
             rows = job.qualifications if job else []
             if rows != self.model.rows:
                 self.model.set_all(list(rows), undoable=False)
+            if job is not None and job.text.strip():
+                reading = read_checklist(job.text, job.title)
+                self.model.set_reading(reading.job.qualifications, reading.notes)
+            else:
+                self.model.set_reading([], [])
         finally:
             self._loading = False
         if not same_audit:
@@ -191,6 +203,7 @@ class JobPage(Page):
         req = sum(1 for q in self.model.rows if q.kind is QualKind.REQUIRED)
         pref = len(self.model.rows) - req
         self.counts.setText(f"{req} required, {pref} preferred.")
+        self.advice.setText(self.model.advice() if self.text.toPlainText().strip() else "")
 
     # -- editing -----------------------------------------------------------------------
 
@@ -224,8 +237,15 @@ class JobPage(Page):
         self.session.edit(lambda r: r.replace_job(job, name, raw))
 
     def _reparse(self) -> None:
-        job = read_job(self.text.toPlainText(), self.job_title.text())
+        text = self.text.toPlainText()
+        if not text.strip():
+            self.banner.setText("Paste or load the job description first.")
+            return
+        reading = read_checklist(text, self.job_title.text())
+        job = reading.job
+        self.model.set_reading(job.qualifications, reading.notes)
         self.model.set_all(job.qualifications, undoable=True, label="Read checklist from text")
+        self._update_counts()
         if not self.job_title.text().strip():
             self.job_title.setText(job.title)
 
