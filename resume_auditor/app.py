@@ -10,6 +10,12 @@ from resume_auditor import APP_NAME
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    from resume_auditor.ui.platform_check import qt_start_problem
+
+    problem = qt_start_problem()  # before Qt, which would abort with a misleading hint
+    if problem:
+        print(problem, file=sys.stderr)
+        return 3
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 

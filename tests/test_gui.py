@@ -202,3 +202,17 @@ def test_report_and_bundle_from_the_app(
     assert data.path != small_study and data.path.suffix == ".audit"
     assert data.answered == 10
     assert data.notes and "matches" in data.notes[0]
+
+
+def test_the_bundled_model_is_called_a_demonstration_on_the_run_page(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    """A newcomer must not take the 135M model's verdicts for an audit of their model."""
+    win = window
+    _open(qtbot, win, small_study)
+    page = win.run_page
+    page.provider.setCurrentIndex(page.provider.findData("local"))
+    assert not page.demo_notice.isHidden()
+    assert "demonstration model" in page.demo_notice.text()
+    page.provider.setCurrentIndex(page.provider.findData("openai"))
+    assert page.demo_notice.isHidden()

@@ -35,7 +35,7 @@ def server() -> Iterator[LocalModelServer]:
 
 
 def _run(server: LocalModelServer, call: Any) -> Any:
-    provider = LocalProvider(server.base_url, capabilities=CapabilityCache(), timeout_s=300)
+    provider = LocalProvider(server, capabilities=CapabilityCache(), timeout_s=300)
 
     async def go() -> Any:
         try:
@@ -97,3 +97,29 @@ def test_a_prompt_beyond_the_context_window_is_a_context_error(server: LocalMode
 
     err = _run(server, call)
     assert err.kind is ErrorKind.CONTEXT, err.message
+
+
+def test_a_cancelled_request_stops_the_servers_work_and_the_next_one_restarts_it(
+    server: LocalModelServer,
+) -> None:
+    """Cancelling must free the CPU at once: llama.cpp alone would finish the answer."""
+    long = ChatRequest(MODEL_ID, "", "Write a very long story about hiring.", max_tokens=2000)
+    provider = LocalProvider(server, capabilities=CapabilityCache(), timeout_s=300)
+    before = server.interruptions
+
+    async def go() -> str:
+        try:
+            task = asyncio.create_task(provider.chat(long))
+            await asyncio.sleep(2.0)  # the server is generating by now
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert server.interruptions == before + 1
+            assert not server.running(), "the server's work in progress was stopped"
+            short = ChatRequest(MODEL_ID, "Answer in one word.", "Yes or No?", max_tokens=3)
+            return (await provider.chat(short)).text
+        finally:
+            await provider.aclose()
+
+    assert asyncio.run(go()).strip(), "the next request restarted the server"
+    assert server.running()

@@ -7,11 +7,15 @@ the local model is tested through exactly the same HTTP path as any other
 OpenAI-compatible server. Nothing is downloaded at run time.
 
 The child watches its parent and exits when the parent is gone, so a killed app
-leaves no server behind.
+leaves no server behind. llama.cpp's server goes on computing an answer whose client
+has gone (it only notices when it writes the reply), so a request that is cancelled
+or times out stops the server outright: its CPU is free within a moment, and the
+next request starts it again on the same port.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import importlib.util
 import logging
@@ -22,10 +26,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from resume_auditor.providers.base import ErrorKind, ProviderError
+from resume_auditor.providers.base import ChatRequest, ChatResponse, ErrorKind, ProviderError
 from resume_auditor.providers.capabilities import model_key
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 
@@ -101,6 +106,7 @@ class LocalModelServer:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._log_path: Path | None = None
+        self.interruptions = 0  # how often work in progress was stopped (tests, logs)
 
     @classmethod
     def shared(cls) -> LocalModelServer:
@@ -127,8 +133,11 @@ class LocalModelServer:
             if importlib.util.find_spec("llama_cpp") is None:
                 raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
             gguf = find_gguf()
-            for _ in range(3):  # a port taken between choosing and binding: try another
-                self.port = _free_port()
+            # After an interruption the same port is tried first, so providers made
+            # before it (their base URL holds the port) keep working.
+            ports = [self.port] if self.port is not None else []
+            for attempt in range(3):  # a port taken between choosing and binding: try another
+                self.port = ports[attempt] if attempt < len(ports) else _free_port()
                 log = (
                     Path(os.environ.get("TMPDIR", "/tmp")) / f"resume-auditor-local-{self.port}.log"
                 )
@@ -167,6 +176,22 @@ class LocalModelServer:
             time.sleep(0.2)
         return False
 
+    def interrupt(self) -> None:
+        """Stop whatever the server is computing, now; the next request restarts it.
+
+        A killed llama.cpp server holds no state worth keeping (the model file is
+        read again in about a second), while a cancelled request left to finish
+        would keep both cores busy for minutes with nobody waiting for the answer.
+        """
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                return
+            self.interruptions += 1
+            logger.info("stopping the local model's work in progress (pid %s)", proc.pid)
+            proc.kill()
+            proc.wait(timeout=5)
+
     def stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
@@ -187,8 +212,25 @@ class LocalProvider(OpenAICompatProvider):
 
     provider_id = "local"
 
+    def __init__(self, server: LocalModelServer, **kwargs: Any) -> None:
+        super().__init__(server.base_url, **kwargs)
+        self.server = server
+
     def key(self, model: str) -> str:
         return model_key(self.provider_id, "", model)
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        if not self.server.running():  # stopped by an earlier cancel or time-out
+            await asyncio.to_thread(self.server.ensure_started)
+        try:
+            return await super().chat(request)
+        except asyncio.CancelledError:
+            await asyncio.to_thread(self.server.interrupt)
+            raise
+        except ProviderError as exc:
+            if exc.kind is ErrorKind.TIMEOUT:
+                await asyncio.to_thread(self.server.interrupt)
+            raise
 
 
 def local_provider(
@@ -196,9 +238,9 @@ def local_provider(
 ) -> OpenAICompatProvider:
     """A provider for the bundled model (starts the server if needed; blocking)."""
     server = server or LocalModelServer.shared()
-    base_url = server.ensure_started()
+    server.ensure_started()
     return LocalProvider(
-        base_url, name="Bundled local model (SmolLM2-135M)", timeout_s=timeout_s, send_grammar=True
+        server, name="Bundled local model (SmolLM2-135M)", timeout_s=timeout_s, send_grammar=True
     )
 
 

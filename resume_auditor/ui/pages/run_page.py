@@ -76,6 +76,14 @@ def fmt_eta(seconds: float | None) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s"
 
 
+DEMO_MODEL_NOTICE = (
+    "The bundled model (SmolLM2, 135 million parameters) is a demonstration model: it shows "
+    "how an audit works on this computer, for free, but its verdicts and reasons mean little "
+    "and say nothing about the model you plan to use. To audit that model, choose its provider "
+    "above (OpenAI, Anthropic, Gemini, OpenRouter, Azure or your own server) and add its key."
+)
+
+
 class RunPage(Page):
     title = "4. Run"
     next_label = "Next: results →"
@@ -146,6 +154,16 @@ class RunPage(Page):
         top.addWidget(plan_box, 2)
         self.body.addLayout(top)
 
+        self.demo_notice = QLabel(DEMO_MODEL_NOTICE)
+        self.demo_notice.setWordWrap(True)
+        self.demo_notice.setObjectName("demoNotice")
+        self.demo_notice.setStyleSheet(
+            "QLabel#demoNotice { background: #fff4ce; color: #3b2f00; border: 1px solid #e0c36a;"
+            " border-radius: 4px; padding: 6px; }"
+        )
+        self.body.addWidget(self.demo_notice)
+        self.picker.changed.connect(self._show_demo_notice)
+
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start")
         self.pause_button = QPushButton("Pause")
@@ -177,6 +195,9 @@ class RunPage(Page):
         controller.finished.connect(self._on_finished)
         self._set_buttons(running=False)
 
+    def _show_demo_notice(self) -> None:
+        self.demo_notice.setVisible(self.picker.provider_id == "local")
+
     def model_spec(self) -> ModelSpec:
         study_model = self._data.study.model if self._data else ModelSpec()
         return self.picker.spec(study_model)
@@ -197,6 +218,7 @@ class RunPage(Page):
         prompt = run.prompt_id if run else data.study.run.prompt
         self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
         self.concurrency.setValue(data.study.run.concurrency)
+        self._show_demo_notice()
         self._refresh_progress()
 
     def _refresh_progress(self) -> None:
