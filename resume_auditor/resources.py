@@ -48,3 +48,22 @@ def resource(*parts: str) -> Path:
 
 def sample_study() -> Path:
     return resource("sample", "study.toml")
+
+
+def quick_sample_study() -> Path:
+    """The quick demo: the sample job with a handful of cases per design (a demonstration)."""
+    return resource("sample", "quick.toml")
+
+
+def shipped_sample(study_name: str) -> str | None:
+    """'full' or 'quick' when an audit is one of the shipped samples (by its study name)."""
+    import tomllib
+
+    for kind, path in (("full", sample_study()), ("quick", quick_sample_study())):
+        try:
+            name = tomllib.loads(path.read_text(encoding="utf-8"))["study"]["name"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            continue
+        if study_name == name:
+            return kind
+    return None

@@ -216,3 +216,33 @@ def test_the_bundled_model_is_called_a_demonstration_on_the_run_page(
     assert "demonstration model" in page.demo_notice.text()
     page.provider.setCurrentIndex(page.provider.findData("openai"))
     assert page.demo_notice.isHidden()
+
+
+def test_the_sample_says_what_to_do_next_and_the_quick_demo_starts_itself(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """First start: one sentence on what to do, and one button to a running demo."""
+    from resume_auditor.resources import sample_study
+
+    win = window
+    _open(qtbot, win, sample_study())
+    assert not win.hint_bar.isHidden()
+    assert "Run the quick demo" in win.next_hint.text()
+    assert not win.quick_button.isHidden()
+    started: list[bool] = []
+    win.run_page.start_button.clicked.disconnect(win.run_page._start)  # no model in this test
+    win.run_page.start_button.clicked.connect(lambda: started.append(True))
+    with qtbot.waitSignal(win.session.loaded, timeout=60000):
+        win.quick_button.click()
+    assert win.session.data is not None and win.session.data.study.name.startswith("Quick demo")
+    assert win.stack.currentWidget() is win.run_page
+    assert started == [True]
+    assert "not an audit of any model" in win.next_hint.text()
+    assert win.quick_button.isHidden()
+
+
+def test_no_hint_on_an_audit_of_ones_own(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    _open(qtbot, window, small_study)
+    assert window.hint_bar.isHidden()

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -15,14 +16,16 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from resume_auditor import APP_NAME, __version__
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
-from resume_auditor.resources import sample_study
+from resume_auditor.resources import quick_sample_study, sample_study, shipped_sample
 from resume_auditor.ui import heap
 from resume_auditor.ui.app_settings import AppSettings
 from resume_auditor.ui.pages.base import Page
@@ -84,10 +87,35 @@ class MainWindow(QMainWindow):
         self.placeholder.setWordWrap(True)
         self.stack.addWidget(self.placeholder)
 
+        # One sentence on what to do next, while a shipped sample is open.
+        self.next_hint = QLabel("")
+        self.next_hint.setWordWrap(True)
+        self.next_hint.setAccessibleName("What to do next")
+        self.quick_button = QPushButton("Run the quick demo")
+        self.quick_button.setToolTip(
+            "Opens the quick demo (a handful of cases per design) and starts it on the free "
+            "demonstration model; the first verdicts appear within a minute."
+        )
+        self.quick_button.clicked.connect(self._run_quick_demo)
+        self.hint_bar = QFrame()
+        self.hint_bar.setObjectName("nextHint")
+        self.hint_bar.setStyleSheet(
+            "QFrame#nextHint { background: #e8f1fb; color: #102a43;"
+            " border: 1px solid #9cc0e6; border-radius: 4px; }"
+        )
+        hint_row = QHBoxLayout(self.hint_bar)
+        hint_row.addWidget(self.next_hint, 1)
+        hint_row.addWidget(self.quick_button)
+        self.hint_bar.hide()
+        self._start_when_loaded = False
+
         central = QWidget()
         layout = QHBoxLayout(central)
         layout.addWidget(self.steps)
-        layout.addWidget(self.stack, 1)
+        right = QVBoxLayout()
+        right.addWidget(self.hint_bar)
+        right.addWidget(self.stack, 1)
+        layout.addLayout(right, 1)
         self.setCentralWidget(central)
 
         self._menus()
@@ -111,6 +139,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         sample_action = QAction("Open the &sample study", self)
         sample_action.triggered.connect(lambda: self.open_path(sample_study()))
+        quick_action = QAction("Open the &quick demo", self)
+        quick_action.triggered.connect(lambda: self.open_path(quick_sample_study()))
         copy_action = QAction("Save a &copy as…", self)
         copy_action.setShortcut(QKeySequence.StandardKey.SaveAs)
         copy_action.setToolTip("Every change is saved as you go; this writes a second copy.")
@@ -123,7 +153,7 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.insertAction(self.recent_menu.menuAction(), new_action)
         file_menu.insertAction(self.recent_menu.menuAction(), open_action)
-        for action in (sample_action, copy_action, fork_action):
+        for action in (sample_action, quick_action, copy_action, fork_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
         settings_action = QAction("&Settings…", self)
@@ -276,11 +306,44 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
         self.statusBar().showMessage(f"Audit file: {data.path}")
         self._update_steps(data)
+        self._show_next_hint(data)
+        if self._start_when_loaded and shipped_sample(data.study.name) == "quick":
+            self._start_when_loaded = False
+            self.steps.setCurrentRow(self.pages.index(self.run_page))
+            if self.run_page.start_button.isEnabled():
+                self.run_page.start_button.click()
+            return
         if reopened:  # a refresh of the same audit: stay on the page the user is on
             self.stack.setCurrentIndex(max(0, self.steps.currentRow()))
             return
         self.steps.setCurrentRow(0)
         self.stack.setCurrentIndex(0)
+
+    def _show_next_hint(self, data: AuditData) -> None:
+        kind = shipped_sample(data.study.name)
+        if kind == "full" and not data.answered:
+            self.next_hint.setText(
+                "This is a ready-made sample audit: a fictional job and four fictional resumes, "
+                "to be judged by a free demonstration model on this computer. Next: press "
+                "<b>Run the quick demo</b> to watch its verdicts arrive, or load your own job "
+                "description on page 1."
+            )
+            self.quick_button.show()
+        elif kind == "quick":
+            self.next_hint.setText(
+                "The quick demo: a handful of cases per design, to show what the app does, not "
+                "an audit of any model. Watch the answers arrive on page 4; the numbers fill in "
+                "on page 5. File → Open the sample study has the full sample."
+            )
+            self.quick_button.hide()
+        else:
+            self.hint_bar.hide()
+            return
+        self.hint_bar.show()
+
+    def _run_quick_demo(self) -> None:
+        self._start_when_loaded = True
+        self.open_path(quick_sample_study())
 
     def _update_steps(self, data: AuditData | None) -> None:
         for i, page in enumerate(self.pages):
