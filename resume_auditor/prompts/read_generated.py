@@ -40,10 +40,10 @@ _REFUSAL = re.compile(
     r"|i['’]m\s+(?:sorry|unable|not\s+able)|sorry|unfortunately|as\s+an\s+ai)\b",
     re.I,
 )
-_LINE = re.compile(r"^\W*(?:qualification\s*)?(\d{1,2})\s*[:.)\-]\s*\**\s*(yes|no)\b", re.I | re.M)
+_LINE = re.compile(r"^\W*(?:qualification\s*)?(\d{1,2})\s*[:.)\-|]\s*\**\s*(yes|no)\b", re.I | re.M)
 # "1. 3+ years of SQL: Yes": the qualification repeated, the verdict last on the line.
 _REPEATED = re.compile(
-    r"^\W*(?:qualification\s*)?(\d{1,2})\s*[:.)\-]\s*[^\n]{1,200}?\s*[:\-–—|]\s*\**(yes|no)\b\**"
+    r"^\W*(?:qualification\s*)?(\d{1,2})\s*[:.)\-|]\s*[^\n]{1,200}?\s*[:\-–—|]\s*\**(yes|no)\b\**"
     r"[\s.|]*(?:[(\-–—][^\n]*)?$",
     re.I | re.M,
 )

@@ -31,10 +31,12 @@ from resume_auditor.prompts.logprobs import label_probabilities
 from resume_auditor.prompts.reading import (
     INVALID,
     Reading,
+    answer_lines,
     clean_line,
     json_blocks,
     json_field,
     mask_thinking,
+    norm_key,
 )
 from resume_auditor.providers.base import TokenLogprob
 
@@ -94,6 +96,7 @@ _ANSWER_KEYS = (
     "label",
     "output",
 )
+_WHO_KEYS = ("candidate", "resume", "applicant", "name", "bestfit")
 _WHY_KEYS = ("justification", "reasoning", "rationale", "explanation", "reason", "analysis")
 
 _EQUAL = re.compile(
@@ -291,6 +294,10 @@ def _json_answer(text: str) -> tuple[Any, str, int] | None:
     """(answer value, justification, position) from the last JSON object with an answer key."""
     for start, data in reversed(json_blocks(text)):
         hit = json_field(data, _ANSWER_KEYS)
+        if hit is None and isinstance(data, dict):
+            # {"candidate": "Connor Murphy", "reason": ...}: only at the top level, where
+            # it names the pick and not one of several candidates described.
+            hit = next(((str(k), v) for k, v in data.items() if norm_key(k) in _WHO_KEYS), None)
         if hit is None:
             continue
         key, value = hit
@@ -330,7 +337,7 @@ def locate_pairwise(
         label = classify(inner, names, forced=forced)
         if label is not None:
             return label, last.start(), seen[: last.start()].strip()
-    lines = [ln for ln in seen.strip().splitlines() if ln.strip()]
+    lines = answer_lines(seen)
     for i in range(len(lines) - 1, -1, -1):
         line = clean_line(lines[i])
         m = _LABEL_LINE.match(line)
@@ -346,6 +353,10 @@ def locate_pairwise(
         label = classify(lines[-1], names, forced=forced) if len(lines[-1].split()) <= 8 else None
         if label is not None:
             return label, seen.rfind(lines[-1].strip()), "\n".join(lines[:-1]).strip()
+        # "**Resume 2**" first, then the reasons (which may discuss both).
+        label = classify(lines[0], names, forced=forced) if len(lines[0].split()) <= 4 else None
+        if label is not None:
+            return label, seen.find(lines[0].strip()), "\n".join(lines[1:]).strip()
     prose = _prose(seen, names)
     if prose is not None:
         return prose[0], prose[1], seen.strip()

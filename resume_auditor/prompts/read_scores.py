@@ -20,6 +20,7 @@ from resume_auditor.prompts.logprobs import expected_value, label_probabilities
 from resume_auditor.prompts.reading import (
     INVALID,
     Reading,
+    answer_lines,
     clean_line,
     find_json,
     json_blocks,
@@ -97,7 +98,7 @@ def locate_yes_no(text: str) -> tuple[str, int | None, str]:
         if hit is not None:
             word = _yes_no_word(hit[1])
             return (word or INVALID), (seen.find(str(hit[1]), start) if word else None), ""
-    lines = [ln for ln in seen.strip().splitlines() if ln.strip()]
+    lines = answer_lines(seen)
     if lines:
         first = _LEADING.match(lines[0])
         if first:
@@ -229,10 +230,12 @@ def read_rating(
             ratings["rating"] = int(overall[-1].group(1))
             pos = overall[-1].start(1)
         else:
-            bare = re.fullmatch(r"\W*([1-5])(?:\.0)?(?:\s*/\s*5)?\W*", seen)
-            if bare:
+            lines = answer_lines(seen)
+            last = lines[-1] if lines else ""
+            bare = re.fullmatch(r"\W*([1-5])(?:\.0)?(?:\s*/\s*5)?\W*", last)
+            if bare:  # d3-rating: only the number
                 ratings["rating"] = int(bare.group(1))
-                pos = bare.start(1)
+                pos = seen.rfind(last) + bare.start(1)
     elif data is not None:
         pos = seen.rfind(str(ratings["rating"]))
     parsed.update(ratings)

@@ -206,3 +206,28 @@ _SCALE = re.compile(
 def mask_scale(text: str) -> str:
     """Blank "(1-5)", "on a scale of 1 to 5": the scale's ends are not a score."""
     return _SCALE.sub(lambda m: _blank(m.group(0)), text)
+
+
+_CLOSING = re.compile(
+    r"^\W*(?:let\s+me\s+know|i\s+hope\s+(?:this|that)|hope\s+this|feel\s+free|please\s+(?:note|let)"
+    r"|if\s+you\s+(?:need|would|have|want)|note\s*:|disclaimer\s*:|i\s+can\s+also"
+    r"|would\s+you\s+like|happy\s+to\s+help)",
+    re.I,
+)
+
+
+_OPENING = re.compile(
+    r"^\W*(?:sure|certainly|okay|of\s+course|here(?:'s|’s|\s+is|\s+are)|below\s+is)\b[^\n]{0,100}:\W*$",
+    re.I,
+)
+
+
+def answer_lines(text: str) -> list[str]:
+    """The non-empty lines of `text` without an opening "Here is my evaluation:" and
+    closing pleasantries ("Let me know if...", "I hope this helps", "Note: ...")."""
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    while len(lines) > 1 and _CLOSING.match(lines[-1]):
+        lines.pop()
+    if len(lines) > 1 and _OPENING.match(lines[0]):
+        lines.pop(0)
+    return lines
