@@ -58,6 +58,10 @@ _LABEL_LINE = re.compile(
     rf"^\W*(?:my\s+|the\s+)?(?:final|overall)?\s*(?:{_LABEL_WORDS})(?![-‑]\w)\W*?(?:[:=\-–—]|\*\*)\s*(.*)$",
     re.I,
 )
+_STRONG_LABEL = re.compile(
+    r"^\W*(?:my\s+|the\s+)?(?:final|overall)?\s*(?:answer|decision|verdict|choice|selection)\b",
+    re.I,
+)
 _LABEL_HEADING = re.compile(rf"^\W*(?:my\s+)?(?:final|overall)?\s*(?:{_LABEL_WORDS})\W*$", re.I)
 _BRACKETS = re.compile(
     r"\[\[\s*([^\[\]\n]{1,40}?)\s*\]\]|\\boxed\{\s*(?:\\text\{)?([^{}\n]{1,40}?)\}"
@@ -232,7 +236,18 @@ def classify(phrase: str, names: Sequence[str] = (), *, forced: bool = False) ->
         return positive.pop()
     if not positive and forced and len(negative) == 1:
         return SECOND if negative.pop() == FIRST else FIRST  # "not the first" of two
+    # "Resume 1, because it lists Python while Resume 2 does not": the answer leads,
+    # its reason follows and may name the other candidate.
+    head = _REASON.split(p, maxsplit=1)[0].strip()
+    if head and head != p:
+        return classify(head, names, forced=forced)
     return None
+
+
+_REASON = re.compile(
+    r"\s*[(,;:]|\s+[-–—]+\s+|\s+(?:because|since|as|due\s+to|given|while|whereas|which|who)\b",
+    re.I,
+)
 
 
 _WHO = (
@@ -251,8 +266,11 @@ _CONDITIONAL = re.compile(
 )
 
 
-def _prose(text: str, names: Sequence[str]) -> tuple[str, int] | None:
-    """The last decision stated in a sentence, with where it starts."""
+def _prose(
+    text: str, names: Sequence[str], *, explicit_only: bool = False
+) -> tuple[str, int] | None:
+    """The last decision stated in a sentence, with where it starts (explicit_only: only
+    "I would choose X" / "the better candidate is X", not "X is stronger" or a tie)."""
     who = _who(names)
     choose = re.compile(
         r"\b(?:i\s*(?:would\s+|will\s+|'d\s+|’d\s+)?(?:choose|select|pick|prefer|recommend(?:\s+hiring)?"
@@ -274,7 +292,7 @@ def _prose(text: str, names: Sequence[str]) -> tuple[str, int] | None:
         re.I,
     )
     best: tuple[str, int] | None = None
-    for pattern in (choose, better):
+    for pattern in (choose,) if explicit_only else (choose, better):
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 40) : m.start()]
             if re.search(r"\b(?:not|n't|whether|if)\W+(?:\w+\W+){0,2}$", before, re.I):
@@ -284,7 +302,7 @@ def _prose(text: str, names: Sequence[str]) -> tuple[str, int] | None:
             label = classify(m.group(1), names)
             if label in (FIRST, SECOND) and (best is None or m.start(1) > best[1]):
                 best = (label, m.start(1))
-    for m in _EQUAL.finditer(text):
+    for m in () if explicit_only else _EQUAL.finditer(text):
         if best is None or m.start() > best[1]:
             best = (ABSTAIN, m.start())
     return best
@@ -347,6 +365,12 @@ def locate_pairwise(
         if value.strip():
             label = classify(value, names, forced=forced)
             if label is not None:
+                if not _STRONG_LABEL.match(line):
+                    # "Conclusion: Resume 1 shows more leadership." and then "I would
+                    # choose the second candidate": the later explicit choice stands.
+                    later = _prose("\n".join(lines[i + 1 :]), names, explicit_only=True)
+                    if later is not None and later[0] != label:
+                        return later[0], None, seen.strip()
                 pos = seen.rfind(value.strip()[:8])
                 return label, (pos if pos >= 0 else None), "\n".join(lines[:i]).strip()
     if lines:
