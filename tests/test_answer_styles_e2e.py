@@ -1,7 +1,8 @@
 """Study -> simulator over HTTP answering in JSON and markdown styles -> stored labels -> D1.
 
 A known group-blind policy (the resume that uses more of the job description's
-words wins; equal use abstains) answers every pair in one of the styles real
+words wins; between equals it abstains or, for some resumes, picks the first, so
+DiscrimValidity is neither 0 nor 1) answers every pair in one of the styles real
 models write, with a justification that discusses the other resume. Every stored
 label must be the one the policy meant, and the D1 metrics must be exactly those
 of the same policy answering in the requested <answer> tags.
@@ -22,6 +23,7 @@ from resume_auditor.devtools.simulator_styles import (
     RATING_STYLES,
     YES_NO_STYLES,
     StyledPolicy,
+    leaning_choice,
     render_pairwise,
     render_rating,
     render_yes_no,
@@ -87,7 +89,7 @@ def test_json_and_markdown_answers_are_stored_as_meant_and_d1_is_unchanged(
 ) -> None:
     study = tmp_path / "study.toml"
     study.write_text(STUDY.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
-    styled = StyledPolicy(styles=STYLES)
+    styled = StyledPolicy(styles=STYLES, decide=leaning_choice)
     report = _audit(study, tmp_path / "styled.audit", styled, capsys)
     answers, wrong, meant = _misreads(tmp_path / "styled.audit", styled)
     assert answers > 0 and wrong == 0
@@ -96,11 +98,12 @@ def test_json_and_markdown_answers_are_stored_as_meant_and_d1_is_unchanged(
     assert set(meant) == {"first", "second", "abstain"}, meant
     assert len(styled.styles_used) >= 4, styled.styles_used
 
-    tagged = StyledPolicy(styles=("tag",))
+    tagged = StyledPolicy(styles=("tag",), decide=leaning_choice)
     baseline = _audit(study, tmp_path / "tagged.audit", tagged, capsys)
     assert _misreads(tmp_path / "tagged.audit", tagged)[1] == 0
     assert report["d1"] == baseline["d1"]
     assert report["d1"]["judgments"] == answers
+    assert 0 < report["d1"]["metrics"]["discrim_validity"]["value"] < 1
 
 
 @pytest.mark.parametrize("style", PAIRWISE_STYLES)

@@ -68,6 +68,17 @@ def blind_choice(first: str, second: str, job: str) -> str:
     return "first" if a > b else "second" if b > a else "abstain"
 
 
+def leaning_choice(first: str, second: str, job: str) -> str:
+    """Like blind_choice, but between equals it picks the first resume when both use a
+    multiple of four of the job's words. Still blind to names and groups (names are
+    not job words), yet its DiscrimValidity lies between 0 and 1 on most corpora, so
+    a misread answer would move it."""
+    a, b = job_overlap(first, job), job_overlap(second, job)
+    if a != b:
+        return "first" if a > b else "second"
+    return "first" if a % 4 == 0 else "abstain"
+
+
 def pairwise_texts(user: str) -> tuple[str, str, str] | None:
     """(resume 1, resume 2, job description) from a pairwise prompt, job first or last."""
     m = re.search(r"Resume 1:\s*(.*?)\s*Resume 2:\s*(.*)", user, re.S)
