@@ -377,9 +377,14 @@ def locate_pairwise(
         label = classify(lines[-1], names, forced=forced) if len(lines[-1].split()) <= 8 else None
         if label is not None:
             return label, seen.rfind(lines[-1].strip()), "\n".join(lines[:-1]).strip()
-        # "**Resume 2**" first, then the reasons (which may discuss both).
-        label = classify(lines[0], names, forced=forced) if len(lines[0].split()) <= 4 else None
-        if label is not None:
+        # "**Resume 2**" first, then the reasons (which may discuss both) — unless it is
+        # the heading of a section about one resume, with a section about the other below.
+        head = lines[0].strip()
+        label = classify(head, names, forced=forced) if len(head.split()) <= 4 else None
+        parallel = any(
+            classify(ln, names) not in (None, label) for ln in lines[1:] if len(ln.split()) <= 4
+        )
+        if label is not None and not parallel and not clean_line(head).endswith(":"):
             return label, seen.find(lines[0].strip()), "\n".join(lines[1:]).strip()
     prose = _prose(seen, names)
     if prose is not None:

@@ -47,6 +47,7 @@ _LABELLED = re.compile(
     re.I,
 )
 _HEADING = re.compile(r"^\W*(?:final\s+)?(?:answer|decision|verdict)\W*$", re.I)
+_LAST_WORD = re.compile(r"[.!?:]\s+\W*(yes|no)\W*$", re.I)
 _SENTENCE = re.compile(r"\b(?:the\s+)?answer\s+(?:is|would\s+be)\W{0,3}(yes|no)\b", re.I)
 _FIT = re.compile(
     r"\b(?:is|seems|appears\s+to\s+be|would\s+be)\s+(not\s+)?(?:a\s+)?(?:very\s+)?"
@@ -116,6 +117,10 @@ def locate_yes_no(text: str) -> tuple[str, int | None, str]:
         m = _LEADING.match(lines[-1])
         if m:
             return m.group(1).lower(), seen.rfind(m.group(1)), "\n".join(lines[:-1]).strip()
+    body = "\n".join(lines)
+    last = _LAST_WORD.search(body)
+    if last:  # "..., they would be a good fit except for the license. No."
+        return last.group(1).lower(), None, body[: last.start()].strip()
     said = {m.group(1).lower() for m in _SENTENCE.finditer(seen)}
     if len(said) == 1:
         return said.pop(), None, seen.strip()
