@@ -171,19 +171,28 @@ def _phrase(text: str) -> str:
 
 
 def _names_in(phrase: str, names: Sequence[str]) -> list[tuple[str, int, int]]:
-    """(label, start, end) of each candidate's name in a lower-case phrase."""
+    """(label, start, end) of each candidate's name in a phrase (case kept).
+
+    The full name in any case; a first or last name alone only as a name is written
+    (capitalised) and only when the other candidate does not share it, so "I will
+    choose" never names a candidate called Will.
+    """
     if len(names) < 2:
         return []
     out: list[tuple[str, int, int]] = []
-    full = [_phrase(n).lower() for n in names[:2]]
+    full = [_phrase(n) for n in names[:2]]
     for i, name in enumerate(full):
         if not name:
             continue
         parts = name.split()
-        other = full[1 - i].split()
-        forms = [name] + [p for p in (parts[:1] + parts[-1:]) if len(p) > 2 and p not in other]
-        for form in dict.fromkeys(forms):
-            for m in re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", phrase):
+        other = {p.lower() for p in full[1 - i].split()}
+        forms = [(name, re.I)] + [
+            (p, 0) for p in (parts[:1] + parts[-1:]) if len(p) > 2 and p.lower() not in other
+        ]
+        for form, flags in dict.fromkeys(forms):
+            if not flags and not form[:1].isupper():
+                form = form[:1].upper() + form[1:]
+            for m in re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", phrase, flags):
                 out.append((FIRST if i == 0 else SECOND, m.start(), m.end()))
     return out
 
@@ -195,7 +204,7 @@ def _mentions(phrase: str, names: Sequence[str]) -> list[tuple[str, int, bool]]:
         for label, pattern in _MENTION.items()
         for m in pattern.finditer(phrase)
     ]
-    spans += _names_in(phrase.lower(), names)
+    spans += _names_in(phrase, names)
     out = []
     for label, start, _end in sorted(spans, key=lambda s: s[1]):
         out.append((label, start, bool(_NEGATOR.search(phrase[:start]))))
