@@ -304,7 +304,7 @@ def _prose(
     for pattern in (choose,) if explicit_only else (choose, better):
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 40) : m.start()]
-            if re.search(r"\b(?:not|n't|whether|if)\W+(?:\w+\W+){0,2}$", before, re.I):
+            if re.search(r"\b(?:not|n't|whether|if)\s+(?:\w+\s+){0,2}$", before, re.I):
                 continue
             if pattern is better and _CONDITIONAL.match(text, m.end()):
                 continue  # "Resume 1 is better for a technical role, Resume 2 for ..."
@@ -312,6 +312,8 @@ def _prose(
             if label in (FIRST, SECOND) and (best is None or m.start(1) > best[1]):
                 best = (label, m.start(1))
     for m in () if explicit_only else _EQUAL.finditer(text):
+        if re.search(r"\b(?:not|never|hardly)\W+(?:\w+\W+)?$|n['’]t\W+$", text[: m.start()]):
+            continue  # "the candidates are not equally qualified"
         if best is None or m.start() > best[1]:
             best = (ABSTAIN, m.start())
     return best
