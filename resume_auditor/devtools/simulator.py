@@ -964,8 +964,27 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--rpm", type=int, help="requests per minute before answering 429")
     parser.add_argument("--tpm", type=int, help="tokens per minute before answering 429")
+    # -- answer styles (devtools/simulator_styles.py) --
+    parser.add_argument(
+        "--answer-styles",
+        help="answer in these styles, comma-separated, or 'all' (json, markdown, final_line, "
+        "brackets, think, ...); default: the requested <answer> tags",
+    )
     args = parser.parse_args()
-    sim = Simulator(port=args.port, latency_s=args.latency, rpm=args.rpm, tpm=args.tpm).start()
+    policy: Policy = longer_resume_policy
+    if args.answer_styles:
+        from resume_auditor.devtools.simulator_styles import PAIRWISE_STYLES, StyledPolicy
+
+        wanted = args.answer_styles.strip().lower()
+        styles = PAIRWISE_STYLES if wanted == "all" else tuple(s.strip() for s in wanted.split(","))
+        try:
+            policy = StyledPolicy(styles=styles)
+        except ValueError as exc:
+            parser.error(str(exc))
+    # -- end of answer styles --
+    sim = Simulator(
+        policy, port=args.port, latency_s=args.latency, rpm=args.rpm, tpm=args.tpm
+    ).start()
     print(f"Simulator on {sim.root_url}: OpenAI {sim.base_url}, Anthropic and Gemini at the root")
     print("(Ctrl-C to stop)")
     try:

@@ -17,7 +17,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from resume_auditor.prompts.logprobs import expected_value, label_probabilities
-from resume_auditor.prompts.reading import INVALID, Reading, clean_line, find_json
+from resume_auditor.prompts.reading import (
+    INVALID,
+    Reading,
+    answer_lines,
+    clean_line,
+    find_json,
+    json_blocks,
+    json_field,
+    mask_scale,
+    mask_thinking,
+)
 from resume_auditor.providers.base import TokenLogprob
 
 YES_NO_FORMS = {"yes": ("yes",), "no": ("no",)}
@@ -26,7 +36,101 @@ RATING_VALUES = {str(v): float(v) for v in range(1, 6)}
 
 _TAG = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", re.I | re.S)
 _YES_NO = re.compile(r"\b(yes|no)\b", re.I)
-_ANSWER_LINE = re.compile(r"\b(?:answer|decision|verdict|fit)\s*[:=\-–—]\s*\**\s*(yes|no)\b", re.I)
+# "Yes", "No.", "**Yes**, the candidate...", but not "Yes and no", "Yes/No" or "No doubt".
+_LEADING = re.compile(
+    r"^\W*(yes|no)\b(?!\s*(?:/|and\b|or\b|,\s*(?:and|or)\b))(?!\s+(?:doubt|way|one|question)\b)",
+    re.I,
+)
+_LABELLED = re.compile(
+    r"^\W*(?:my\s+|the\s+)?(?:final\s+)?(?:answer|decision|verdict|fit|good\s+fit|response|"
+    r"recommendation|conclusion)\W*?[:=\-–—]\W*(yes|no)\b(?!\s*(?:/|and\b|or\b))",
+    re.I,
+)
+_HEADING = re.compile(r"^\W*(?:final\s+)?(?:answer|decision|verdict)\W*$", re.I)
+_LAST_WORD = re.compile(r"[.!?:]\s+\W*(yes|no)\W*$", re.I)
+_SENTENCE = re.compile(r"\b(?:the\s+)?answer\s+(?:is|would\s+be)\W{0,3}(yes|no)\b", re.I)
+_FIT = re.compile(
+    r"\b(?:is|seems|appears\s+to\s+be|would\s+be)\s+(not\s+)?(?:a\s+)?(?:very\s+)?"
+    r"(?:good|strong|great|suitable)\s+(?:fit|match)\b"
+    r"|\b(?:is\s*n[o']t|isn’t)\s+(?:a\s+)?(?:good|strong|great|suitable)\s+(?:fit|match)\b",
+    re.I,
+)
+_YES_NO_KEYS = (
+    "answer",
+    "finalanswer",
+    "decision",
+    "verdict",
+    "goodfit",
+    "isgoodfit",
+    "fit",
+    "isfit",
+    "recommendation",
+    "hire",
+    "result",
+)
+
+
+def _yes_no_word(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        m = _LEADING.match(clean_line(value))
+        return m.group(1).lower() if m else None
+    return None
+
+
+def locate_yes_no(text: str) -> tuple[str, int | None, str]:
+    """(yes / no / invalid, where the word stands, justification).
+
+    In order: an answer tag, a JSON answer field, the first word, a labelled line
+    ("Answer: No", a "### Answer" heading), a short last line, "the answer is
+    no", and last "is (not) a good fit". A reasoning model's <think> block is
+    never read; "Yes and no", "Yes/No" and "Maybe" are not answers.
+    """
+    seen = mask_thinking(text)
+    tags = list(_TAG.finditer(seen))
+    if tags:
+        m = _LEADING.match(clean_line(tags[-1].group(1)))
+        if m:
+            return m.group(1).lower(), tags[-1].start(1), seen[: tags[-1].start()].strip()
+        return INVALID, None, seen.strip()
+    for start, data in reversed(json_blocks(seen)):
+        hit = json_field(data, _YES_NO_KEYS)
+        if hit is not None:
+            word = _yes_no_word(hit[1])
+            return (word or INVALID), (seen.find(str(hit[1]), start) if word else None), ""
+    lines = answer_lines(seen)
+    if lines:
+        first = _LEADING.match(lines[0])
+        if first:
+            return first.group(1).lower(), seen.find(first.group(1)), ""
+    for i in range(len(lines) - 1, -1, -1):
+        line = clean_line(lines[i])
+        m = _LABELLED.match(line)
+        if m:
+            return m.group(1).lower(), seen.rfind(m.group(1)), "\n".join(lines[:i]).strip()
+        if _HEADING.match(line) and i + 1 < len(lines):
+            m = _LEADING.match(lines[i + 1])
+            if m:
+                return m.group(1).lower(), seen.rfind(m.group(1)), "\n".join(lines[:i]).strip()
+    if lines and len(lines[-1].split()) <= 3:
+        m = _LEADING.match(lines[-1])
+        if m:
+            return m.group(1).lower(), seen.rfind(m.group(1)), "\n".join(lines[:-1]).strip()
+    body = "\n".join(lines)
+    last = _LAST_WORD.search(body)
+    if last:  # "..., they would be a good fit except for the license. No."
+        return last.group(1).lower(), None, body[: last.start()].strip()
+    said = {m.group(1).lower() for m in _SENTENCE.finditer(seen)}
+    if len(said) == 1:
+        return said.pop(), None, seen.strip()
+    fits = {
+        "no" if re.search(r"\bnot\b|n['’]t\b", m.group(0), re.I) else "yes"
+        for m in _FIT.finditer(seen)
+    }
+    if len(fits) == 1:
+        return fits.pop(), None, seen.strip()
+    return INVALID, None, seen.strip()
 
 
 def read_yes_no(
@@ -35,20 +139,7 @@ def read_yes_no(
     logprobs: Sequence[TokenLogprob] | None = None,
     context: Mapping[str, Any] | None = None,
 ) -> Reading:
-    label, pos = INVALID, None
-    tags = list(_TAG.finditer(text))
-    if tags:
-        m = _YES_NO.match(clean_line(tags[-1].group(1)))
-        if m:
-            label, pos = m.group(1).lower(), tags[-1].start(1)
-    else:
-        first = _YES_NO.match(clean_line(text))
-        lines = _ANSWER_LINE.findall(text)
-        if first:
-            label, pos = first.group(1).lower(), text.lower().find(first.group(1).lower())
-        elif lines:
-            label = lines[-1].lower()
-            pos = text.lower().rfind(label)
+    label, pos, justification = locate_yes_no(text)
     parsed: dict[str, Any] = {"answer": label}
     probs = label_probabilities(logprobs, text, pos, YES_NO_FORMS)
     if probs is not None:
@@ -57,7 +148,6 @@ def read_yes_no(
         parsed["p_yes"] = round(dist["yes"] * mass, 6)
         parsed["p_no"] = round(dist["no"] * mass, 6)
         parsed["score"] = round(dist["yes"], 6)
-    justification = text[: tags[-1].start()].strip() if tags else ""
     return Reading(label, justification, parsed)
 
 
@@ -70,9 +160,14 @@ _SUBS = {
 }
 _OVERALL = (
     r"(?:overall\s+(?:hire|hiring)?\s*(?:rating|recommendation|score)?"
-    r"|hire\s+rating|hiring\s+(?:rating|recommendation|decision)|recommendation|rating|score)"
+    r"|hire\s+rating|hiring\s+(?:rating|recommendation|decision)|recommendation|rating|score"
+    r"|(?:i\s+would|i'd|i’d|i)\s+(?:rate|give)(?:\s+(?:this|the)\s+(?:candidate|applicant|resume))?)"
 )
-_NUMBER = r"\**\s*[:=\-–—]?\s*\**\s*(?:a\s+)?\(?([1-5])(?:\.0)?\)?(?:\s*(?:/|out\s+of)\s*5)?\b"
+# A point of the scale: "4", "**4**", "4/5", "4 out of 5", never "3.5" or "3-4".
+_NUMBER = (
+    r"\**\s*[:=\-–—]?\s*\**\s*(?:a\s+)?\(?([1-5])(?:\.0)?\)?(?:\s*(?:/|out\s+of)\s*5)?\b"
+    r"(?![.,]\d)(?!\s*(?:-|–|—|to|or)\s*[1-5]\b)"
+)
 
 
 def _labelled(text: str, name: str) -> list[re.Match[str]]:
@@ -123,30 +218,33 @@ def read_rating(
 ) -> Reading:
     parsed: dict[str, Any] = {}
     pos: int | None = None
-    data = find_json(text)
+    seen = mask_scale(mask_thinking(text))  # positions kept: log-probabilities still align
+    data = find_json(seen)
     ratings = _json_ratings(data)
     if "rating" not in ratings:
         for name in _SUBS:
-            found = _labelled(text, _SUBS[name])
+            found = _labelled(seen, _SUBS[name])
             if found and name not in ratings:
                 ratings[name] = int(found[-1].group(1))
         overall = [
             m
-            for m in _labelled(text, _OVERALL)
-            if not re.search(r"(experience|professionalism|fit)\W*$", text[: m.start()], re.I)
+            for m in _labelled(seen, _OVERALL)
+            if not re.search(r"(experience|professionalism|fit)\W*$", seen[: m.start()], re.I)
         ]
         if overall:
             ratings["rating"] = int(overall[-1].group(1))
             pos = overall[-1].start(1)
         else:
-            bare = re.fullmatch(r"\W*([1-5])(?:\.0)?\W*", text)
-            if bare:
+            lines = answer_lines(seen)
+            last = lines[-1] if lines else ""
+            bare = re.fullmatch(r"\W*([1-5])(?:\.0)?(?:\s*/\s*5)?\W*", last)
+            if bare:  # d3-rating: only the number
                 ratings["rating"] = int(bare.group(1))
-                pos = bare.start(1)
+                pos = seen.rfind(last) + bare.start(1)
     elif data is not None:
-        pos = text.rfind(str(ratings["rating"]))
+        pos = seen.rfind(str(ratings["rating"]))
     parsed.update(ratings)
-    summary = _summary(text, data)
+    summary = _summary(seen, data)
     if summary:
         parsed["summary"] = summary
     label = str(ratings["rating"]) if "rating" in ratings else INVALID
@@ -213,19 +311,19 @@ def read_dimensions(
     context: Mapping[str, Any] | None = None,
 ) -> Reading:
     scores: dict[str, int] = {}
-    data = find_json(text)
-    if isinstance(data, dict):
-        for key, value in data.items():
-            dim = _dimension_of(str(key))
-            number = _dig(value)
-            if dim is not None and number is not None and dim not in scores:
-                scores[dim] = number
+    seen = mask_scale(mask_thinking(text))
+    data = find_json(seen)
+    for key, value in _named_values(data):
+        dim = _dimension_of(key)
+        number = _dig(value)
+        if dim is not None and number is not None and dim not in scores:
+            scores[dim] = number
     if len(scores) < len(DIMENSIONS):
         for dim, pattern in _DIM_TEXT.items():
             if dim in scores:
                 continue
             found = re.search(
-                rf"(?<![A-Za-z])\"?{pattern}\"?([^0-9]{{0,60}}?)\b([1-5])\b", text, re.I
+                rf"(?<![A-Za-z])\"?{pattern}\"?([^0-9]{{0,60}}?)\b([1-5])\b(?![.,]\d)", seen, re.I
             )
             # The number must follow this dimension's name, not the next one's.
             if found and not _OTHER_DIMENSION.search(found.group(1)):
@@ -236,6 +334,32 @@ def read_dimensions(
         parsed["missing"] = missing
     label = INVALID if not scores else "ok" if not missing else "partial"
     return Reading(label, "", parsed)
+
+
+def _named_values(data: Any) -> list[tuple[str, Any]]:
+    """(dimension name, value) pairs from {"Relevance": 4, ...} or from a list of
+    {"dimension": "Relevance", "score": 4} objects."""
+    if isinstance(data, dict):
+        return [(str(k), v) for k, v in data.items()]
+    out: list[tuple[str, Any]] = []
+    if isinstance(data, list):
+        for item in data:
+            if not isinstance(item, dict):
+                continue
+            name = next(
+                (
+                    str(v)
+                    for k, v in item.items()
+                    if str(k).lower() in ("dimension", "criterion", "criteria", "name", "category")
+                ),
+                None,
+            )
+            score = next(
+                (v for k, v in item.items() if str(k).lower() in ("score", "rating", "value")), None
+            )
+            if name is not None:
+                out.append((name, score))
+    return out
 
 
 def _dig(value: Any) -> int | None:
