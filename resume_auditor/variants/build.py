@@ -9,13 +9,21 @@ and one per source resume for blinded copies, all drawn from the seed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from resume_auditor.domain.case import Case, CaseSet, Variant
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona
 from resume_auditor.domain.qualtext import QualText
-from resume_auditor.variants.fills import PLACEHOLDER_NAME, Contact, Filled, fill, synthetic_contact
+from resume_auditor.variants.fills import (
+    NAME_LINE_NOTE,
+    PLACEHOLDER_NAME,
+    Contact,
+    Filled,
+    fill,
+    needs_name_line,
+    synthetic_contact,
+)
 from resume_auditor.variants.signals import insert_signal, signal_lines
 
 
@@ -85,6 +93,8 @@ class VariantMaker:
             )
         )
         out.filled.append(filled)
+        if needs_name_line(text.template) and NAME_LINE_NOTE not in out.notes:
+            out.notes.append(NAME_LINE_NOTE)
         return len(out.variants) - 1
 
     def render(
@@ -112,4 +122,5 @@ class VariantMaker:
             filled = insert_signal(
                 filled, signal_lines(signal, self.job_title, signal_kinds), section_title
             )
-        return filled
+        group = persona.group if persona is not None else (signal.key if signal else None)
+        return replace(filled, group=group)

@@ -11,6 +11,12 @@ a neutral fictional address and city, an example.com email, and links whose
 handle is the persona's and whose personal sites live under example.com. The
 college is always replaced (the caller passes one from the neutral list).
 
+A resume with no name found (anonymised postings print none; a heading is not
+a name) would give name variants that are the same text. So when the template
+has no name slot, every fill starts with a name line of its own: the persona's
+name, or the placeholder when blinded (`needs_name_line`, NAME_LINE_NOTE says
+so to the user). The line is an identity span like any name.
+
 Blinded fills (D2's identity-removed condition, D4's "original") write a
 neutral placeholder for the name and they/them pronouns, with the verb after a
 subject pronoun put in agreement ("she leads" -> "they lead").
@@ -64,6 +70,22 @@ class Span:
 class Filled:
     text: str
     spans: tuple[Span, ...] = ()
+    # Whose variant this is: a group key, or None for an identity-removed copy. The
+    # design check refuses two identical texts of different groups.
+    group: str | None = None
+
+
+NAME_LINE_NOTE = (
+    "No candidate name was found at the top of this resume, so every variant starts "
+    f"with a name line (the persona's name; {PLACEHOLDER_NAME!r} when identity is removed) "
+    "and name variants differ. Mark the name by hand if the resume has one."
+)
+_NAME_KINDS = frozenset({SlotKind.FULL_NAME, SlotKind.FIRST_NAME, SlotKind.LAST_NAME})
+
+
+def needs_name_line(template: Template) -> bool:
+    """True if no slot holds the name: fills then add a name line at the top."""
+    return bool(template.text.strip()) and not any(s.kind in _NAME_KINDS for s in template.slots)
 
 
 @dataclass(frozen=True)
@@ -162,6 +184,11 @@ def fill(
     spans: list[Span] = []
     pos = 0
     length = 0
+    if needs_name_line(template):
+        header = PLACEHOLDER_NAME if blind or persona is None else persona.full_name
+        out.append(header + "\n")
+        spans.append(Span(0, len(header), SlotKind.FULL_NAME.value))
+        length = len(header) + 1
     for slot in template.slots:
         if slot.start < pos:  # swallowed by a blinded title's trailing space
             continue

@@ -1,0 +1,203 @@
+"""The candidate's name: only a name where names stand, and name variants that really differ.
+
+The header lines here are written for these tests (not taken from any corpus):
+headings, job titles, skills and section words that were once taken for names,
+and names of many shapes and origins that must still be found.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from resume_auditor.documents.identity import find_identity
+from resume_auditor.documents.names import find_name, is_placeholder_name
+from resume_auditor.domain.case import VariantKind
+from resume_auditor.domain.groups import D1_GROUPS
+from resume_auditor.domain.identity import Persona, SlotKind, Template
+from resume_auditor.domain.job import Job, Qualification, QualKind
+from resume_auditor.domain.qualtext import QualOrigin, QualText
+from resume_auditor.domain.study import D1Spec, D2Spec
+from resume_auditor.variants.build import BuiltCases, VariantMaker
+from resume_auditor.variants.d1 import build_d1_texts
+from resume_auditor.variants.d2 import build_d2
+from resume_auditor.variants.designcheck import (
+    IdenticalPairError,
+    check_same_outside_identity,
+)
+from resume_auditor.variants.fills import (
+    NAME_LINE_NOTE,
+    PLACEHOLDER_NAME,
+    Filled,
+    fill,
+    needs_name_line,
+)
+from resume_auditor.variants.texts import merge_texts
+
+BODY = "\nExperience\nRan the kitchen at a busy bistro for six years.\n"
+
+
+def _name(top: str) -> str | None:
+    found = find_name(top + BODY)
+    return " ".join(found.tokens) if found else None
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "EXECUTIVE CHEF",
+        "Line Cook",
+        "PAYROLL SPECIALIST",
+        "Warehouse Associate",
+        "Charge Nurse",
+        "Curriculum Vitae",
+        "CURRICULUM VITAE",
+        "Résumé",
+        "Professional Summary",
+        "Career Highlights",
+        "Key Accomplishments",
+        "Areas of Expertise",
+        "Technical Proficiencies",
+        "Adobe Photoshop",
+        "QuickBooks Online",
+        "Microsoft Excel",
+        "Patient Care",
+        "Inventory Control",
+        "Grant Writing",
+        "Customer Relations",
+        "Team Leadership",
+        "Forklift Certification",
+        "Kelly Services",
+        "Chase Bank",
+    ],
+)
+def test_headings_titles_and_skills_are_not_names(top: str) -> None:
+    assert _name(top) is None
+
+
+@pytest.mark.parametrize(
+    ("top", "name"),
+    [
+        ("Maria del Carmen Ortiz", "Maria del Carmen Ortiz"),
+        ("Ludwig van Beethoven-Smythe", "Ludwig van Beethoven-Smythe"),
+        ("T. Rowan Ellery", "T. Rowan Ellery"),
+        ("Rowan T. Ellery, RN", "Rowan T. Ellery"),
+        ("SIOBHAN MACNAMARA", "SIOBHAN MACNAMARA"),
+        ("Oluwaseun Adebayo-Okafor", "Oluwaseun Adebayo-Okafor"),
+        ("Nguyen Thi Lan", "Nguyen Thi Lan"),
+        ("Rahul Venkataraman | Line Cook", "Rahul Venkataraman"),
+        ("Ms. Keiko Tanaka", "Keiko Tanaka"),
+        ("Søren Kierkegaard-Holm", "Søren Kierkegaard-Holm"),
+        ("Will Fairbanks", "Will Fairbanks"),
+        ("GRANT O'MALLEY", "GRANT O'MALLEY"),
+        ("Curriculum Vitae\nAmara Chukwu", "Amara Chukwu"),
+        ("EXECUTIVE CHEF\nDelphine Arceneaux", "Delphine Arceneaux"),
+        ("R O W A N   E L L E R Y", "ROWAN ELLERY"),
+    ],
+)
+def test_names_of_many_shapes_are_found(top: str, name: str) -> None:
+    assert _name(top) == name
+
+
+def test_a_name_below_a_sidebar_is_found() -> None:
+    top = "CONTACT\n(555) 010-4477\nrowan.ellery@example.org\nSKILLS\nKnife work\nRowan Ellery"
+    assert _name(top) == "Rowan Ellery"
+
+
+def test_a_referee_is_not_the_candidate() -> None:
+    top = "EXECUTIVE CHEF\nREFERENCES\nDelphine Arceneaux"
+    assert _name(top) is None
+
+
+def test_an_unknown_given_name_needs_a_known_surname_or_the_email() -> None:
+    # Neither word is in the name lists: without other evidence it is not taken.
+    assert _name("Zorblat Quexx") is None
+    assert find_name("Zorblat Quexx\nzorblat.q@example.org\n" + BODY) is not None
+
+
+@pytest.mark.parametrize(
+    "top", ["YOUR NAME HERE", "[Your Name]", "First Last", "Firstname Lastname", "Name Surname"]
+)
+def test_a_placeholder_stands_where_the_name_stands(top: str) -> None:
+    found = find_name(top + BODY)
+    assert found is not None and found.placeholder
+    template = find_identity(top + BODY)
+    assert template.original_name() == top
+    assert is_placeholder_name(top)
+    # its words elsewhere are left alone
+    assert "Name" not in [s.original for s in find_identity(top + BODY + "Name tags").slots[1:]]
+
+
+def test_john_doe_is_a_name_and_said_to_be_a_placeholder() -> None:
+    assert _name("John Doe") == "John Doe"
+    assert is_placeholder_name("John Doe") and not is_placeholder_name("Rowan Ellery")
+
+
+NAMELESS = "SOUS CHEF\nSummary\nRan the line at a 120-seat bistro; trained six cooks.\n"
+WOMAN = Persona("Lakisha", "Washington", "woman", "black_woman")
+MAN = Persona("Todd", "Becker", "man", "white_man")
+
+
+def test_a_resume_without_a_name_gets_a_name_line_in_every_variant() -> None:
+    template = find_identity(NAMELESS)
+    assert template.original_name() is None and needs_name_line(template)
+    a = fill(template, WOMAN, contact=None, college=None)
+    b = fill(template, MAN, contact=None, college=None)
+    blind = fill(template, None, contact=None, college=None, blind=True)
+    assert a.text.splitlines()[0] == "Lakisha Washington"
+    assert b.text.splitlines()[0] == "Todd Becker"
+    assert blind.text.splitlines()[0] == PLACEHOLDER_NAME
+    assert a.text.endswith(NAMELESS) and a.text != b.text
+    check_same_outside_identity(a, b, "test")  # differ only in the name line
+
+
+def test_a_resume_with_a_name_gets_no_extra_line() -> None:
+    template = find_identity("Delphine Arceneaux\n" + NAMELESS)
+    assert not needs_name_line(template)
+    assert fill(template, MAN, contact=None, college=None).text.startswith("Todd Becker\nSOUS")
+
+
+def test_identical_texts_of_different_groups_are_refused() -> None:
+    a = Filled("same text", (), "black_woman")
+    b = Filled("same text", (), "white_man")
+    with pytest.raises(IdenticalPairError, match="same text"):
+        check_same_outside_identity(a, b, "Equal pair")
+    # the same group twice (an explicit-signal pair of one group) is not a cross-group pair
+    check_same_outside_identity(a, Filled("same text", (), "black_woman"), "Equal pair")
+
+
+def _job() -> Job:
+    return Job(
+        "Sous Chef",
+        "Run the line.",
+        [Qualification("Five years on a line", QualKind.REQUIRED)],
+    )
+
+
+def test_designs_on_a_nameless_resume_say_so_and_pairs_differ() -> None:
+    template = find_identity(NAMELESS)
+    base = QualText(7, VariantKind.BASE, 0, template, origin=QualOrigin.ORIGINAL)
+    texts = merge_texts([base], [])
+    built = build_d1_texts(texts, _job(), D1Spec(groups=D1_GROUPS, unequal_pairs=False), seed=5)
+    assert NAME_LINE_NOTE in built.notes
+    assert built.cases
+    for case in built.cases:
+        a, b = built.variants[case.variant_a], built.variants[case.variant_b]
+        assert a.text != b.text, case.differs
+    d2 = build_d2(texts, _job(), D2Spec(groups=D1_GROUPS), seed=5)
+    assert len({v.text for v in d2.variants}) == len(d2.variants)
+
+
+def test_the_maker_tags_each_fill_with_its_group() -> None:
+    maker = VariantMaker("Sous Chef", random.Random(1))
+    base = QualText(1, VariantKind.BASE, 0, find_identity(NAMELESS))
+    out = BuiltCases(1)
+    maker.make(out, base, WOMAN, college=None)
+    maker.make(out, base, None, college=None)
+    assert [f.group for f in out.filled] == ["black_woman", None]
+
+
+def test_an_empty_template_needs_no_name_line() -> None:
+    assert not needs_name_line(Template("   \n"))
+    assert SlotKind.FULL_NAME.value == "full_name"
