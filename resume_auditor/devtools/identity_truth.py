@@ -9,7 +9,9 @@ colleges (shared/data/resumes-dev/SOURCES.md). Two figures come out:
   R I C H A R D S" is "Jared Richards");
 - identity recall over all fields: a truth value counts as found when every
   place it occurs in the app's text lies inside identity slots (a detail left
-  in one place still reaches the model). Values that do not occur in the text
+  in one place still reaches the model). For the address and colleges, only
+  the first place counts: the same city or university recurs as an employer's
+  location or an employer, which the app keeps on purpose. Values that do not occur in the text
   at all (a link only in a PDF annotation, an image-only page) cannot be found
   by reading the text; they are counted apart, as "not in the text".
 
@@ -28,6 +30,7 @@ from typing import Any
 from resume_auditor.domain.identity import Template
 
 FIELDS = ("name", "email", "phone", "address", "links", "colleges")
+FIRST_PLACE_ONLY = frozenset({"address", "colleges"})
 
 
 def letters(text: str) -> str:
@@ -140,6 +143,8 @@ def score_file(filename: str, template: Template, truth: dict[str, Any]) -> File
     for key, value in truth_values(truth):
         fs = score.fields.setdefault(key, FieldScore())
         spots = list(_value_pattern(key, value).finditer(text))
+        if key in FIRST_PLACE_ONLY:
+            spots = spots[:1]
         if not spots:
             fs.absent += 1
             continue
