@@ -201,3 +201,44 @@ def test_the_maker_tags_each_fill_with_its_group() -> None:
 def test_an_empty_template_needs_no_name_line() -> None:
     assert not needs_name_line(Template("   \n"))
     assert SlotKind.FULL_NAME.value == "full_name"
+
+
+def _kinds(text: str, kind: SlotKind) -> list[str]:
+    return [s.original for s in find_identity(text).slots if s.kind is kind]
+
+
+@pytest.mark.parametrize(
+    ("line", "address"),
+    [
+        ("Flat 4, 22 Baker Street, London, United Kingdom", None),  # the street pattern's
+        ("Gangnam-gu, Seoul, Republic of Korea", "Gangnam-gu, Seoul, Republic of Korea"),
+        ("17, Rue Oberkampf, 75011 Paris, France", "17, Rue Oberkampf, 75011 Paris, France"),
+        ("48 Elm Road, Duluth, USA \u2014 (555) 010-2020", "48 Elm Road, Duluth, USA"),
+        ("Worked in 12 countries, including India", ""),
+    ],
+)
+def test_an_address_line_in_the_header(line: str, address: str | None) -> None:
+    text = f"Rowan Ellery\n{line}\nrowan@example.org\nExperience\nCooked.\n"
+    found = _kinds(text, SlotKind.ADDRESS)
+    if address is None:
+        assert found  # some address slot covers it
+    elif address:
+        assert found == [address]
+    else:
+        assert found == []
+
+
+def test_a_phone_with_a_bracketed_country_code() -> None:
+    text = "Rowan Ellery\n(+49) 30-1234-5678 | rowan@example.org\nExperience\nCooked.\n"
+    assert _kinds(text, SlotKind.PHONE) == ["(+49) 30-1234-5678"]
+
+
+def test_colleges_in_capitals_under_a_sub_heading_of_education() -> None:
+    text = (
+        "Rowan Ellery\nEDUCATION\nB.S.\nCULINARY ARTS\nJOHNSON AND WALES UNIVERSITY\n"
+        "University of Vermont Sept 2014\nEXPERIENCE\nCook, University of Iowa\n"
+    )
+    colleges = _kinds(text, SlotKind.COLLEGE)
+    assert "JOHNSON AND WALES UNIVERSITY" in colleges
+    assert "University of Vermont" in colleges
+    assert "University of Iowa" not in colleges  # an employer

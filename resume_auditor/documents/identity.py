@@ -118,6 +118,9 @@ def find_identity(text: str) -> Template:
         slots.add(start, end, SlotKind.LINK, conf)
     for start, end, conf in contact.find_phones(text):
         slots.add(start, end, SlotKind.PHONE, conf)
+    for lo, hi in _contact_blocks(text):  # a whole address line before its street part
+        for start, end, conf in contact.find_header_addresses(text, hi, lo):
+            slots.add(start, end, SlotKind.ADDRESS, conf)
     for start, end, conf in contact.find_addresses(text):
         slots.add(start, end, SlotKind.ADDRESS, conf)
     name = find_name(text)
