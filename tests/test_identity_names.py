@@ -242,3 +242,40 @@ def test_colleges_in_capitals_under_a_sub_heading_of_education() -> None:
     assert "JOHNSON AND WALES UNIVERSITY" in colleges
     assert "University of Vermont" in colleges
     assert "University of Iowa" not in colleges  # an employer
+
+
+PERSONAL = """Priya Raghunathan
+Date of Birth: 14 March 1994
+Father's Name: Suresh Raghunathan
+Nationality : Indian | Marital Status - Single
+Passport No: K7712093
+Languages known: English, Tamil
+Experience
+Cooked for 300 covers a night.
+"""
+
+
+def test_labelled_personal_details_are_withheld_in_every_variant() -> None:
+    template = find_identity(PERSONAL)
+    personal = [s.original for s in template.slots if s.kind is SlotKind.PERSONAL]
+    assert personal == [
+        "14 March 1994",
+        "Suresh Raghunathan",
+        "Indian",
+        "Single",
+        "K7712093",
+    ]
+    a = fill(template, WOMAN, contact=None, college=None)
+    b = fill(template, MAN, contact=None, college=None)
+    for real in ("1994", "Suresh", "Raghunathan", "K7712093", "Indian"):
+        assert real not in a.text and real not in b.text, real
+    assert "English, Tamil" in a.text  # a skill, not a personal detail
+    check_same_outside_identity(a, b, "test")
+
+
+def test_a_labelled_handle_becomes_the_personas() -> None:
+    text = "Rowan Ellery\nrowan@example.org\nGitHub: rowanellery\nExperience\nCooked.\n"
+    template = find_identity(text)
+    assert [s.original for s in template.slots if s.kind is SlotKind.LINK] == ["rowanellery"]
+    assert "GitHub: todd-becker" not in fill(template, MAN, contact=None, college=None).text
+    assert "rowanellery" not in fill(template, MAN, contact=None, college=None).text

@@ -199,3 +199,58 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
                 out.append((begin, begin + len(segment), 0.75))
         pos += len(line) + 1
     return out
+
+
+# A labelled personal detail on its own line or after a separator: "Date of Birth: 3 May
+# 1990", "Father's Name: Ramesh Kumar", "Nationality - Indian", "Passport No: K1234567".
+_PERSONAL = re.compile(
+    r"(?im)(?:^|[|\u2022\u00b7]|\s{3,})[ \t*\-\u2022]*(?P<label>"
+    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|born(?=\s*:)|place\s+of\s+birth|"
+    r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
+    r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
+    r"marital\s+status|nationality|citizenship|religion|caste|gender|sex(?=\s*:)|age(?=\s*:)|"
+    r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
+    r"aadhaa?r(?:\s+(?:no\.?|number))?|pan(?:\s+(?:no\.?|number))|ssn|"
+    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?|"
+    r"visa\s+status|languages?\s+known"
+    r")[ \t]*(?:[:\-\u2013=][ \t]*|\t+|[ \t]{2,})(?P<value>[^\n|\u2022]{1,80})"
+)
+
+
+def find_personal_details(text: str) -> list[Span]:
+    """The values of labelled personal details (the label itself stays).
+
+    They say age, family, origin or religion, or identify the person outright, and
+    are not qualifications: every variant shows them withheld.
+    """
+    out: list[Span] = []
+    for m in _PERSONAL.finditer(text):
+        if m.group("label").lower().startswith("language"):
+            continue  # "Languages known: English, Hindi" is a skill
+        value = m.group("value").rstrip(" \t.,;")
+        if not value.strip() or len(value.split()) > 10:
+            continue
+        start = m.start("value")
+        out.append((start, start + len(value), 0.85))
+    return out
+
+
+_SITES = (
+    r"linkedin|github|gitlab|bitbucket|twitter|x|instagram|facebook|youtube|medium|behance|"
+    r"dribbble|kaggle|leetcode|stack\s?overflow|skype|telegram|mastodon|codepen|hugging\s?face"
+)
+_LABELLED_HANDLE = re.compile(
+    rf"(?i)(?<![\w.])(?:{_SITES})\s*(?::\s*(?://\s*)?|://\s*)"
+    r"(?P<handle>@?[A-Za-z0-9][\w\-.]{1,38}[A-Za-z0-9_])(?![\w@/])"
+)
+
+
+def find_labelled_handles(text: str) -> list[Span]:
+    """A bare handle after a site's name ("GitHub: janedoe", "LinkedIn:// jane-doe")."""
+    out: list[Span] = []
+    for m in _LABELLED_HANDLE.finditer(text):
+        handle = m.group("handle")
+        if "." in handle.strip("."):
+            continue  # "linkedin.com/...": a link, found as one
+        out.append((m.start("handle"), m.end("handle"), 0.8))
+    return out

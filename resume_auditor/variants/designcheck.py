@@ -37,6 +37,7 @@ _ALLOWED = frozenset(
         "location",
         "link",
         "college",
+        "personal",
         "signal",
     }
 )

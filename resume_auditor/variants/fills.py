@@ -40,6 +40,8 @@ from resume_auditor.domain.identity import (
 
 PLACEHOLDER_NAME = "Candidate"
 WITHHELD_COLLEGE = "(college withheld)"
+# A birth date, a parent's name, an ID number: the same in every variant, and never real.
+WITHHELD = "(withheld)"
 FICTIONAL_CITY = "Springfield"
 _STREETS = ("Main Street", "Oak Avenue", "Maple Street", "Park Avenue", "Cedar Lane", "Elm Street")
 
@@ -129,6 +131,8 @@ def _fictional_link(persona: Persona, original: str) -> str:
     if swapped and (host in PROFILE_HOSTS or any(host.endswith("." + h) for h in PROFILE_HOSTS)):
         return swapped
     if original.startswith("@") and swapped:
+        return swapped
+    if swapped and re.fullmatch(r"[\w\-]+", original):  # a bare handle after "GitHub:"
         return swapped
     scheme = match.group(1) or "" if match else ""
     return f"{scheme}{slug(persona.full_name, '-')}.example.com"
@@ -223,6 +227,8 @@ def _value(
     blind: bool,
     blind_college: bool,
 ) -> str | None:
+    if kind is SlotKind.PERSONAL:
+        return WITHHELD
     if kind is SlotKind.COLLEGE:
         if blind and blind_college:
             return WITHHELD_COLLEGE
