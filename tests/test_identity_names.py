@@ -279,3 +279,17 @@ def test_a_labelled_handle_becomes_the_personas() -> None:
     assert [s.original for s in template.slots if s.kind is SlotKind.LINK] == ["rowanellery"]
     assert "GitHub: todd-becker" not in fill(template, MAN, contact=None, college=None).text
     assert "rowanellery" not in fill(template, MAN, contact=None, college=None).text
+
+
+@pytest.mark.parametrize(
+    "top", ["Shift Leader", "Park Ranger", "Supply Chain", "Delivery Driver", "TEACHER"]
+)
+def test_a_title_whose_words_the_text_uses_as_words_is_not_a_name(top: str) -> None:
+    body = "\nSummary\nRan the night shift at the park; drove delivery routes for a supply chain.\n"
+    assert find_name(top + body) is None
+
+
+def test_a_name_run_together_needs_the_email() -> None:
+    assert find_name("AVIATION\nSummary\nFlew.\n") is None  # not "Avia Tion"
+    found = find_name("ROWANELLERY\nrowan.ellery@example.org\nSummary\nCooked.\n")
+    assert found is not None and found.tokens == ("ROWAN", "ELLERY")

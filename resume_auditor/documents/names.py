@@ -124,7 +124,13 @@ RESUME_WORDS = frozenset(
     culinary construction manufacturing warehouse logistics transportation healthcare
     health care safety compliance risk insurance real estate property maintenance
     facilities environmental energy marketing advertising relations events event
-    planning writing editing budget budgeting forecasting reporting reports analysis analytics
+    planning writing editing leader member carrier ambassador pastor sergeant chain
+    speaker ranger trainer processor crew shift mail delivery supply youth athletic loan
+    valley garden gardens square pacific atlantic cowboys controls solutions partners
+    holdings industries enterprises technologies capital ventures labs studio studios
+    foods motors airlines airways electric water realty properties hotel hotels
+    resort inn cafe grill bistro bar market markets store stores mall shop pharmacy
+    dental ministries budget budgeting forecasting reporting reports analysis analytics
     international global national regional local general special specialty
     """.split()  # noqa: SIM905  (a word list reads better as text)
 )
@@ -294,6 +300,8 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
     CHEF", "Microsoft Office", "Core Qualifications") is never a name.
     """
     emails = [m.group(0).split("@")[0] for m in EMAIL.finditer(text[:20000])]
+    # Words the text also writes in lower case are words ("shift", "park", "writing").
+    lower = frozenset(re.findall(r"(?<![\w@./])[a-z]{3,}(?![\w@/]|\.\w)", text[:20000]))
     lines = _header_lines(text, max_lines)
     best: tuple[float, int, Name] | None = None
     for index, (pos, line, zone) in enumerate(lines):
@@ -310,10 +318,13 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
                 best = (PLACEHOLDER_SCORE, index, name)
             continue
         labelled = bool(_LABEL.match(line))
-        for start, end, tokens in _candidates(lines, index):
-            score = _evidence(tokens, index, labelled, emails)
-            if zone == "body" and not _in_email(list(tokens), emails):
-                score = 0.0  # below "Experience" only the email vouches for a name
+        for start, end, tokens, glued in _candidates(lines, index):
+            score = _evidence(tokens, index, labelled, emails, lower)
+            in_email = _in_email(list(tokens), emails)
+            if (zone == "body" or glued) and not in_email:
+                # below "Experience", or split out of one run of letters ("TEACHER" is
+                # not "Tea Cher"), only the email vouches for a name
+                score = 0.0
             if score < ACCEPT or (best is not None and score <= best[0]):
                 continue
             confidence = 0.95 if score >= STRONG else 0.8
@@ -333,7 +344,8 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
 
 
 Line = tuple[int, str, str]  # (offset in the text, line, zone)
-Candidate = tuple[int, int, tuple[str, ...]]  # (start, end in the text, name tokens)
+# (start, end in the text, name tokens, split out of one run of letters)
+Candidate = tuple[int, int, tuple[str, ...], bool]
 
 
 def _candidates(lines: list[Line], index: int) -> list[Candidate]:
@@ -342,24 +354,25 @@ def _candidates(lines: list[Line], index: int) -> list[Candidate]:
     out: list[Candidate] = []
     found = parse_name_line(line)
     if found is not None:
-        out.append((pos + found[0], pos + found[1], found[2]))
+        out.append((pos + found[0], pos + found[1], found[2], False))
     spaced = _letter_spaced(line)
     if spaced is not None:
-        out.append((pos + spaced[0], pos + spaced[1], spaced[2]))
+        glued_run = not re.search(r"\S\s{2,}\S", line.strip())
+        out.append((pos + spaced[0], pos + spaced[1], spaced[2], glued_run))
     single = _single_word(line)
     if single is not None:
         start, end, (word,) = single
-        out.append((pos + start, pos + end, (word,)))
+        out.append((pos + start, pos + end, (word,), False))
         glued = _split_glued(word)
         if glued is not None:
-            out.append((pos + start, pos + end, glued))
+            out.append((pos + start, pos + end, glued, True))
         if index + 1 < len(lines):
             npos, nline, _ = lines[index + 1]
             below = _single_word(nline)
             if below is not None and npos == pos + len(line) + 1:
                 tokens = [word, below[2][0]]
                 if _tokens_ok(tokens):  # "CRAIG" / "DAVIS" on two lines
-                    out.append((pos + start, npos + below[1], tuple(tokens)))
+                    out.append((pos + start, npos + below[1], tuple(tokens), False))
     return out
 
 
@@ -423,14 +436,19 @@ def _cjk_labelled(lines: list[Line], index: int) -> tuple[int, int] | None:
 
 
 def _evidence(
-    tokens: tuple[str, ...], index: int, labelled: bool, email_locals: list[str]
+    tokens: tuple[str, ...],
+    index: int,
+    labelled: bool,
+    email_locals: list[str],
+    lower: frozenset[str] = frozenset(),
 ) -> float:
     """How strongly a name-shaped line reads as the candidate's name (0: not at all).
 
     A first name known to the shipped lists counts most, then the name in the
     email's local part or a "Name:" label; a known surname counts less (many
     are also words); the top lines of the header add a little. A resume word
-    anywhere in the line vetoes it.
+    anywhere in the line vetoes it; a surname the text also writes in lower case
+    ("Shift Leader": "leader") counts against it.
     """
     if _vetoed(tokens):
         return 0.0
@@ -442,8 +460,13 @@ def _evidence(
     given = re.split(r"[-\u2010]", words[0])
     if (is_first_name(first) or is_first_name(given[0])) and (len(words) > 1 or index == 0):
         score += 3.0
+    known_first = score > 0
     if is_surname(last) or any(is_surname(p) for p in re.split(r"[-\u2010]", words[-1])):
         score += 1.5
+    if len(words) > 1 and last in lower:
+        score -= 2.0
+    if not known_first and first in lower:
+        return 0.0  # "Supply Chain", "Park Ranger": the first word is a word
     if _in_email(words, email_locals):
         score += 3.0
     if labelled:
