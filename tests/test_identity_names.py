@@ -8,6 +8,7 @@ and names of many shapes and origins that must still be found.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -293,3 +294,19 @@ def test_a_name_run_together_needs_the_email() -> None:
     assert find_name("AVIATION\nSummary\nFlew.\n") is None  # not "Avia Tion"
     found = find_name("ROWANELLERY\nrowan.ellery@example.org\nSummary\nCooked.\n")
     assert found is not None and found.tokens == ("ROWAN", "ELLERY")
+
+
+def test_the_resume_says_when_a_name_line_will_be_added_or_the_name_is_a_stand_in(
+    tmp_path: Path,
+) -> None:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.ingest import ingest_resume
+
+    body = b"Summary\nRan the line at a 120-seat bistro.\nExperience\nSous chef, 2019-2024.\n"
+    with ResultFile(tmp_path / "a.audit", create=True) as result:
+        _, note = ingest_resume(result, "anon.txt", b"SOUS CHEF\n" + body)
+        assert "No candidate name found" in note and "name line" in note
+        _, note = ingest_resume(result, "template.txt", b"YOUR NAME HERE\n" + body)
+        assert "stand-in" in note and "YOUR NAME HERE" in note
+        _, note = ingest_resume(result, "real.txt", b"Delphine Arceneaux\n" + body)
+        assert "name" not in note.lower()
