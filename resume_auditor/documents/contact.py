@@ -201,32 +201,31 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     return out
 
 
-# A labelled personal detail on its own line or after a separator: "Date of Birth: 3 May
-# 1990", "Father's Name: Ramesh Kumar", "Nationality - Indian", "Passport No: K1234567".
+# A labelled detail that identifies the person, on its own line or after a separator:
+# "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar", "Passport No: K1234567".
+# Stated group facts ("Nationality:", "Religion:", "Marital Status:") are demographic
+# mentions instead (demographics.py): shown to the user, who decides.
 _PERSONAL = re.compile(
     r"(?im)(?:^|[|\u2022\u00b7]|\s{3,})[ \t*\-\u2022]*(?P<label>"
     r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|born(?=\s*:)|place\s+of\s+birth|"
     r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
     r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
-    r"marital\s+status|nationality|citizenship|religion|caste|gender|sex(?=\s*:)|age(?=\s*:)|"
     r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
     r"aadhaa?r(?:\s+(?:no\.?|number))?|pan(?:\s+(?:no\.?|number))|ssn|"
-    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?|"
-    r"visa\s+status|languages?\s+known"
+    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
     r")[ \t]*(?:[:\-\u2013=][ \t]*|\t+|[ \t]{2,})(?P<value>[^\n|\u2022]{1,80})"
 )
 
 
 def find_personal_details(text: str) -> list[Span]:
-    """The values of labelled personal details (the label itself stays).
+    """The values of labelled identifying details (the label itself stays).
 
-    They say age, family, origin or religion, or identify the person outright, and
-    are not qualifications: every variant shows them withheld.
+    A birth date, a parent's name or an ID number identifies the person (and a
+    birth date says the age); none is a qualification, so every variant shows
+    them withheld.
     """
     out: list[Span] = []
     for m in _PERSONAL.finditer(text):
-        if m.group("label").lower().startswith("language"):
-            continue  # "Languages known: English, Hindi" is a skill
         value = m.group("value").rstrip(" \t.,;")
         if not value.strip() or len(value.split()) > 10:
             continue

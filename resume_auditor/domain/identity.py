@@ -33,8 +33,8 @@ class SlotKind(StrEnum):
     LOCATION = "location"  # "City, ST" in the contact block
     LINK = "link"  # LinkedIn, GitHub, personal site
     COLLEGE = "college"  # a college or university the candidate attended
-    # A labelled personal detail: date or place of birth, a parent's or spouse's name,
-    # nationality, marital status, an ID number. Withheld in every variant.
+    # A labelled identifying detail: date or place of birth, a parent's or spouse's name,
+    # an ID number. Withheld in every variant.
     PERSONAL = "personal"
 
 
