@@ -309,3 +309,8 @@ def test_the_resume_says_when_a_name_line_will_be_added_or_the_name_is_a_stand_i
         assert "stand-in" in note and "YOUR NAME HERE" in note
         _, note = ingest_resume(result, "real.txt", b"Delphine Arceneaux\n" + body)
         assert "name" not in note.lower()
+
+
+@pytest.mark.parametrize(("top", "name"), [("BAKER", None), ("PILOT", None), ("TAYLOR", "TAYLOR")])
+def test_a_lone_word_on_top_is_a_name_only_if_it_is_no_job(top: str, name: str | None) -> None:
+    assert _name(top) == name

@@ -149,6 +149,7 @@ COMMON_WORD_NAMES = frozenset(
     white black young price page wood may june april summer autumn dawn frank grace sterling
     cash rich rush lane ford bond case crown street field hall hill park stone moore bell
     banks guy sky river august star max art gay major mason cook baker carpenter fisher
+    porter butler sailor pilot judge painter farmer gardener miner weaver
     """.split()  # noqa: SIM905  (a word list reads better as text)
 )
 NOT_NAMES = RESUME_WORDS  # the old name, kept for callers
@@ -478,6 +479,8 @@ def _evidence(
     if len(words) == 1:
         if index > 0 or score < STRONG:
             return 0.0  # a lone word is a name only on the first line, with a known name
+        if (first in COMMON_WORD_NAMES or first in lower) and not _in_email(words, email_locals):
+            return 0.0  # "BAKER", "PILOT": a job before it is a name
         score -= 1.0  # and a two-word reading of the same place wins
     return score
 
