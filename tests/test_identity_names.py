@@ -95,6 +95,9 @@ def test_headings_titles_and_skills_are_not_names(top: str) -> None:
         ("Curriculum Vitae\nAmara Chukwu", "Amara Chukwu"),
         ("EXECUTIVE CHEF\nDelphine Arceneaux", "Delphine Arceneaux"),
         ("R O W A N   E L L E R Y", "ROWAN ELLERY"),
+        ("Resume of Amara Chukwu", "Amara Chukwu"),
+        ("Curriculum Vitae \u2013 Keiko Tanaka", "Keiko Tanaka"),
+        ("Line Cook | Rahul Venkataraman", "Rahul Venkataraman"),
     ],
 )
 def test_names_of_many_shapes_are_found(top: str, name: str) -> None:

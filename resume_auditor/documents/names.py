@@ -51,6 +51,10 @@ _TITLES = re.compile(r"^(?:mr|ms|mrs|miss|mx|dr|prof)\.?\s+", re.IGNORECASE)
 _CREDENTIALS = re.compile(r",\s*(?:[A-Z][A-Za-z.]{1,8})(?:\s*,\s*[A-Z][A-Za-z.]{1,8})*\s*$")
 _SEPARATORS = re.compile(r"\s+[|\u2022\u00b7\u2013\u2014\-]\s+|\s*\|\s*|\t|\s{3,}")
 _LABEL = re.compile(r"^\s*(?:full\s+)?name\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_DOC_PREFIX = re.compile(
+    r"\s*(?:resume|r\u00e9sum\u00e9|cv|curriculum\s+vitae)(?:\s+of\b|\s*[:\-\u2013\u2014|])\s*",
+    re.IGNORECASE,
+)
 _BODY = re.compile(
     r"\b(experience|employment|work history|career history|education|projects)\b", re.IGNORECASE
 )
@@ -356,6 +360,17 @@ def _candidates(lines: list[Line], index: int) -> list[Candidate]:
     found = parse_name_line(line)
     if found is not None:
         out.append((pos + found[0], pos + found[1], found[2], False))
+    # "Curriculum Vitae - Jane Doe", "Resume of Jane Doe", "Data Analyst | Jane Doe"
+    prefix = _DOC_PREFIX.match(line)
+    at = prefix.end() if prefix else 0
+    for piece in _SEPARATORS.split(line[at:])[0 if prefix else 1 :]:
+        offset = line.find(piece, at)
+        if not piece.strip() or offset < 0:
+            continue
+        at = offset + len(piece)
+        inner = parse_name_line(piece)
+        if inner is not None:
+            out.append((pos + offset + inner[0], pos + offset + inner[1], inner[2], False))
     spaced = _letter_spaced(line)
     if spaced is not None:
         glued_run = not re.search(r"\S\s{2,}\S", line.strip())
@@ -570,8 +585,8 @@ def _name_from_email(text: str) -> Name | None:
         re.IGNORECASE,
     )
     for match in pattern.finditer(text):
-        if match.group(0)[:1].isupper():
-            tokens = tuple(match.group(0).split())
+        tokens = tuple(match.group(0).split())
+        if match.group(0)[:1].isupper() and not _vetoed(tokens):  # not "sales.manager@"
             return Name(tokens, match.start(), match.end(), 0.75)
     return None
 
