@@ -317,3 +317,9 @@ def test_the_resume_says_when_a_name_line_will_be_added_or_the_name_is_a_stand_i
 @pytest.mark.parametrize(("top", "name"), [("BAKER", None), ("PILOT", None), ("TAYLOR", "TAYLOR")])
 def test_a_lone_word_on_top_is_a_name_only_if_it_is_no_job(top: str, name: str | None) -> None:
     assert _name(top) == name
+
+
+def test_a_surname_that_ends_like_a_noun_is_still_a_name() -> None:
+    text = "Avery Lindqvist\navery.lindqvist@example.com | linkedin.com/in/avery-lindqvist\n"
+    assert _name(text) == "Avery Lindqvist"
+    assert _name("Greta Holmquist") == "Greta Holmquist"

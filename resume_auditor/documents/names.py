@@ -111,7 +111,8 @@ RESUME_WORDS = frozenset(
     paramedic emt medic veterinarian psychologist counselor counsellor educator instructor
     tutor professor lecturer librarian editor writer author journalist reporter
     photographer artist illustrator animator producer marketer strategist programmer
-    tester administrator devops sre qa ux ui it hr ceo cfo cto coo vp svp evp rn lpn cna
+    tester administrator florist stylist dentist receptionist pharmacist therapist
+    specialists devops sre qa ux ui it hr ceo cfo cto coo vp svp evp rn lpn cna
     lvn np crna cpa md phd mba msc bsc bs pmp
     microsoft office excel word powerpoint outlook access windows linux macos unix sql
     python java javascript typescript html css react angular node aws azure gcp docker
@@ -143,7 +144,7 @@ RESUME_WORDS = frozenset(
 # ("Manning", "Constance", "Florence").
 _WORD_ENDINGS = re.compile(
     r"(?:ing|ings|tion|tions|sion|sions|ment|ments|ness|ship|ships|ities|ity|ence|ences|"
-    r"ance|ances|ics|ology|ologies|ism|ist|ists|ive|ives|able|ible|ical|ally|ized|ised|"
+    r"ance|ances|ics|ology|ologies|ism|ive|ives|able|ible|ical|ally|ized|ised|"
     r"ware|tech|works)$"
 )
 # Names that are also common words: a capitalised one may just start a sentence.
@@ -306,7 +307,8 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
     """
     emails = [m.group(0).split("@")[0] for m in EMAIL.finditer(text[:20000])]
     # Words the text also writes in lower case are words ("shift", "park", "writing").
-    lower = frozenset(re.findall(r"(?<![\w@./])[a-z]{3,}(?![\w@/]|\.\w)", text[:20000]))
+    prose = re.sub(r"\S*(?:@|/|\.\w)\S*", " ", text[:20000])  # not emails, links, handles
+    lower = frozenset(re.findall(r"(?<![\w\-])[a-z]{3,}(?![\w\-])", prose))
     lines = _header_lines(text, max_lines)
     best: tuple[float, int, Name] | None = None
     for index, (pos, line, zone) in enumerate(lines):
