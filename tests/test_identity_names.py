@@ -323,3 +323,11 @@ def test_a_surname_that_ends_like_a_noun_is_still_a_name() -> None:
     text = "Avery Lindqvist\navery.lindqvist@example.com | linkedin.com/in/avery-lindqvist\n"
     assert _name(text) == "Avery Lindqvist"
     assert _name("Greta Holmquist") == "Greta Holmquist"
+
+
+@pytest.mark.parametrize(
+    "top",
+    ["Junior Santos", "Maria Pastor", "Willis Carrier", "Ellen Page", "Edith Head", "David Lean"],
+)
+def test_surnames_that_are_also_job_words_stay_names(top: str) -> None:
+    assert _name(top) == top

@@ -83,7 +83,7 @@ PLACEHOLDER_PEOPLE = frozenset(
 RESUME_WORDS = frozenset(
     """
     resume resumes cv vitae curriculum biodata summary profile profiles experience experiences
-    education skill skills contact contacts objective objectives professional page references
+    education skill skills contact contacts objective objectives professional references
     reference referees the and of for with at in to my our your their personal information
     info details portfolio about me career careers work history projects project
     certifications certification certificates certificate licenses license licensure
@@ -97,7 +97,7 @@ RESUME_WORDS = frozenset(
     designer design scientist science consultant consulting specialist assistant associate
     director coordinator administrator administrative administration officer intern
     internship teacher teaching nurse nursing accountant accounting architect technician
-    representative lead senior junior principal staff head chief president vice founder
+    representative lead senior principal staff chief president vice founder
     owner student graduate candidate data software business sales marketing product
     operations finance financial research customer service services support registered
     certified stack front end back web mobile cloud security network networks systems
@@ -105,7 +105,7 @@ RESUME_WORDS = frozenset(
     cashier server bartender barista waiter waitress housekeeper janitor custodian truck
     mechanic electrician plumber welder machinist operator clerk receptionist secretary
     paralegal attorney lawyer counsel generalist recruiter recruiting recruitment advisor
-    adviser agent broker banker teller auditor bookkeeper controller treasurer economist
+    adviser agent broker banker auditor bookkeeper controller treasurer economist
     planner buyer merchandiser supervisor superintendent worker laborer
     aide caregiver therapist pharmacist physician doctor surgeon dentist hygienist
     paramedic emt medic veterinarian psychologist counselor counsellor educator instructor
@@ -117,7 +117,7 @@ RESUME_WORDS = frozenset(
     microsoft office excel word powerpoint outlook access windows linux macos unix sql
     python java javascript typescript html css react angular node aws azure gcp docker
     kubernetes salesforce sap oracle quickbooks peoplesoft workday tableau adobe photoshop
-    illustrator autocad git jira agile scrum lean six sigma
+    illustrator autocad git jira agile scrum six sigma
     university college school academy institute institution hospital clinic center centre
     company corporation corp inc llc ltd plc group foundation association society bank
     department county city state federal government agency team division
@@ -129,8 +129,8 @@ RESUME_WORDS = frozenset(
     culinary construction manufacturing warehouse logistics transportation healthcare
     health care safety compliance risk insurance real estate property maintenance
     facilities environmental energy marketing advertising relations events event
-    planning writing editing leader member carrier ambassador pastor sergeant chain
-    speaker ranger trainer processor crew shift mail delivery supply youth athletic loan
+    planning writing editing leader member ambassador sergeant chain
+    speaker ranger trainer processor crew shift mail delivery supply youth athletic
     valley garden gardens square pacific atlantic cowboys controls solutions partners
     holdings industries enterprises technologies capital ventures labs studio studios
     foods motors airlines airways electric water realty properties hotel hotels
