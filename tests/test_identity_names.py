@@ -331,3 +331,23 @@ def test_a_surname_that_ends_like_a_noun_is_still_a_name() -> None:
 )
 def test_surnames_that_are_also_job_words_stay_names(top: str) -> None:
     assert _name(top) == top
+
+
+@pytest.mark.parametrize(
+    ("top", "span"),
+    [
+        ("Rowan Ellery (she/her)", "Rowan Ellery"),
+        ("Rowan \u201cRo\u201d Ellery", "Rowan \u201cRo\u201d Ellery"),
+        ("Rowan (Ro) Ellery | Line Cook", "Rowan (Ro) Ellery"),
+        ("Rowan Ellery Jr.", "Rowan Ellery Jr."),
+        ("Rowan Ellery III", "Rowan Ellery III"),
+    ],
+)
+def test_pronouns_nicknames_and_suffixes_around_a_name(top: str, span: str) -> None:
+    found = find_name(top + BODY)
+    assert found is not None and found.tokens == ("Rowan", "Ellery")
+    template = find_identity(top + BODY)
+    assert template.original_name() == span
+    if "she/her" in top:
+        kinds = {s.kind for s in template.slots}
+        assert {SlotKind.PRONOUN_SUBJECT, SlotKind.PRONOUN_OBJECT} <= kinds

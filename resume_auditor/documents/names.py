@@ -51,6 +51,15 @@ _TITLES = re.compile(r"^(?:mr|ms|mrs|miss|mx|dr|prof)\.?\s+", re.IGNORECASE)
 _CREDENTIALS = re.compile(r",\s*(?:[A-Z][A-Za-z.]{1,8})(?:\s*,\s*[A-Z][A-Za-z.]{1,8})*\s*$")
 _SEPARATORS = re.compile(r"\s+[|\u2022\u00b7\u2013\u2014\-]\s+|\s*\|\s*|\t|\s{3,}")
 _LABEL = re.compile(r"^\s*(?:full\s+)?name\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_PRONOUN_TAIL = re.compile(
+    r"\s*[,(\[]?\s*(?:she|he|they|ze|xe)\s*/\s*(?:her|him|them|hers|his|theirs|zir|xem)"
+    r"(?:\s*/\s*\w+)?\s*[)\]]?\s*$",
+    re.IGNORECASE,
+)
+_SUFFIX_TAIL = re.compile(r",?\s+(?:Jr|Sr|II|III|IV)\.?$")
+_NICKNAME = re.compile(
+    r"\s+(?:[\"\u201c\u2018'][^\"\u201d\u2019']{1,20}[\"\u201d\u2019']|\([^()]{1,20}\))(?=\s)"
+)
 _DOC_PREFIX = re.compile(
     r"\s*(?:resume|r\u00e9sum\u00e9|cv|curriculum\s+vitae)(?:\s+of\b|\s*[:\-\u2013\u2014|])\s*",
     re.IGNORECASE,
@@ -286,10 +295,17 @@ def parse_name_line(line: str) -> tuple[int, int, tuple[str, ...]] | None:
     if inverted is not None:
         start = offset + rest.index(segment.strip())
         return start, start + len(segment.strip()), inverted
+    pronouns = _PRONOUN_TAIL.search(segment)  # "Jane Doe (she/her)": pronouns are slots
+    if pronouns is not None:
+        segment = segment[: pronouns.start()]
     segment = _CREDENTIALS.sub("", segment).strip().rstrip(",")
-    if not segment or re.search(r"[\d@/:()]", segment):
+    # "Jane Doe Jr.", "Jane (Janie) Doe": in the span, not in the name's tokens
+    suffix = _SUFFIX_TAIL.search(segment)
+    core = segment[: suffix.start()] if suffix else segment
+    core = _NICKNAME.sub(" ", core)
+    if not core.strip() or re.search(r"[\d@/:()]", core):
         return None
-    tokens = segment.split()
+    tokens = core.split()
     if not _tokens_ok(tokens):
         return None
     start = offset + rest.index(tokens[0])
@@ -614,7 +630,10 @@ def mentions(text: str, name: Name) -> list[Mention]:
     header = Mention(name.start, name.end, "full", 0.95)
     if name.placeholder:
         return [header]  # "YOUR NAME HERE": its words elsewhere are not the name
-    out: list[Mention] = []
+    # The name where it stands at the top, whole ("Jane (Janie) Doe Jr."), unless it is
+    # written surname first ("MORALES, Lena"): then its two parts are slots of their own.
+    natural = text[name.start : name.end].startswith(name.tokens[0])
+    out: list[Mention] = [header] if natural else []
     first, last = name.first, name.last
     middles = name.tokens[name.first_index + 1 : -1]
     fulls = [name.tokens[name.first_index :], (first, last)]
@@ -654,9 +673,8 @@ def mentions(text: str, name: Name) -> list[Mention]:
             if re.match(r",\s*[A-Z]{2}\b", after):
                 continue  # "Jackson, MS": a place
             out.append(Mention(m.start(), m.end(), part, 0.6 if common else 0.8))
-    # Last, so a span the patterns did not read ("J A N E  D O E", "MORALES, Lena" as
-    # two parts) is still the name where it stands at the top.
-    out.append(header)
+    if not natural:
+        out.append(header)  # after its parts; still covers a "J A N E  D O E" line
     return out
 
 
