@@ -15,15 +15,7 @@ from resume_auditor.domain.case import Case, CaseSet, Variant
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona
 from resume_auditor.domain.qualtext import QualText
-from resume_auditor.variants.fills import (
-    NAME_LINE_NOTE,
-    PLACEHOLDER_NAME,
-    Contact,
-    Filled,
-    fill,
-    needs_name_line,
-    synthetic_contact,
-)
+from resume_auditor.variants.fills import PLACEHOLDER_NAME, Contact, Filled, fill, synthetic_contact
 from resume_auditor.variants.signals import insert_signal, signal_lines
 
 
@@ -93,8 +85,6 @@ class VariantMaker:
             )
         )
         out.filled.append(filled)
-        if needs_name_line(text.template) and NAME_LINE_NOTE not in out.notes:
-            out.notes.append(NAME_LINE_NOTE)
         return len(out.variants) - 1
 
     def render(

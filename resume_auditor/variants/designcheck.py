@@ -16,6 +16,7 @@ without one (fills.needs_name_line), so this is the last guard, not the rule.
 
 from __future__ import annotations
 
+from resume_auditor.domain.groups import Group
 from resume_auditor.variants.fills import Filled
 
 _ALLOWED = frozenset(
@@ -51,6 +52,15 @@ class IdenticalPairError(DesignCheckError):
     """Two variants of different groups are the same text: no cross-group comparison."""
 
 
+def _label(group: str | None) -> str:
+    if not group:
+        return "identity removed"
+    try:
+        return Group.parse(group).label
+    except ValueError:
+        return group
+
+
 def identical_across_groups(a: Filled, b: Filled) -> bool:
     """True if `a` and `b` stand for different groups yet are the same text."""
     return a.group != b.group and a.text == b.text
@@ -59,7 +69,7 @@ def identical_across_groups(a: Filled, b: Filled) -> bool:
 def check_differs_across_groups(a: Filled, b: Filled, what: str) -> None:
     """Raise IdenticalPairError if `a` and `b` are of different groups but the same text."""
     if identical_across_groups(a, b):
-        groups = " vs ".join(g or "identity removed" for g in (a.group, b.group))
+        groups = " vs ".join(_label(g) for g in (a.group, b.group))
         raise IdenticalPairError(
             f"{what}: the two versions ({groups}) are the same text, so the pair cannot "
             "show any difference between groups and is not counted. The resume probably "

@@ -14,8 +14,9 @@ college is always replaced (the caller passes one from the neutral list).
 A resume with no name found (anonymised postings print none; a heading is not
 a name) would give name variants that are the same text. So when the template
 has no name slot, every fill starts with a name line of its own: the persona's
-name, or the placeholder when blinded (`needs_name_line`, NAME_LINE_NOTE says
-so to the user). The line is an identity span like any name.
+name, or the placeholder when blinded (`needs_name_line`; the resume's note
+says so when it is added, workflow/ingest.py). The line is an identity span
+like any name.
 
 Blinded fills (D2's identity-removed condition, D4's "original") write a
 neutral placeholder for the name and they/them pronouns, with the verb after a
@@ -77,11 +78,6 @@ class Filled:
     group: str | None = None
 
 
-NAME_LINE_NOTE = (
-    "No candidate name was found at the top of this resume, so every variant starts "
-    f"with a name line (the persona's name; {PLACEHOLDER_NAME!r} when identity is removed) "
-    "and name variants differ. Mark the name by hand if the resume has one."
-)
 _NAME_KINDS = frozenset({SlotKind.FULL_NAME, SlotKind.FIRST_NAME, SlotKind.LAST_NAME})
 
 
