@@ -349,3 +349,15 @@ def test_pronouns_nicknames_and_suffixes_around_a_name(top: str, span: str) -> N
     if "she/her" in top:
         kinds = {s.kind for s in template.slots}
         assert {SlotKind.PRONOUN_SUBJECT, SlotKind.PRONOUN_OBJECT} <= kinds
+
+
+def test_a_name_in_the_page_footer_or_a_band_printed_last_is_found() -> None:
+    body = "Summary\nCooked for years.\nExperience\nRan the line.\nEducation\nCulinary school.\n"
+    footer = "Delphine Arceneaux \u2013 Page 1 of 2\n"
+    found = find_name(body + footer + "More work.\n" + footer.replace("1 of", "2 of"))
+    assert found is not None and found.tokens == ("Delphine", "Arceneaux")
+    last = find_name(body + "Skills\nKnife work\nDelphine Arceneaux\n")
+    assert last is not None and last.tokens == ("Delphine", "Arceneaux")
+    assert find_name(body + "Skills\nMicrosoft Office\nInventory Control\n") is None
+    # an employer that is also a person's name, at the end of Experience, is not the name
+    assert find_name("Summary\nCooked.\nEducation\nSchool.\nExperience\nWalt Disney\n") is None

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from resume_auditor.documents.contact import EMAIL, STATE_NAMES, US_STATES
-from resume_auditor.documents.sections import heading_of
+from resume_auditor.documents.sections import EXPERIENCE, heading_of
 
 # How many non-blank lines from the top the name is looked for in (a sidebar
 # printed before the main column can push it down).
@@ -356,6 +356,9 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
             best = (score, index, Name(tokens, start, end, confidence))
     if best is not None:
         return best[2]
+    footer = _footer_name(text, emails, lower)
+    if footer is not None:
+        return footer
     labelled_line = _LABEL.search(text[:5000])
     if labelled_line:
         found = parse_name_line(labelled_line.group(0))
@@ -369,6 +372,42 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
 Line = tuple[int, str, str]  # (offset in the text, line, zone)
 # (start, end in the text, name tokens, split out of one run of letters)
 Candidate = tuple[int, int, tuple[str, ...], bool]
+
+
+def _footer_name(text: str, emails: list[str], lower: frozenset[str]) -> Name | None:
+    """The name in a running page header or footer, or in a header band printed last.
+
+    Some producers draw the name band after the body, and multi-page resumes repeat
+    "Jane Doe - Page 2"; so a line that recurs, or is among the last lines, may
+    hold the name. Only strong evidence counts there (a known first name and
+    surname, or the email), never the position.
+    """
+    spans: list[tuple[int, str, bool]] = []
+    pos = 0
+    references = work = False  # a referee, an employer: someone else
+    for line in text.split("\n"):
+        if line.strip():
+            heading = heading_of(line)
+            if heading is not None and parse_name_line(line) is None:
+                references = bool(_REFERENCES.search(heading))
+                work = bool(EXPERIENCE.search(heading))
+            if not references:
+                spans.append((pos, line, work))
+        pos += len(line) + 1
+    counts: dict[str, int] = {}
+    for _, line, _ in spans:
+        counts[line.strip()] = counts.get(line.strip(), 0) + 1
+    for rank, (at, line, in_work) in enumerate(spans):
+        if counts[line.strip()] < 2 and (rank < len(spans) - 5 or in_work):
+            continue  # only a running header/footer, or the last lines outside Experience
+        found = parse_name_line(line)
+        if found is None:
+            continue
+        start, end, tokens = found
+        score = _evidence(tokens, 99, False, emails, lower)
+        if score >= STRONG:
+            return Name(tokens, at + start, at + end, 0.8)
+    return None
 
 
 def _candidates(lines: list[Line], index: int) -> list[Candidate]:
