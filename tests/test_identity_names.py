@@ -361,3 +361,15 @@ def test_a_name_in_the_page_footer_or_a_band_printed_last_is_found() -> None:
     assert find_name(body + "Skills\nMicrosoft Office\nInventory Control\n") is None
     # an employer that is also a person's name, at the end of Experience, is not the name
     assert find_name("Summary\nCooked.\nEducation\nSchool.\nExperience\nWalt Disney\n") is None
+
+
+def test_a_labelled_address_is_found_wherever_it_stands() -> None:
+    text = (
+        "Priya Raghunathan\nLocation: Pune\npriya.r@example.org\nExperience\nCook, Hotel Taj\n"
+        "Location: Mumbai\nPersonal Details\n"
+        "Permanent Address: Flat 203, Sai Residency, Kondapur, Hyderabad - 500084\n"
+    )
+    assert _kinds(text, SlotKind.ADDRESS) == [
+        "Flat 203, Sai Residency, Kondapur, Hyderabad - 500084"
+    ]
+    assert _kinds(text, SlotKind.LOCATION) == ["Pune"]  # a job's location is left alone

@@ -253,3 +253,31 @@ def find_labelled_handles(text: str) -> list[Span]:
             continue  # "linkedin.com/...": a link, found as one
         out.append((m.start("handle"), m.end("handle"), 0.8))
     return out
+
+
+_LABELLED_ADDRESS = re.compile(
+    r"(?im)(?:^|(?<=[|\u2022\u00b7]))[ \t*\-\u2022]*(?P<label>(?:(?:residential|permanent|"
+    r"current|present|home|postal|mailing|correspondence)\s+)?address|adresse|direcci\u00f3n|"
+    r"anschrift|location|based\s+in)[ \t]*(?:[:\-\u2013][ \t]*|\t+)(?P<value>[^\n|\u2022]{3,120})"
+)
+
+
+def find_labelled_addresses(text: str) -> list[tuple[int, int, float, bool]]:
+    """(start, end, confidence, is_street) for "Address: ..." and "Location: ..." values.
+
+    A labelled address is the candidate's wherever it stands (a "Personal details"
+    block at the end, a sidebar); `is_street` is False for a bare "Location:".
+    """
+    out: list[tuple[int, int, float, bool]] = []
+    for m in _LABELLED_ADDRESS.finditer(text):
+        value = m.group("value").rstrip(" \t.,;")
+        if not value.strip() or "@" in value:
+            continue
+        street = "address" in m.group("label").lower() or m.group("label").lower() in (
+            "adresse",
+            "direcci\u00f3n",
+            "anschrift",
+        )
+        start = m.start("value")
+        out.append((start, start + len(value), 0.85, street))
+    return out

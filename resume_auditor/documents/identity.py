@@ -123,6 +123,12 @@ def find_identity(text: str) -> Template:
         slots.add(start, end, SlotKind.PHONE, conf)
     for start, end, conf in contact.find_personal_details(text):
         slots.add(start, end, SlotKind.PERSONAL, conf)
+    blocks = _contact_blocks(text)
+    for start, end, conf, street in contact.find_labelled_addresses(text):
+        if street:
+            slots.add(start, end, SlotKind.ADDRESS, conf)
+        elif any(lo <= start < hi for lo, hi in blocks):  # a job's "Location:" is not theirs
+            slots.add(start, end, SlotKind.LOCATION, conf)
     for lo, hi in _contact_blocks(text):  # a whole address line before its street part
         for start, end, conf in contact.find_header_addresses(text, hi, lo):
             slots.add(start, end, SlotKind.ADDRESS, conf)
