@@ -1,6 +1,11 @@
-"""Precision and recall of identity detection on the generated document corpus.
+"""Precision and recall of identity detection: generated corpus, then real resumes.
 
-Run: .venv/bin/python benchmarks/extract_identity.py
+Run: .venv/bin/python benchmarks/extract_identity.py [REAL_DIR]
+
+REAL_DIR defaults to ../shared/data/resumes-dev beside the project (skipped when
+absent). On it: name precision and recall against each file's .truth.json, and
+identity recall over every truth field (name, email, phone, address, links,
+colleges); see resume_auditor/devtools/identity_truth.py for what counts.
 
 Builds the corpus (resume_auditor/devtools/corpus.py: fictional resumes as one-
 and two-column PDF, web-printed PDF with mojibake, hidden-text PDF, DOCX, TXT in
@@ -13,7 +18,37 @@ what the heuristics get wrong (the corpus holds traps on purpose).
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def real_corpus(folder: Path) -> None:
+    from resume_auditor.devtools.identity_truth import FIELDS, score_corpus
+
+    score = score_corpus(folder)
+    print(f"\nreal resumes in {folder}: {len(score.files)} files")
+    for f in score.files:
+        mark = "ok " if f.name_right else ("-- " if f.found_name is None else "BAD")
+        print(f"  {mark} {f.file:<46} truth {f.truth_name!r:<24} found {f.found_name!r}")
+        for miss in f.misses:
+            print(f"        missed {miss}")
+    print(
+        f"name: precision {score.name_precision:.3f} ({score.names_right}/{score.names_found} "
+        f"found are right), recall {score.name_recall:.3f} "
+        f"({score.names_right}/{score.names_true})"
+    )
+    print(f"{'field':<10}{'found':>6}{'missed':>7}{'not in text':>12}{'recall':>8}")
+    by = score.by_field()
+    for key in FIELDS:
+        s = by[key]
+        rec = s.found / (s.found + s.missed) if s.found + s.missed else 1.0
+        print(f"{key:<10}{s.found:>6}{s.missed:>7}{s.absent:>12}{rec:>8.3f}")
+    print(
+        f"identity recall over all fields (values present in the text): {score.identity_recall:.3f}"
+    )
 
 
 def main() -> int:
@@ -51,6 +86,11 @@ def main() -> int:
         print(f"{kind:<22}{c['tp']:>6}{c['fp']:>6}{c['fn']:>7}{precision:>10.3f}{recall:>8.3f}")
     for line in total.misses + total.extras:
         print(f"  {line}")
+    real = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared/data/resumes-dev"
+    if real.is_dir():
+        real_corpus(real)
+    else:
+        print(f"\n(no real corpus at {real}: skipped)")
     return 0
 
 

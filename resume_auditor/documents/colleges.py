@@ -24,12 +24,24 @@ Span = tuple[int, int, float]
 _CAP = r"(?:[A-Z]&[A-Z](?![\w&])|[A-Z][\w'\u2019.\-]*(?<!\.)|St\.)"  # A&M, A&T
 _JOIN = r"(?: (?:of|at|and|&|for|the|de|du|in|la))?"
 _WORDS = rf"{_CAP}(?:{_JOIN} {_CAP}){{0,5}}"
+# The kind words in any case: "CORNELL UNIVERSITY" in an all-caps layout.
 _AFTER = (
-    r"University|College|Institute of Technology|Polytechnic Institute|Polytechnic|"
+    r"(?i:University|College|Institute of Technology|Polytechnic Institute|Polytechnic|"
     r"Institute|Conservatory|Business School|Law School|Medical School|School of Medicine|"
-    r"School of Law|School of Mines"
+    r"School of Law|School of Mines)"
 )
-_BEFORE = r"University|College|Institute|Universidad|Universit\u00e9|Universit\u00e4t|Universidade"
+_BEFORE = (
+    r"(?i:University|College|Institute|Universidad|Universit\u00e9|Universit\u00e4t|"
+    r"Universidade)"
+)
+# Headings that start a new part of the resume. Any other "heading" inside Education
+# (a short all-caps line such as "B.S." or "MENG") is part of the entry, not its end.
+_NEW_SECTION = re.compile(
+    r"experience|employment|work|skills|projects|certification|awards|honou?rs|activities|"
+    r"interests|languages|references|publications|summary|profile|objective|volunteer|"
+    r"leadership|contact|training|courses|affiliations",
+    re.IGNORECASE,
+)
 # ", Berkeley" after "University of California": a campus, not a state code
 _CAMPUS = (
     r"(?:,| at| -| \u2013) (?!(?:[A-Z]{2})\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?"
@@ -80,18 +92,66 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return new_start, end
 
 
+_KIND = re.compile(r"\b(?:university|college|institute|polytechnic|school)\b", re.IGNORECASE)
+_MONTH = re.compile(
+    r"\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?$", re.IGNORECASE
+)
+
+
+def _trim_tail(text: str, start: int, end: int) -> int:
+    """Drop what a glued line put after the name: a month ("... Pennsylvania Sept"),
+    the campus city written twice ("Colorado Boulder Boulder")."""
+    found = text[start:end]
+    month = _MONTH.search(found)
+    if month and month.start() > 0:
+        return start + month.start()
+    words = found.split(" ")
+    if len(words) > 2 and words[-1] == words[-2]:
+        return end - len(words[-1]) - 1
+    return end
+
+
 def _candidates(text: str) -> list[tuple[int, int]]:
     out = []
+    spans: list[tuple[int, int]] = []
     for m in _PATTERN.finditer(text):
-        trimmed = _trim(text, m.start(), m.end())
+        # two names on two lines ("CORNELL UNIVERSITY" / "University of Iowa") are two
+        lines = m.group(0).split("\n")
+        if len(lines) > 1 and all(_KIND.search(line) for line in lines):
+            at = m.start()
+            for line in lines:
+                spans.append((at, at + len(line)))
+                at += len(line) + 1
+        else:
+            spans.append((m.start(), m.end()))
+    for start, end in spans:
+        trimmed = _trim(text, start, _trim_tail(text, start, end))
         if trimmed is not None:
             out.append(trimmed)
     return out
 
 
+def _education_ranges(text: str) -> list[tuple[int, int]]:
+    """Where the Education section runs, through sub-headings that are not new sections."""
+    out: list[tuple[int, int]] = []
+    current: tuple[int, int] | None = None
+    for section in find_sections(text):
+        if EDUCATION.search(section.heading):
+            if current is not None:
+                out.append(current)
+            current = (section.start, section.end)
+        elif current is not None and not _NEW_SECTION.search(section.heading):
+            current = (current[0], section.end)
+        elif current is not None:
+            out.append(current)
+            current = None
+    if current is not None:
+        out.append(current)
+    return out
+
+
 def find_colleges(text: str) -> list[Span]:
-    sections = find_sections(text)
-    education = [(s.start, s.end) for s in sections if EDUCATION.search(s.heading)]
+    education = _education_ranges(text)
 
     def in_education(start: int) -> bool:
         return any(lo <= start < hi for lo, hi in education)

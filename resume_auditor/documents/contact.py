@@ -55,6 +55,22 @@ _ADDRESS = re.compile(
     rf"(?:,? {_CITY},? {_REGION}(?: {_ZIP})?\b|,? {_CITY} {_ZIP}\b)?"
     r"|(?<!\w)P\.? ?O\.? Box \d+\b",
 )
+# Countries as addresses end with them (a header line "Mapo-gu, Seoul, Republic of Korea").
+COUNTRIES = (
+    "USA|U\\.S\\.A\\.|United States(?: of America)?|Canada|Mexico|Brazil|Argentina|Chile|"
+    "Colombia|Peru|UK|U\\.K\\.|United Kingdom|England|Scotland|Wales|Ireland|France|Germany|"
+    "Deutschland|Spain|España|Portugal|Italy|Italia|Netherlands|Belgium|Switzerland|Austria|"
+    "Sweden|Norway|Denmark|Finland|Poland|Czech Republic|Czechia|Hungary|Romania|Greece|"
+    "Turkey|Türkiye|Israel|Egypt|Nigeria|Ghana|Kenya|South Africa|Morocco|India|Pakistan|"
+    "Bangladesh|Sri Lanka|Nepal|China|Hong Kong|Taiwan|Japan|(?:Republic of )?Korea|"
+    "South Korea|Singapore|Malaysia|Indonesia|Philippines|Vietnam|Viet Nam|Thailand|"
+    "Australia|New Zealand|United Arab Emirates|UAE|Saudi Arabia|Qatar|Ukraine|Russia"
+)
+_COUNTRY_END = re.compile(rf"(?:^|[,\s\u2013\u2014-])(?:{COUNTRIES})(?:,?\s*\d{{4,6}})?\.?$")
+_STREET_START = re.compile(r"^\d{1,6}[A-Za-z]?,?\s+\S")
+_CONNECTORS = frozenset({"of", "de", "del", "la", "le", "and", "y", "the", "am", "an", "der"})
+# Between the parts of a contact line; the en dash is not one ("Main St – Sacramento").
+_SEGMENT_SPLIT = re.compile(r"\s*[|\u2022\u00b7\u25e6\t]\s*|\s+\u2014\s+|\s{3,}")
 _LOCATION = re.compile(rf"(?<![\w,])({_CITY}), ({_REGION})(?: ({_ZIP}))?(?![\w])")
 
 
@@ -91,7 +107,7 @@ def _phone_ok(candidate: str, before: str) -> float:
         return 0.0  # ZIP+4
     if candidate.count("(") != candidate.count(")"):
         candidate = candidate.replace("(", "").replace(")", "")
-    plus = candidate.lstrip().startswith("+")
+    plus = candidate.lstrip("( ").startswith("+")
     shaped = re.search(r"\(?\d{3}\)?[ .\-\u2010-\u2013]?\d{3}[ .\-\u2010-\u2013]\d{4}\b", candidate)
     if plus or shaped:
         return 0.95
@@ -108,7 +124,7 @@ def find_phones(text: str) -> list[Span]:
         raw = m.group(1)
         start = m.start(1)
         # a bracket opened before the match belongs to it: "(555) 010-2345"
-        if start > 0 and text[start - 1] == "(" and raw[:3].isdigit():
+        if start > 0 and text[start - 1] == "(" and (raw[:3].isdigit() or raw[:1] == "+"):
             start -= 1
             raw = "(" + raw
         trimmed = raw.rstrip(" \t-.(")
@@ -143,4 +159,125 @@ def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
         if len(region) == 2 and region not in US_STATES:
             continue
         out.append((m.start(), m.end(), 0.8))
+    return out
+
+
+def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
+    """An address segment of a header line that the street pattern does not read.
+
+    Between start and end (the contact block), a segment of a line (split at
+    "|", bullets, tabs, wide gaps) that ends with a country ("Mapo-gu, Seoul,
+    Republic of Korea", "123 Main St, Anywhere, USA") or starts with a street
+    number and has a comma and a region ("235, World Cup buk-ro, Seoul, 03936").
+    """
+    out: list[Span] = []
+    pos = start
+    for line in text[start:end].split("\n"):
+        cursor = 0
+        for piece in _SEGMENT_SPLIT.split(line):
+            at = line.find(piece, cursor) if piece else -1
+            if at < 0:
+                continue
+            cursor = at + len(piece)
+            segment = piece.strip().rstrip(".,;")
+            if not 6 <= len(segment) <= 100 or re.search(r"[@/]|https?:|www\.", segment):
+                continue
+            if any(
+                w[:1].islower() and "-" not in w and w not in _CONNECTORS
+                for w in re.findall(r"[^\W\d_][\w'\-]*", segment)
+            ):
+                continue  # a sentence ("worked in 12 countries"), not an address
+            country = _COUNTRY_END.search(segment)
+            if country and segment[: country.start()].strip(" ,") and "," in segment:
+                ok = True
+            elif _STREET_START.match(segment) and "," in segment:
+                ok = bool(re.search(rf"\b(?:{_REGION})\b|{_ZIP}|{COUNTRIES}", segment))
+            else:
+                ok = False
+            if ok:
+                begin = pos + at + piece.index(segment)
+                out.append((begin, begin + len(segment), 0.75))
+        pos += len(line) + 1
+    return out
+
+
+# A labelled detail that identifies the person, on its own line or after a separator:
+# "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar", "Passport No: K1234567".
+# Stated group facts ("Nationality:", "Religion:", "Marital Status:") are demographic
+# mentions instead (demographics.py): shown to the user, who decides.
+_PERSONAL = re.compile(
+    r"(?im)(?:^|[|\u2022\u00b7]|\s{3,})[ \t*\-\u2022]*(?P<label>"
+    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|born(?=\s*:)|place\s+of\s+birth|"
+    r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
+    r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
+    r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
+    r"aadhaa?r(?:\s+(?:no\.?|number))?|pan(?:\s+(?:no\.?|number))|ssn|"
+    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
+    r")[ \t]*(?:[:\-\u2013=][ \t]*|\t+|[ \t]{2,})(?P<value>[^\n|\u2022]{1,80})"
+)
+
+
+def find_personal_details(text: str) -> list[Span]:
+    """The values of labelled identifying details (the label itself stays).
+
+    A birth date, a parent's name or an ID number identifies the person (and a
+    birth date says the age); none is a qualification, so every variant shows
+    them withheld.
+    """
+    out: list[Span] = []
+    for m in _PERSONAL.finditer(text):
+        value = m.group("value").rstrip(" \t.,;")
+        if not value.strip() or len(value.split()) > 10:
+            continue
+        start = m.start("value")
+        out.append((start, start + len(value), 0.85))
+    return out
+
+
+_SITES = (
+    r"linkedin|github|gitlab|bitbucket|twitter|x|instagram|facebook|youtube|medium|behance|"
+    r"dribbble|kaggle|leetcode|stack\s?overflow|skype|telegram|mastodon|codepen|hugging\s?face"
+)
+_LABELLED_HANDLE = re.compile(
+    rf"(?i)(?<![\w.])(?:{_SITES})\s*(?::\s*(?://\s*)?|://\s*)"
+    r"(?P<handle>@?[A-Za-z0-9][\w\-.]{1,38}[A-Za-z0-9_])(?![\w@/])"
+)
+
+
+def find_labelled_handles(text: str) -> list[Span]:
+    """A bare handle after a site's name ("GitHub: janedoe", "LinkedIn:// jane-doe")."""
+    out: list[Span] = []
+    for m in _LABELLED_HANDLE.finditer(text):
+        handle = m.group("handle")
+        if "." in handle.strip("."):
+            continue  # "linkedin.com/...": a link, found as one
+        out.append((m.start("handle"), m.end("handle"), 0.8))
+    return out
+
+
+_LABELLED_ADDRESS = re.compile(
+    r"(?im)(?:^|(?<=[|\u2022\u00b7]))[ \t*\-\u2022]*(?P<label>(?:(?:residential|permanent|"
+    r"current|present|home|postal|mailing|correspondence)\s+)?address|adresse|direcci\u00f3n|"
+    r"anschrift|location|based\s+in)[ \t]*(?:[:\-\u2013][ \t]*|\t+)(?P<value>[^\n|\u2022]{3,120})"
+)
+
+
+def find_labelled_addresses(text: str) -> list[tuple[int, int, float, bool]]:
+    """(start, end, confidence, is_street) for "Address: ..." and "Location: ..." values.
+
+    A labelled address is the candidate's wherever it stands (a "Personal details"
+    block at the end, a sidebar); `is_street` is False for a bare "Location:".
+    """
+    out: list[tuple[int, int, float, bool]] = []
+    for m in _LABELLED_ADDRESS.finditer(text):
+        value = m.group("value").rstrip(" \t.,;")
+        if not value.strip() or "@" in value:
+            continue
+        street = "address" in m.group("label").lower() or m.group("label").lower() in (
+            "adresse",
+            "direcci\u00f3n",
+            "anschrift",
+        )
+        start = m.start("value")
+        out.append((start, start + len(value), 0.85, street))
     return out

@@ -39,6 +39,8 @@ _NOT_RACE_AFTER = (
     r"(?! ?(?:belt|box|board|hat|Friday|Rock|Knight|Duck|Sea|Forest|Mirror|Swan|Hills|Diamond|"
     r"Book|Belt|Box|Hat|Label|Scholes|Widow|Panther|Ops|Desert|Lives? Matter))"
 )
+# Where a labelled field starts: a line, or after a "|" or a bullet on one.
+_FIELD_START = r"(?im)(?:^|(?<=[|\u2022\u00b7]))[ \t*\-\u2022]*"
 _RULES: tuple[_Rule, ...] = (
     # race and ethnicity
     _rule(rf"\bBlack\b{_NOT_RACE_AFTER}", "race", 0.8),
@@ -116,6 +118,31 @@ _RULES: tuple[_Rule, ...] = (
         re.IGNORECASE,
     ),
     _rule(r"\b(?:veteran|veterans|military spouse)\b", "veteran", 0.6, re.IGNORECASE),
+    # labelled facts of a "Personal details" block (common outside the US)
+    _rule(
+        _FIELD_START + r"(?:nationality|citizenship)[ \t]*[:\-\u2013][^\n|]{1,40}",
+        "national_origin",
+        0.85,
+        widen=False,
+    ),
+    _rule(
+        _FIELD_START + r"(?:marital\s+status|civil\s+status)[ \t]*[:\-\u2013][^\n|]{1,30}",
+        "family",
+        0.9,
+        widen=False,
+    ),
+    _rule(
+        _FIELD_START + r"(?:religion|caste)[ \t]*[:\-\u2013][^\n|]{1,30}",
+        "religion",
+        0.9,
+        widen=False,
+    ),
+    _rule(
+        _FIELD_START + r"(?:gender|sex)[ \t]*:[^\n|]{1,20}",
+        "gender",
+        0.9,
+        widen=False,
+    ),
 )
 _CONNECTOR = r"(?:of|in|for|and|&|the|de|at)"
 _CAPWORD = r"(?:[A-Z][\w'\u2019.\-]*|[A-Z]{2,})"
@@ -128,6 +155,7 @@ _LABELS = {
     "age": "age",
     "disability": "disability",
     "veteran": "veteran status",
+    "national_origin": "national origin or citizenship",
 }
 
 

@@ -1,9 +1,10 @@
 """Find a candidate's identity in resume text and turn it into slots.
 
 Heuristics, offline and fast. In order of precedence (an earlier finder's span
-wins an overlap): email, links, phone, street address; the candidate's name and
-every mention of it (names.py); colleges attended (colleges.py); the city in
-the contact block; titles before the candidate's name; pronouns with their
+wins an overlap): email, links, phone; labelled personal details (birth date,
+a parent's name, nationality, ID numbers); street address; the candidate's name
+and every mention of it (names.py); colleges attended (colleges.py); the city
+in the contact block; titles before the candidate's name; pronouns with their
 grammatical role. The result is a `Template` whose slots can be refilled with
 another persona; filling it with no persona gives the text back exactly.
 
@@ -116,8 +117,21 @@ def find_identity(text: str) -> Template:
         slots.add(start, end, SlotKind.EMAIL, conf)
     for start, end, conf in contact.find_links(text):
         slots.add(start, end, SlotKind.LINK, conf)
+    for start, end, conf in contact.find_labelled_handles(text):
+        slots.add(start, end, SlotKind.LINK, conf)
     for start, end, conf in contact.find_phones(text):
         slots.add(start, end, SlotKind.PHONE, conf)
+    for start, end, conf in contact.find_personal_details(text):
+        slots.add(start, end, SlotKind.PERSONAL, conf)
+    blocks = _contact_blocks(text)
+    for start, end, conf, street in contact.find_labelled_addresses(text):
+        if street:
+            slots.add(start, end, SlotKind.ADDRESS, conf)
+        elif any(lo <= start < hi for lo, hi in blocks):  # a job's "Location:" is not theirs
+            slots.add(start, end, SlotKind.LOCATION, conf)
+    for lo, hi in _contact_blocks(text):  # a whole address line before its street part
+        for start, end, conf in contact.find_header_addresses(text, hi, lo):
+            slots.add(start, end, SlotKind.ADDRESS, conf)
     for start, end, conf in contact.find_addresses(text):
         slots.add(start, end, SlotKind.ADDRESS, conf)
     name = find_name(text)

@@ -33,6 +33,9 @@ class SlotKind(StrEnum):
     LOCATION = "location"  # "City, ST" in the contact block
     LINK = "link"  # LinkedIn, GitHub, personal site
     COLLEGE = "college"  # a college or university the candidate attended
+    # A labelled identifying detail: date or place of birth, a parent's or spouse's name,
+    # an ID number. Withheld in every variant.
+    PERSONAL = "personal"
 
 
 # What each kind is called where a person reads it (GUI highlights, CLI listing).
@@ -54,6 +57,7 @@ SLOT_LABELS: dict[SlotKind, str] = {
     SlotKind.LOCATION: "city / region",
     SlotKind.LINK: "link",
     SlotKind.COLLEGE: "college",
+    SlotKind.PERSONAL: "personal detail (birth date, parent's name...)",
 }
 NAME_KINDS = frozenset(
     {
@@ -156,6 +160,8 @@ class Persona:
         """
         if original.startswith("@"):  # a social handle
             return "@" + slug(self.full_name, _style_sep(original[1:]))
+        if re.fullmatch(r"[\w\-]+", original.strip()):  # a bare handle ("GitHub: janedoe")
+            return slug(self.full_name, _style_sep(original))
         match = _LINK.match(original.strip())
         if not match:
             return None
@@ -210,6 +216,8 @@ class Persona:
             return self.link(original) if original else None
         if kind is SlotKind.COLLEGE:
             return self.college
+        if kind is SlotKind.PERSONAL:
+            return "(withheld)"
         if kind is SlotKind.PHONE:
             return self.phone
         if kind is SlotKind.ADDRESS:

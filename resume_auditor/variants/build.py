@@ -9,7 +9,7 @@ and one per source resume for blinded copies, all drawn from the seed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from resume_auditor.domain.case import Case, CaseSet, Variant
 from resume_auditor.domain.groups import Group
@@ -112,4 +112,5 @@ class VariantMaker:
             filled = insert_signal(
                 filled, signal_lines(signal, self.job_title, signal_kinds), section_title
             )
-        return filled
+        group = persona.group if persona is not None else (signal.key if signal else None)
+        return replace(filled, group=group)

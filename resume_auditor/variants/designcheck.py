@@ -6,10 +6,17 @@ identical: same words, same punctuation, same layout. A fill that touched
 anything else (a shifted line, a stray space, a real phone number left behind
 in one copy) makes the skeletons differ, and the cases are not built: an equal
 pair that is not equal would make every fairness number wrong.
+
+The opposite failure is as bad: two variants of different groups whose texts
+are the same (a resume with no name, so the name swap changed nothing) would be
+counted as a cross-group pair and hide any group preference. Those are refused
+too (`IdenticalPairError`), with the reason; fills add a name line to a resume
+without one (fills.needs_name_line), so this is the last guard, not the rule.
 """
 
 from __future__ import annotations
 
+from resume_auditor.domain.groups import Group
 from resume_auditor.variants.fills import Filled
 
 _ALLOWED = frozenset(
@@ -31,6 +38,7 @@ _ALLOWED = frozenset(
         "location",
         "link",
         "college",
+        "personal",
         "signal",
     }
 )
@@ -38,6 +46,36 @@ _ALLOWED = frozenset(
 
 class DesignCheckError(ValueError):
     """Two variants meant to differ only in identity differ elsewhere."""
+
+
+class IdenticalPairError(DesignCheckError):
+    """Two variants of different groups are the same text: no cross-group comparison."""
+
+
+def _label(group: str | None) -> str:
+    if not group:
+        return "identity removed"
+    try:
+        return Group.parse(group).label
+    except ValueError:
+        return group
+
+
+def identical_across_groups(a: Filled, b: Filled) -> bool:
+    """True if `a` and `b` stand for different groups yet are the same text."""
+    return a.group != b.group and a.text == b.text
+
+
+def check_differs_across_groups(a: Filled, b: Filled, what: str) -> None:
+    """Raise IdenticalPairError if `a` and `b` are of different groups but the same text."""
+    if identical_across_groups(a, b):
+        groups = " vs ".join(_label(g) for g in (a.group, b.group))
+        raise IdenticalPairError(
+            f"{what}: the two versions ({groups}) are the same text, so the pair cannot "
+            "show any difference between groups and is not counted. The resume probably "
+            "has no name or identity details the app could swap; mark the name by hand "
+            "on the Resumes page, or leave this resume out of name-based designs."
+        )
 
 
 def skeleton(filled: Filled) -> list[str]:
@@ -56,7 +94,9 @@ def skeleton(filled: Filled) -> list[str]:
 
 
 def check_same_outside_identity(a: Filled, b: Filled, what: str) -> None:
-    """Raise DesignCheckError (saying where) unless `a` and `b` differ only in spans."""
+    """Raise DesignCheckError (saying where) unless `a` and `b` differ only in spans,
+    or IdenticalPairError if they are of different groups and yet the same text."""
+    check_differs_across_groups(a, b, what)
     sa, sb = skeleton(a), skeleton(b)
     if len(sa) != len(sb):
         raise DesignCheckError(

@@ -11,6 +11,13 @@ a neutral fictional address and city, an example.com email, and links whose
 handle is the persona's and whose personal sites live under example.com. The
 college is always replaced (the caller passes one from the neutral list).
 
+A resume with no name found (anonymised postings print none; a heading is not
+a name) would give name variants that are the same text. So when the template
+has no name slot, every fill starts with a name line of its own: the persona's
+name, or the placeholder when blinded (`needs_name_line`; the resume's note
+says so when it is added, workflow/ingest.py). The line is an identity span
+like any name.
+
 Blinded fills (D2's identity-removed condition, D4's "original") write a
 neutral placeholder for the name and they/them pronouns, with the verb after a
 subject pronoun put in agreement ("she leads" -> "they lead").
@@ -34,6 +41,8 @@ from resume_auditor.domain.identity import (
 
 PLACEHOLDER_NAME = "Candidate"
 WITHHELD_COLLEGE = "(college withheld)"
+# A birth date, a parent's name, an ID number: the same in every variant, and never real.
+WITHHELD = "(withheld)"
 FICTIONAL_CITY = "Springfield"
 _STREETS = ("Main Street", "Oak Avenue", "Maple Street", "Park Avenue", "Cedar Lane", "Elm Street")
 
@@ -64,6 +73,17 @@ class Span:
 class Filled:
     text: str
     spans: tuple[Span, ...] = ()
+    # Whose variant this is: a group key, or None for an identity-removed copy. The
+    # design check refuses two identical texts of different groups.
+    group: str | None = None
+
+
+_NAME_KINDS = frozenset({SlotKind.FULL_NAME, SlotKind.FIRST_NAME, SlotKind.LAST_NAME})
+
+
+def needs_name_line(template: Template) -> bool:
+    """True if no slot holds the name: fills then add a name line at the top."""
+    return bool(template.text.strip()) and not any(s.kind in _NAME_KINDS for s in template.slots)
 
 
 @dataclass(frozen=True)
@@ -107,6 +127,8 @@ def _fictional_link(persona: Persona, original: str) -> str:
     if swapped and (host in PROFILE_HOSTS or any(host.endswith("." + h) for h in PROFILE_HOSTS)):
         return swapped
     if original.startswith("@") and swapped:
+        return swapped
+    if swapped and re.fullmatch(r"[\w\-]+", original):  # a bare handle after "GitHub:"
         return swapped
     scheme = match.group(1) or "" if match else ""
     return f"{scheme}{slug(persona.full_name, '-')}.example.com"
@@ -162,6 +184,11 @@ def fill(
     spans: list[Span] = []
     pos = 0
     length = 0
+    if needs_name_line(template):
+        header = PLACEHOLDER_NAME if blind or persona is None else persona.full_name
+        out.append(header + "\n")
+        spans.append(Span(0, len(header), SlotKind.FULL_NAME.value))
+        length = len(header) + 1
     for slot in template.slots:
         if slot.start < pos:  # swallowed by a blinded title's trailing space
             continue
@@ -196,6 +223,8 @@ def _value(
     blind: bool,
     blind_college: bool,
 ) -> str | None:
+    if kind is SlotKind.PERSONAL:
+        return WITHHELD
     if kind is SlotKind.COLLEGE:
         if blind and blind_college:
             return WITHHELD_COLLEGE

@@ -14,6 +14,7 @@ from resume_auditor.documents.errors import DocumentError
 from resume_auditor.documents.extract import analyse_resume, notice
 from resume_auditor.documents.jobparse import classify, parse_job
 from resume_auditor.documents.load import load_bytes, load_file
+from resume_auditor.documents.names import is_placeholder_name
 from resume_auditor.documents.resumecheck import resume_warnings
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 from resume_auditor.domain.job import Job, Qualification, QualKind
@@ -21,7 +22,14 @@ from resume_auditor.domain.study import StudyError
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.studyfile import StudyFile
 
-NO_NAME = "No candidate name found at the top; name-swap variants will not differ."
+NO_NAME = (
+    "No candidate name found at the top: every variant gets a name line at the top so "
+    "name variants differ. Mark the name by hand if the resume has one."
+)
+PLACEHOLDER = (
+    "The name at the top ({name!r}) looks like a template's stand-in; it is replaced "
+    "like a real name in every variant."
+)
 
 
 def template_to_json(t: Template) -> dict[str, Any]:
@@ -96,8 +104,11 @@ def ingest_resume(
     extraction = analyse_resume(doc)  # identity, plus what the user must see before a run
     template = extraction.template
     status, message = "ok", ""
-    if template.original_name() is None:
+    found_name = template.original_name()
+    if found_name is None:
         status, message = "warning", NO_NAME
+    elif is_placeholder_name(found_name):
+        status, message = "warning", PLACEHOLDER.format(name=found_name)
     flagged = notice(extraction.findings, doc.warnings + resume_warnings(doc.text, filename))
     if flagged:
         status, message = "warning", " ".join(m for m in (message, flagged) if m)
