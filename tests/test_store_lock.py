@@ -243,3 +243,38 @@ def test_restore_from_the_cli(audit: Path, capsys: pytest.CaptureFixture[str]) -
     assert "Restored" in capsys.readouterr().err
     with ResultFile(audit, readonly=True) as rf:
         assert rf.study()["name"] == "runner test"
+
+
+def test_a_busy_response_cache_is_not_moved_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from resume_auditor.store.cache import ResponseCache
+
+    path = tmp_path / "cache.sqlite"
+    ResponseCache(path).close()
+
+    def locked(self: ResponseCache) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("database is locked")  # another program is writing it
+
+    monkeypatch.setattr(ResponseCache, "_connect", locked)
+    with pytest.raises(sqlite3.OperationalError):
+        ResponseCache(path)
+    assert path.exists() and not list(tmp_path.glob("cache.sqlite.broken-*"))
+
+
+def test_a_run_backs_the_audit_up_before_it_sends(tmp_path: Path) -> None:
+    from runner_fixtures import kind_policy, queue, spec
+
+    from resume_auditor.devtools.simulator import Simulator
+    from resume_auditor.workflow.execute import make_runner
+
+    out = tmp_path / "r.audit"
+    with Simulator(policy=kind_policy) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        run_id, ids = new_audit(out, model)
+        queue(out, run_id, [spec(model, "d3-yes-no", [ids[0]])])
+        assert not backup_path(out).exists()
+        make_runner(out, run_id, concurrency=1, use_cache=False).run()
+    with ResultFile(backup_path(out), readonly=True) as copy:
+        assert copy.progress(run_id).total == 1  # the inputs, as they were before sending
+        assert copy.progress(run_id).done == 0

@@ -272,7 +272,7 @@ def damaged_dialog(parent: QWidget | None, exc: AuditDamaged) -> bool | None:
 
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle(f"{APP_NAME}: the audit file is damaged")
+    box.setWindowTitle("Damaged audit file")
     name = Path(exc.path).name
     if not exc.backup:
         box.setText(f"{name} is damaged and cannot be opened.")
