@@ -643,6 +643,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 # The commands that write an audit hold its writer lock from start to end (prepare,
 # then run), so no other program writes it in between (store/writelock.py).
 _WRITES = {"audit": "out", "run": "result"}
+_VARIANTS_WRITE = ("generate", "accept", "reject", "reset")
 
 
 def cmd_serve_local(args: argparse.Namespace) -> int:
@@ -686,6 +687,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with contextlib.ExitStack() as held:
             target = _WRITES.get(args.command or "")
+            if args.command == "variants" and args.variants_command in _VARIANTS_WRITE:
+                target = "result"
             if target and not getattr(args, "estimate", False):
                 held.enter_context(writelock.hold(getattr(args, target)))
             return int(commands[args.command](args))

@@ -6,8 +6,10 @@ One round:
   --prepare-only`) for the provider simulator, with enough repeats to last;
 - a *writer* process stands in for the app: it holds the audit open read-write
   on its "UI thread" (reading progress as answers arrive, as the app's live view
-  does) while the runner answers every request against the simulator; it prints
-  `committed ID` for each answer the runner reports committed;
+  does, and reading the file's first bytes as Qt's file dialogs do, which drops
+  the process's POSIX locks on it: the condition of the field failure) while the
+  runner answers every request against the simulator; it prints `committed ID`
+  for each answer the runner reports committed;
 - *reader* processes run CLI commands in a loop, in-process (`metrics --json`,
   `cases`, `report --csv`, `variants list`: each one a full command as a user
   types it, minus the interpreter's start-up), until they have done their share;
@@ -68,6 +70,8 @@ runner.start()
 while not runner.join(0.05):
     ui.progress(run_id)  # the live view reads while the runner writes
     ui.verdicts_since(run_id, "")
+    with open(path, "rb") as fh:  # as Qt's file dialogs do to guess a file's type: this
+        fh.read(16)  # drops the process's POSIX locks on the file (its SQLite locks too)
 status = runner.final_status
 p = ui.progress(run_id)
 say(f"finished {status.state.value if status else 'none'} {p.done} {p.total}")
