@@ -154,7 +154,10 @@ class ResultFile(RequestTables, QualTextTables):
                 self._db.execute("PRAGMA foreign_keys=ON")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._migrate(create)
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.OperationalError as exc:  # locked, busy, I/O, cannot open: not damage
+            self._release_lock()
+            raise ResultFileError(f"Could not open {self.path} ({exc}).") from exc
+        except sqlite3.DatabaseError as exc:  # not a database, malformed
             self._release_lock()
             raise damaged(self.path, exc) from exc
         except BaseException:

@@ -99,10 +99,6 @@ class WriterLock:
     def __exit__(self, *exc: object) -> None:
         self.release()
 
-    def __del__(self) -> None:  # a forgotten release must not keep the file locked forever
-        if not getattr(self, "_released", True):
-            self.release()
-
 
 def hold(path: str | Path) -> WriterLock:
     """Claim the right to write `path` (it need not exist yet).
