@@ -690,6 +690,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.command == "variants" and args.variants_command in _VARIANTS_WRITE:
                 target = "result"
             if target and not getattr(args, "estimate", False):
+                if args.command == "audit":  # the folder of a new audit is made for it
+                    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
                 held.enter_context(writelock.hold(getattr(args, target)))
             return int(commands[args.command](args))
     except (

@@ -278,3 +278,13 @@ def test_a_run_backs_the_audit_up_before_it_sends(tmp_path: Path) -> None:
     with ResultFile(backup_path(out), readonly=True) as copy:
         assert copy.progress(run_id).total == 1  # the inputs, as they were before sending
         assert copy.progress(run_id).done == 0
+
+
+def test_a_new_audit_gets_its_folder_and_a_missing_one_is_named(
+    small_study: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "new" / "deeper" / "s.audit"
+    assert main(["audit", str(small_study), "--out", str(out), "--prepare-only"]) == 0
+    assert out.exists() and not writelock.lock_path(out).exists()
+    assert main(["run", str(tmp_path / "nowhere" / "x.audit")]) == 2
+    assert "There is no folder" in capsys.readouterr().err

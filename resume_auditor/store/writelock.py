@@ -170,6 +170,8 @@ def _acquire(path: Path) -> tuple[int, Path]:
     for _ in range(20):
         try:
             fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError as exc:
+            raise ResultFileError(f"There is no folder {path.parent}.") from exc
         except OSError as exc:
             raise ResultFileError(
                 f"Cannot write in {path.parent} ({exc.strerror or exc}); an audit needs a "

@@ -573,6 +573,9 @@ def import_bundle(bundle: str | Path, target: str | Path) -> ImportedBundle:
     must know.
     """
     bundle, target = Path(bundle), Path(target)
+    if not bundle.exists():
+        raise BundleError(f"There is no file at {bundle}.")
+    target.parent.mkdir(parents=True, exist_ok=True)
     with writelock.hold(target):  # nobody else creates `target` meanwhile
         return _import(bundle, target)
 
@@ -590,7 +593,6 @@ def _import(bundle: Path, target: Path) -> ImportedBundle:
     with zf:
         manifest = _manifest(zf, bundle.name)
         _check_files(zf, manifest, bundle.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
         os.close(fd)
         partial = Path(tmp)

@@ -288,6 +288,7 @@ def prepare(
     check_design_presets(config)
     generating = generate and config.generation is not None and config.generation.enabled
     notes: list[str] = []
+    out.parent.mkdir(parents=True, exist_ok=True)
     with writelock.hold(out):  # one `audit` (or the app) at a time prepares this file
         partial = out.with_name(out.name + ".partial")
         if remove_partial(partial):
@@ -298,7 +299,6 @@ def prepare(
             )
         if out.exists():
             return _reuse(study, out, config, generating, notes, progress)
-        out.parent.mkdir(parents=True, exist_ok=True)
         try:
             with ResultFile(partial, create=True) as result:
                 with result.transaction():
