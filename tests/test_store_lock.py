@@ -288,3 +288,15 @@ def test_a_new_audit_gets_its_folder_and_a_missing_one_is_named(
     assert out.exists() and not writelock.lock_path(out).exists()
     assert main(["run", str(tmp_path / "nowhere" / "x.audit")]) == 2
     assert "There is no folder" in capsys.readouterr().err
+
+
+def test_a_backup_is_made_again_only_after_a_write(audit: Path) -> None:
+    with ResultFile(audit) as rf:
+        make_backup(audit)
+        first = backup_path(audit).stat().st_mtime_ns
+        assert make_backup(audit) == backup_path(audit)
+        assert backup_path(audit).stat().st_mtime_ns == first  # nothing new: not copied
+        rf.set_meta("answers", "7")
+        make_backup(audit)
+    with ResultFile(backup_path(audit), readonly=True) as copy:
+        assert copy.meta("answers") == "7"

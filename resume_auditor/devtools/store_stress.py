@@ -10,9 +10,10 @@ One round:
   the process's POSIX locks on it: the condition of the field failure) while the
   runner answers every request against the simulator; it prints `committed ID`
   for each answer the runner reports committed;
-- *reader* processes run CLI commands in a loop, in-process (`metrics --json`,
-  `cases`, `report --csv`, `variants list`: each one a full command as a user
-  types it, minus the interpreter's start-up), until they have done their share;
+- *reader* processes run CLI commands in a loop (`metrics --json`, `cases`,
+  `report --csv`, `variants list`), until they have done their share: in-process
+  (`cli.main`, a full command as a user types it minus the interpreter's
+  start-up) or, with `processes`, each in a `python -m resume_auditor` process;
 - meanwhile the writer or a reader is killed with SIGKILL at random moments and
   started again (the writer resumes the run);
 - while a writer is alive, the driver checks that a second writer is refused.
@@ -28,6 +29,7 @@ Used by tests/test_store_stress.py (small counts) and benchmarks/store_stress.py
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -90,14 +92,23 @@ commands = [
     ["report", path, "--csv", folder],
     ["variants", "list", path],
 ]
+separate = len(sys.argv) > 5 and sys.argv[5] == "processes"
 for i in range(n):
     argv = rng.choice(commands)
     sink = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            code = main(argv)
-    except BaseException as exc:
-        code = f"{type(exc).__name__}: {exc}"
+    if separate:  # the command in its own process, exactly as typed
+        import subprocess
+        done = subprocess.run(
+            [sys.executable, "-m", "resume_auditor", *argv], capture_output=True, text=True
+        )
+        code, text = done.returncode, done.stderr
+        sink.write(text)
+    else:
+        try:
+            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                code = main(argv)
+        except BaseException as exc:
+            code = f"{type(exc).__name__}: {exc}"
     if code == 0:
         print("ok", argv[0], flush=True)
     else:
@@ -154,6 +165,7 @@ class _Child:
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            start_new_session=True,  # a kill takes the CLI processes it started too
         )
         self.lines: list[str] = []
         self.err = ""
@@ -175,7 +187,8 @@ class _Child:
 
     def kill(self) -> None:
         self.killed = True
-        self.proc.send_signal(signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
         self.finish()
 
     def finish(self, timeout: float = 30) -> None:
@@ -246,8 +259,15 @@ def run_round(
     seed: int = 0,
     deadline_s: float = 300.0,
     root: Path | None = None,
+    processes: bool = False,
 ) -> RoundResult:
-    """One round in `folder` (must be empty); see the module's docstring."""
+    """One round in `folder` (must be empty); see the module's docstring.
+
+    With `processes`, each read is `python -m resume_auditor ...` in a process of
+    its own (slower: the interpreter starts each time) rather than `cli.main` in
+    the reader's process.
+    """
+    mode = "processes" if processes else "in-process"
     import contextlib
     import io
 
@@ -282,7 +302,12 @@ def run_round(
         for i in range(readers):
             csv = folder / f"csv-{i}"
             reader_procs.append(
-                (_Child([READER, str(out), str(share), str(csv), str(seed * 100 + i)], env), share)
+                (
+                    _Child(
+                        [READER, str(out), str(share), str(csv), str(seed * 100 + i), mode], env
+                    ),
+                    share,
+                )
             )
         kills_left = kills
         try:
@@ -324,7 +349,14 @@ def run_round(
                             reader_procs.append(
                                 (
                                     _Child(
-                                        [READER, str(out), str(remaining), str(csv), str(i)],
+                                        [
+                                            READER,
+                                            str(out),
+                                            str(remaining),
+                                            str(csv),
+                                            str(i),
+                                            mode,
+                                        ],
                                         env,
                                     ),
                                     remaining,

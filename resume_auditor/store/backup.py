@@ -69,8 +69,11 @@ def make_backup(path: str | Path) -> Path | None:
     if not writelock.holds(path):
         raise ResultFileError(f"Only the program writing {path.name} may back it up.")
     target = backup_path(path)
+    if _unchanged_since(path, target):
+        return target  # viewing an audit does not copy it again
     partial = target.with_name(target.name + ".partial")
     _remove_with_sidecars(partial)
+    started = time.time_ns()
     try:
         source = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0)
         try:
@@ -86,6 +89,8 @@ def make_backup(path: str | Path) -> Path | None:
                 copy.close()
         finally:
             source.close()
+        # Dated when the copy began: a write during the copy makes the next one happen.
+        os.utime(partial, ns=(started, started))
         os.replace(partial, target)  # only this process (the writer) touches the backup
     except (sqlite3.Error, OSError) as exc:
         logger.warning("could not back up %s: %s", path, exc)
@@ -93,6 +98,21 @@ def make_backup(path: str | Path) -> Path | None:
         return None
     logger.info("backed up %s to %s", path, target)
     return target
+
+
+def _unchanged_since(path: Path, target: Path) -> bool:
+    """Whether nothing was written to `path` (file or log) after `target` was made."""
+    try:
+        made = target.stat().st_mtime_ns
+    except OSError:
+        return False
+    written = 0
+    for suffix in ("", "-wal"):
+        try:
+            written = max(written, Path(str(path) + suffix).stat().st_mtime_ns)
+        except OSError:
+            continue
+    return 0 < written < made
 
 
 def backup_time(path: str | Path) -> str | None:
