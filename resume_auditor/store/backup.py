@@ -12,7 +12,8 @@ the audit's writer lock, at two moments:
 - when the app closes an audit (another one opened, or the app quits): that copy
   holds the session's answers too.
 
-Opening a file does not make one: a backup made on open would copy a file that
+A copy is made again only if the audit was written since the last one. Opening a
+file does not make one: a backup made on open would copy a file that
 may have been damaged by something outside the app since, which is what a
 backup is for.
 
