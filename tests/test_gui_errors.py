@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import sys
 import threading
@@ -32,13 +33,18 @@ def _raised(exc: BaseException) -> tuple[type[BaseException], BaseException, Any
 
 @pytest.fixture
 def reporter(qtbot: QtBot) -> Any:
-    setup_logging()
+    target = setup_logging()
     rep = ErrorReporter()
     rep.install()
     yield rep
     rep.uninstall()
     if rep.dialog is not None:
         rep.dialog.close()
+    root = logging.getLogger()
+    for handler in list(root.handlers):  # the next test's log goes elsewhere
+        if getattr(handler, "baseFilename", None) == str(target.resolve()):
+            root.removeHandler(handler)
+            handler.close()
 
 
 def test_an_error_in_the_ui_thread_shows_a_dialog_and_goes_to_the_log(
@@ -51,7 +57,7 @@ def test_an_error_in_the_ui_thread_shows_a_dialog_and_goes_to_the_log(
     shown = " ".join(label.text() for label in (dialog.happened, dialog.todo, dialog.log_label))
     assert "KeyError" in shown and "no such page" in shown and "Traceback" not in shown
     assert str(log_file()) in shown
-    for handler in __import__("logging").getLogger().handlers:
+    for handler in logging.getLogger().handlers:
         handler.flush()
     logged = log_file().read_text(encoding="utf-8")
     assert "Traceback" in logged and "KeyError: 'no such page'" in logged
