@@ -300,3 +300,29 @@ def test_a_backup_is_made_again_only_after_a_write(audit: Path) -> None:
         make_backup(audit)
     with ResultFile(backup_path(audit), readonly=True) as copy:
         assert copy.meta("answers") == "7"
+
+
+def test_a_reader_brings_an_older_file_up_to_date_only_when_nobody_writes_it(
+    audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from resume_auditor.store import resultfile
+
+    newer = [*resultfile.MIGRATIONS, "CREATE TABLE later_table (x INTEGER)"]
+    monkeypatch.setattr(resultfile, "MIGRATIONS", newer)
+    monkeypatch.setattr(resultfile, "SCHEMA_VERSION", len(newer))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(audit)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as child:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        with pytest.raises(ResultFileError, match="needs updating"):
+            ResultFile(audit, readonly=True)
+        child.kill()
+        child.wait(10)
+    with ResultFile(audit, readonly=True) as rf:  # nobody writes it now: updated, then read
+        assert rf._db.execute("PRAGMA user_version").fetchone()[0] == len(newer)  # noqa: SLF001
+        assert rf.study()["name"] == "runner test"
