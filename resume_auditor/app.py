@@ -20,8 +20,13 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from resume_auditor.resources import resource, sample_study
+    from resume_auditor.store import writelock
+    from resume_auditor.ui.errors import ErrorReporter, setup_logging
     from resume_auditor.ui.main_window import MainWindow
     from resume_auditor.ui.tasks import wait_for_background
+
+    setup_logging()  # before anything can fail: the log is where the details go
+    writelock.set_program("the Resume Auditor app")
 
     quit_after_load = "--quit-after-load" in args  # for smoke tests and start-up timing
     qt_args = [a for a in args if a.startswith("-") and a != "--quit-after-load"]
@@ -33,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     window = MainWindow()
+    reporter = ErrorReporter(lambda: window)
+    reporter.install()  # unexpected errors: a dialog and the log, never only stderr
     window.show()
     if quit_after_load:
 
@@ -50,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     code = int(app.exec())
     window.controller.shutdown()
     wait_for_background(10000)
+    window.session.close_audit()  # backs the audit up and lets other programs write it
+    reporter.uninstall()
     return code
 
 

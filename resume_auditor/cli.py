@@ -20,6 +20,7 @@ it); 2 bad input (the message says what to fix); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -92,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--csv", metavar="DIR", help="the same tables as CSV files in DIR")
     rp.add_argument("--bundle", metavar="FILE", help="the reproducible bundle (zip)")
     rp.add_argument("--run", type=int, help="which run the report describes (default: latest)")
+
+    rs = sub.add_parser("restore", help="put an audit's last good copy back (a damaged file)")
+    rs.add_argument("result", help="the damaged result file")
 
     im = sub.add_parser("import", help="re-open a bundle as a new result file")
     im.add_argument("bundle", help="a bundle made by `resume-auditor report --bundle`")
@@ -327,7 +331,7 @@ def _print_plan(path: Path, as_json: bool = False) -> None:
     from resume_auditor.workflow.plan import plan_run
     from resume_auditor.workflow.prepare import study_of
 
-    with ResultFile(path) as result:
+    with ResultFile(path, readonly=True) as result:
         plan = plan_run(result, study_of(result))
     if as_json:
         print(json.dumps(plan.as_dict(), indent=2))
@@ -345,7 +349,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.prepare import study_of
 
-    with ResultFile(args.result) as result:
+    with ResultFile(args.result, readonly=True) as result:
         config = study_of(result)
     concurrency = args.concurrency or config.run.concurrency
     if args.estimate:
@@ -381,7 +385,7 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.metrics import metrics_report
 
-    with ResultFile(args.result) as result:
+    with ResultFile(args.result, readonly=True) as result:
         try:
             report = metrics_report(result, args.run)
         except ValueError as exc:
@@ -620,6 +624,28 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return run_variants(args)
 
 
+def cmd_restore(args: argparse.Namespace) -> int:
+    from resume_auditor.store.backup import backup_path, backup_time, restore_backup
+
+    path = Path(args.result)
+    when = backup_time(path)
+    if when is None:
+        raise CliError(f"There is no backup of {path.name} ({backup_path(path).name}).")
+    aside = restore_backup(path)
+    print(
+        f"Restored {path} from its last good copy ({when}); answers recorded after that are "
+        f"not in it. The damaged file is kept as {aside}.",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+# The commands that write an audit hold its writer lock from start to end (prepare,
+# then run), so no other program writes it in between (store/writelock.py).
+_WRITES = {"audit": "out", "run": "result"}
+_VARIANTS_WRITE = ("generate", "accept", "reject", "reset")
+
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     from resume_auditor.providers.local import serve
 
@@ -647,6 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         "metrics": cmd_metrics,
         "report": cmd_report,
         "import": cmd_import,
+        "restore": cmd_restore,
         "serve-local": cmd_serve_local,
         "extract": cmd_extract,
         "cases": cmd_cases,
@@ -654,8 +681,19 @@ def main(argv: list[str] | None = None) -> int:
         "models": cmd_models,
         "variants": cmd_variants,
     }
+    from resume_auditor.store import writelock
+
+    writelock.set_program(f"resume-auditor {args.command}")
     try:
-        return int(commands[args.command](args))
+        with contextlib.ExitStack() as held:
+            target = _WRITES.get(args.command or "")
+            if args.command == "variants" and args.variants_command in _VARIANTS_WRITE:
+                target = "result"
+            if target and not getattr(args, "estimate", False):
+                if args.command == "audit":  # the folder of a new audit is made for it
+                    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+                held.enter_context(writelock.hold(getattr(args, target)))
+            return int(commands[args.command](args))
     except (
         CliError,
         StudyError,

@@ -120,12 +120,23 @@ class ResponseCache:
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
+        """Connect; a damaged cache (not a database, malformed) is set aside for a new one.
+
+        Locked, busy or I/O errors are raised instead: the file is likely sound and in
+        use by another program (the app and a CLI run share it), and moving it away
+        would pull it, without its -wal, from under that program.
+        """
         try:
             return self._connect()
+        except sqlite3.OperationalError:
+            raise
         except sqlite3.DatabaseError as exc:
             broken = self.path.with_name(self.path.name + f".broken-{int(self._clock())}")
             logger.warning("the response cache %s is damaged (%s); set aside", self.path, exc)
-            self.path.replace(broken)
+            for suffix in ("", "-wal", "-shm"):
+                part = Path(str(self.path) + suffix)
+                if part.exists():
+                    part.replace(Path(str(broken) + suffix))
             return self._connect()
 
     def _connect(self) -> sqlite3.Connection:

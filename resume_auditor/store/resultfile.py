@@ -8,6 +8,14 @@ nothing.
 SQLite connections belong to the thread that opened them: the UI thread and the
 runner thread each open their own `ResultFile` on the same path (WAL mode lets a
 reader and the writer work at once).
+
+One process at a time writes an audit (store/writelock.py): a read-write
+`ResultFile` holds the file's writer lock while it is open, and a second process
+asking for it gets `AuditInUse`, naming the holder. `ResultFile(path,
+readonly=True)` takes no lock: it reads one consistent snapshot (a read
+transaction held until close) and, being read-only, never checkpoints the
+write-ahead log nor deletes `-wal`/`-shm` as it closes, so it is safe beside a
+live writer in another process. docs/result-file.md says more.
 """
 
 from __future__ import annotations
@@ -25,6 +33,9 @@ import pandas as pd
 
 from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
+from resume_auditor.store import writelock
+from resume_auditor.store.backup import backup_path, install_new, remove_partial
+from resume_auditor.store.errors import AuditDamaged, AuditInUse, ResultFileError
 from resume_auditor.store.packing import now_iso, pack, unpack
 from resume_auditor.store.qualtexts import QualTextTables
 from resume_auditor.store.requests import RequestSpec, RequestTables
@@ -32,6 +43,8 @@ from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
     "APP_FILE_ID",
+    "AuditDamaged",
+    "AuditInUse",
     "JUDGMENT_COLUMNS",
     "PendingRequest",
     "Progress",
@@ -46,10 +59,6 @@ __all__ = [
 ]
 
 APP_FILE_ID = "resume-auditor result file"
-
-
-class ResultFileError(Exception):
-    """A result file we cannot open or use; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -126,25 +135,67 @@ class Progress:
 class ResultFile(RequestTables, QualTextTables):
     """Open (creating if asked) a result file and read or write it."""
 
-    def __init__(self, path: str | Path, *, create: bool = False) -> None:
+    def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        self._lock: writelock.WriterLock | None = None
+        if readonly and create:
+            raise ValueError("a read-only result file cannot be created")
         if not create and not self.path.exists():
             raise ResultFileError(f"There is no result file at {self.path}.")
+        if not readonly:
+            self._lock = writelock.hold(self.path)  # raises AuditInUse, naming the holder
         try:
-            self._db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate(create)
-        except sqlite3.DatabaseError as exc:
-            raise ResultFileError(
-                f"{self.path} is not a Resume Auditor result file or is damaged ({exc})."
-            ) from exc
+            if readonly:
+                self._db = self._open_readonly()
+            else:
+                self._db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._migrate(create)
+        except sqlite3.OperationalError as exc:  # locked, busy, I/O, cannot open: not damage
+            self._release_lock()
+            raise ResultFileError(f"Could not open {self.path} ({exc}).") from exc
+        except sqlite3.DatabaseError as exc:  # not a database, malformed
+            self._release_lock()
+            raise damaged(self.path, exc) from exc
+        except BaseException:
+            self._release_lock()
+            raise
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """A read-only connection pinned to one snapshot of the file.
+
+        An older file is brought up to date first, through a short read-write open,
+        when no other process is writing it; otherwise the writer (this same app,
+        newer or not) is the one to update it.
+        """
+        db = _connect_readonly(self.path)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if 0 < version < SCHEMA_VERSION:
+                db.close()
+                try:
+                    ResultFile(self.path).close()
+                except AuditInUse as exc:
+                    raise ResultFileError(
+                        f"{self.path.name} was written by an older Resume Auditor and needs "
+                        f"updating, which only its writer can do. {exc}"
+                    ) from exc
+                db = _connect_readonly(self.path)
+            db.execute("BEGIN")  # the snapshot starts at the first read and lasts until close
+            self._db = db
+            self._check_version(create=False)
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     # -- life cycle --------------------------------------------------------------
 
-    def _migrate(self, create: bool) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+    def _check_version(self, create: bool) -> int:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if version == 0:
             tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables and not create:
@@ -158,6 +209,12 @@ class ResultFile(RequestTables, QualTextTables):
                 f"{self.path} was written by a newer Resume Auditor (schema {version}; "
                 f"this app knows {SCHEMA_VERSION}). Update the app to open it."
             )
+        if self.readonly and version < SCHEMA_VERSION:
+            raise ResultFileError(f"{self.path} holds no audit yet.")
+        return version
+
+    def _migrate(self, create: bool) -> None:
+        version = self._check_version(create)
         for number in range(version, SCHEMA_VERSION):
             # executescript commits first; the script carries its own transaction.
             try:
@@ -174,7 +231,15 @@ class ResultFile(RequestTables, QualTextTables):
                 self._set_meta("created_at", now_iso())
 
     def close(self) -> None:
-        self._db.close()
+        try:
+            self._db.close()
+        finally:
+            self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> ResultFile:
         return self
@@ -525,12 +590,40 @@ class ResultFile(RequestTables, QualTextTables):
             self._db.execute("DELETE FROM variant")
 
     def copy_to(self, path: str | Path) -> None:
-        """A consistent copy of this file (SQLite's online backup), e.g. 'Save a copy as'."""
-        target = sqlite3.connect(path)
-        try:
-            self._db.backup(target)
-        finally:
-            target.close()
+        """A consistent copy of this file (SQLite's online backup), e.g. 'Save a copy as'.
+
+        A new file is written beside the target and moved in place when complete; an
+        existing target is overwritten through SQLite (which respects its readers),
+        and only when no other program writes it. The file itself is refused.
+        """
+        target = Path(path)
+        if target.exists() and target.resolve() == self.path.resolve():
+            raise ResultFileError("That is this audit's own file; choose another name.")
+        with writelock.hold(target):
+            if target.exists():
+                dest = sqlite3.connect(target, timeout=10.0)
+                try:
+                    self._db.backup(dest)
+                except sqlite3.DatabaseError as exc:
+                    raise ResultFileError(
+                        f"{target} exists and is not a result file this app can overwrite "
+                        f"({exc}); choose another name."
+                    ) from exc
+                finally:
+                    dest.close()
+                return
+            partial = target.with_name(target.name + ".partial")
+            remove_partial(partial)
+            try:
+                dest = sqlite3.connect(partial)
+                try:
+                    self._db.backup(dest)
+                    dest.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+                finally:
+                    dest.close()
+                install_new(partial, target)
+            finally:
+                remove_partial(partial)
 
     # -- runs and requests --------------------------------------------------------
 
@@ -767,6 +860,24 @@ class ResultFile(RequestTables, QualTextTables):
         )
         frame = pd.read_sql_query(query, self._db, params=(run_id,))
         return frame[JUDGMENT_COLUMNS]
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    uri = path.resolve().as_uri() + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None)
+
+
+def damaged(path: Path, exc: BaseException) -> AuditDamaged:
+    """The message for a file SQLite cannot read, naming the last good backup if any."""
+    backup = backup_path(path)
+    message = f"{path} is not a Resume Auditor result file or is damaged ({exc})."
+    if backup.exists():
+        message += (
+            f" The last good copy of it is {backup.name}: open the audit in the app to "
+            f"restore it, or run: resume-auditor restore {path}"
+        )
+        return AuditDamaged(message, str(path), str(backup))
+    return AuditDamaged(message, str(path))
 
 
 JUDGMENT_COLUMNS = [

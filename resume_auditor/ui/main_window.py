@@ -26,8 +26,11 @@ from resume_auditor import APP_NAME, __version__
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
 from resume_auditor.resources import quick_sample_study, sample_study, shipped_sample
+from resume_auditor.store.backup import restore_backup
+from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.ui import heap
 from resume_auditor.ui.app_settings import AppSettings
+from resume_auditor.ui.errors import damaged_dialog
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.pages.job_page import JobPage
 from resume_auditor.ui.pages.report_page import ReportPage
@@ -121,6 +124,7 @@ class MainWindow(QMainWindow):
         self._menus()
         self.session.loaded.connect(self._loaded)
         self.session.failed.connect(self._failed)
+        self.session.damaged.connect(self._damaged)
         self.session.busy.connect(self._busy)
         self.run_page.answers_recorded.connect(self.results_page.schedule_refresh)
         self.run_page.run_finished.connect(self._run_finished)
@@ -284,10 +288,31 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
 
     def _failed(self, message: str) -> None:
+        self._failed_view(message)
+        QMessageBox.warning(self, APP_NAME, message)
+
+    def _damaged(self, exc: AuditDamaged) -> None:
+        """A damaged audit file: say so, and offer the last good copy when there is one."""
+        self._failed_view(str(exc))
+        choice = damaged_dialog(self, exc)
+        if choice is None:
+            return
+        try:
+            aside = restore_backup(exc.path)
+        except Exception as err:  # plain message, never a traceback
+            QMessageBox.warning(self, APP_NAME, f"Could not restore the last good copy: {err}")
+            return
+        QMessageBox.information(
+            self,
+            APP_NAME,
+            f"The last good copy is back in place. The damaged file is kept as {aside.name}.",
+        )
+        self.open_path(exc.path)
+
+    def _failed_view(self, message: str) -> None:
         self.placeholder.setText(f"Could not open this audit.\n\n{message}")
         self.stack.setCurrentWidget(self.placeholder)
         self.statusBar().showMessage("Could not open the audit")
-        QMessageBox.warning(self, APP_NAME, message)
 
     def _loaded(self, data: AuditData) -> None:
         if data.generation != self._shown_generation:
@@ -411,7 +436,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.controller.shutdown()
-        self.session.close_db()
+        self.session.close_audit()
         if self.presenter is not None:
             self.presenter.close()
         event.accept()

@@ -22,6 +22,9 @@ from resume_auditor.domain.job import Job
 from resume_auditor.domain.qualtext import QualText
 from resume_auditor.domain.study import StudyConfig, study_to_dict
 from resume_auditor.paths import audits_dir, default_result_path
+from resume_auditor.store import writelock
+from resume_auditor.store.backup import make_backup
+from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.workflow.bundle import import_bundle
@@ -110,17 +113,30 @@ def import_and_load(bundle: Path) -> AuditData:
     return load_audit(imported.path, notes)
 
 
+def _held(load: Callable[[], AuditData]) -> tuple[AuditData, writelock.WriterLock]:
+    """Load an audit and claim it: while it is open here, no other program writes it."""
+    data = load()
+    lock = writelock.hold(data.path)  # AuditInUse names the other program
+    return data, lock
+
+
 class Session(QObject):
-    """Signals: loaded(AuditData), failed(str), busy(str), edited(str)."""
+    """Signals: loaded(AuditData), failed(str), damaged(AuditDamaged), busy(str).
+
+    The session holds the open audit's writer lock (store/writelock.py) until it
+    opens another or closes, and backs the audit up as it lets go of it.
+    """
 
     loaded = Signal(object)
     failed = Signal(str)
+    damaged = Signal(object)  # AuditDamaged: the window offers the backup
     busy = Signal(str)
 
     def __init__(self) -> None:
         super().__init__()
         self.data: AuditData | None = None
         self._db: ResultFile | None = None
+        self._writer: writelock.WriterLock | None = None
 
     def db(self) -> ResultFile:
         """The UI thread's own connection to the open audit, kept open.
@@ -141,6 +157,14 @@ class Session(QObject):
             self._db.close()
             self._db = None
 
+    def close_audit(self) -> None:
+        """Let go of the open audit (at quit, or before opening another): back it up first."""
+        self.close_db()
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            make_backup(writer.path)
+            writer.release()
+
     @property
     def path(self) -> Path | None:
         return None if self.data is None else self.data.path
@@ -151,13 +175,26 @@ class Session(QObject):
         path = Path(path)
         if path.suffix.lower() == ".zip":
             self.busy.emit(f"Opening the bundle {path.name}: recomputing every number...")
-            run_in_background(lambda: import_and_load(path), self._done, self._error, owner=self)
+            self._open(lambda: import_and_load(path))
         elif path.suffix.lower() == ".toml":
             self.busy.emit(f"Preparing {path.name}: reading documents and building test cases...")
-            run_in_background(lambda: prepare_and_load(path), self._done, self._error, owner=self)
+            self._open(lambda: prepare_and_load(path))
         else:
             self.busy.emit(f"Opening {path.name}...")
-            run_in_background(lambda: load_audit(path), self._done, self._error, owner=self)
+            self._open(lambda: load_audit(path))
+
+    def _open(self, load: Callable[[], AuditData]) -> None:
+        run_in_background(lambda: _held(load), self._opened, self._error, owner=self)
+
+    def _opened(self, result: tuple[AuditData, writelock.WriterLock]) -> None:
+        data, lock = result
+        if self._writer is not None and self._writer.path != data.path:
+            self.close_audit()
+        elif self._writer is not None:
+            lock.release()  # the same audit again: one claim is enough
+            lock = self._writer
+        self._writer = lock
+        self._done(data)
 
     def reload(self) -> None:
         if self.data is not None:
@@ -184,6 +221,9 @@ class Session(QObject):
         self.loaded.emit(data)
 
     def _error(self, exc: Exception) -> None:
+        if isinstance(exc, AuditDamaged):
+            self.damaged.emit(exc)
+            return
         self.failed.emit(str(exc) or type(exc).__name__)
 
     # -- editing -----------------------------------------------------------------------

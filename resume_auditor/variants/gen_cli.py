@@ -175,7 +175,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.variants.review import list_texts
 
-    with ResultFile(args.result) as result:
+    with ResultFile(args.result, readonly=True) as result:
         texts = list_texts(result, args.resume)
         names = {r.id: r.filename for r in result.resumes()}
     if args.json:
@@ -223,7 +223,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.variants.review import diff, unified
 
-    with ResultFile(args.result) as result:
+    with ResultFile(args.result, readonly=True) as result:
         d = diff(result, args.id)
     print(unified(d) or "The text is the same as its source.")
     return EXIT_OK

@@ -49,6 +49,8 @@ from resume_auditor.report.privacy import templated
 from resume_auditor.report.spreadsheet import csv_bytes
 from resume_auditor.report.tables import cases_frame, judgments_frame, metrics_frame
 from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
+from resume_auditor.store import writelock
+from resume_auditor.store.backup import install_new, remove_partial
 from resume_auditor.store.resultfile import ResultFile, pack, unpack
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
 from resume_auditor.workflow.metrics import metrics_report
@@ -314,7 +316,7 @@ def export_bundle(
     result_path, out = Path(result_path), Path(out)
     with tempfile.TemporaryDirectory(prefix="resume-auditor-bundle-") as tmp:
         snapshot = Path(tmp) / "snapshot.audit"
-        with ResultFile(result_path) as live:
+        with ResultFile(result_path, readonly=True) as live:
             live.copy_to(snapshot)  # one consistent moment, even while a run writes
         with ResultFile(snapshot) as result:
             metrics = {
@@ -571,6 +573,14 @@ def import_bundle(bundle: str | Path, target: str | Path) -> ImportedBundle:
     must know.
     """
     bundle, target = Path(bundle), Path(target)
+    if not bundle.exists():
+        raise BundleError(f"There is no file at {bundle}.")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with writelock.hold(target):  # nobody else creates `target` meanwhile
+        return _import(bundle, target)
+
+
+def _import(bundle: Path, target: Path) -> ImportedBundle:
     if target.exists():
         raise BundleError(f"{target} already exists; choose another name for the imported audit.")
     try:
@@ -583,7 +593,6 @@ def import_bundle(bundle: str | Path, target: str | Path) -> ImportedBundle:
     with zf:
         manifest = _manifest(zf, bundle.name)
         _check_files(zf, manifest, bundle.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
         os.close(fd)
         partial = Path(tmp)
@@ -605,10 +614,9 @@ def import_bundle(bundle: str | Path, target: str | Path) -> ImportedBundle:
                         f"run {run_id}: {d}"
                         for d in _differences(comparable(report), comparable(now))
                     ]
-            os.replace(partial, target)
+            install_new(partial, target)
         finally:
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(partial) + suffix).unlink(missing_ok=True)
+            remove_partial(partial)
     same_app = manifest.get("app_version") == __version__
     if differences and not same_app:
         notes.append(

@@ -17,7 +17,8 @@ from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
-from resume_auditor.store.resultfile import ResultFile, RunRecord
+from resume_auditor.store.backup import make_backup
+from resume_auditor.store.resultfile import ResultFile, ResultFileError, RunRecord
 
 logger = logging.getLogger(__name__)
 
@@ -134,13 +135,13 @@ def make_runner(
     )
     if run.provider == "local":
         timeout_s = max(timeout_s, 300.0)
+    make_provider_ = factory or provider_factory(
+        model_of(run), timeout_s, on_headers=limiter.observe, connections=concurrency + 4
+    )
     return Runner(
         path,
         run.id,
-        factory
-        or provider_factory(
-            model_of(run), timeout_s, on_headers=limiter.observe, connections=concurrency + 4
-        ),
+        _backing_up(Path(path), make_provider_),
         None,
         concurrency=concurrency,
         timeout_s=timeout_s,
@@ -154,6 +155,24 @@ def make_runner(
         early_stop=None if early_stop_width is None else EarlyStop(early_stop_width),
         batch=options,
     )
+
+
+def _backing_up(path: Path, factory: Callable[[], Provider]) -> Callable[[], Provider]:
+    """The provider factory, which first backs the audit up (store/backup.py).
+
+    The runner calls it once, off the UI thread, when it is about to send requests
+    and holds the audit open (so this process holds its writer lock): the moment
+    to keep a good copy of everything so far, before the long stretch of writing.
+    """
+
+    def make() -> Provider:
+        try:
+            make_backup(path)
+        except ResultFileError as exc:  # a backup must never stop a run
+            logger.warning("no backup before this run: %s", exc)
+        return factory()
+
+    return make
 
 
 def estimate_for(
@@ -173,7 +192,7 @@ def estimate_for(
 
     cache = ResponseCache() if use_cache else None
     try:
-        with ResultFile(path) as result:
+        with ResultFile(path, readonly=True) as result:
             return estimate_run(
                 result,
                 run_id,

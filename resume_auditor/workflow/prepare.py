@@ -1,7 +1,10 @@
 """Turn a study file into a result file ready to run.
 
-A new result file is written under a temporary name and renamed into place only
-when complete, so a failure leaves nothing half-written. An existing result file
+A new result file is written under a temporary name (`NAME.audit.partial`) and
+moved into place only when complete, so a failure leaves nothing half-written;
+the whole of it happens under the audit's writer lock (store/writelock.py), so a
+`.partial` found on the way in is the remains of a run that was killed, and is
+removed with a note saying so. An existing result file
 for the same study is reused: its cases stay as they are and only requests for a
 model not yet run are added, so re-running a finished audit sends nothing.
 """
@@ -10,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,8 @@ from resume_auditor.domain.study import (
     study_to_dict,
 )
 from resume_auditor.prompts import build_body, get_kind, get_preset
+from resume_auditor.store import writelock
+from resume_auditor.store.backup import install_new, remove_partial
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.variants.generate import GenProgress, generate_for_audit
 from resume_auditor.workflow.cases import build_cases
@@ -72,10 +76,17 @@ def study_of(result: ResultFile) -> StudyConfig:
 def new_audit(path: str | Path, config: StudyConfig) -> Path:
     """An empty audit file (no job, no resumes yet) for the GUI's "New audit"."""
     path = Path(path)
-    if path.exists():
-        raise StudyError(f"{path} already exists; choose another name.")
-    with ResultFile(path, create=True) as result, result.transaction():
-        result.save_study(config.name, "", study_to_dict(config), None)
+    with writelock.hold(path):
+        if path.exists():
+            raise StudyError(f"{path} already exists; choose another name.")
+        partial = path.with_name(path.name + ".partial")
+        remove_partial(partial)
+        try:
+            with ResultFile(partial, create=True) as result, result.transaction():
+                result.save_study(config.name, "", study_to_dict(config), None)
+            install_new(partial, path)
+        finally:
+            remove_partial(partial)
     return path
 
 
@@ -86,12 +97,18 @@ def fork_audit(source: str | Path, target: str | Path) -> Path:
     stays as it was, and the new one can be edited and run again.
     """
     target = Path(target)
-    if target.exists():
-        raise StudyError(f"{target} already exists; choose another name.")
+    with writelock.hold(target):
+        if target.exists():
+            raise StudyError(f"{target} already exists; choose another name.")
+        _fork(Path(source), target)
+    return target
+
+
+def _fork(source: Path, target: Path) -> None:
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    remove_partial(partial)
     try:
-        with ResultFile(source) as src:
+        with ResultFile(source, readonly=True) as src:
             src.copy_to(partial)
         with ResultFile(partial) as copy, copy.transaction() as db:
             # The generator's runs stay: the qualification texts they wrote are inputs
@@ -109,11 +126,9 @@ def fork_audit(source: str | Path, target: str | Path) -> Path:
                 "DELETE FROM variant",
             ):
                 db.execute(statement)
-        os.replace(partial, target)
+        install_new(partial, target)
     finally:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(partial) + suffix).unlink(missing_ok=True)
-    return target
+        remove_partial(partial)
 
 
 def request_body(
@@ -273,40 +288,56 @@ def prepare(
     check_design_presets(config)
     generating = generate and config.generation is not None and config.generation.enabled
     notes: list[str] = []
-    if out.exists():
-        with ResultFile(out) as result:
-            if not result.has_study():
-                raise StudyError(f"{out} is an empty result file; delete it and start again.")
-            stored = result.study()
-            if stored["toml"] != study.text:
-                raise StudyError(
-                    f"{out} already holds a different study ({stored['name']!r}). "
-                    "Choose another output file, or delete this one to start over."
-                )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with writelock.hold(out):  # one `audit` (or the app) at a time prepares this file
+        partial = out.with_name(out.name + ".partial")
+        if remove_partial(partial):
+            notes.append(
+                f"Removed {partial.name}, left by an earlier preparation that was stopped "
+                "before it finished (nothing in it had been sent to a model); "
+                + ("starting again." if not out.exists() else f"{out.name} is kept as it is.")
+            )
+        if out.exists():
+            return _reuse(study, out, config, generating, notes, progress)
+        try:
+            with ResultFile(partial, create=True) as result:
+                with result.transaction():
+                    _build(result, dataclasses.replace(study, config=config), notes)
+                if not generating:
+                    run_id, added = _queue_run(result, config, config.model)
+            install_new(partial, out)
+        finally:
+            remove_partial(partial)
         if generating:
             _generate(out, config, notes, progress)
-        with ResultFile(out) as result:
-            run_id, added = _queue_run(result, config, config.model)
-        return Prepared(out, run_id, config, config.model, False, added, notes)
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        with ResultFile(partial, create=True) as result:
-            with result.transaction():
-                _build(result, dataclasses.replace(study, config=config), notes)
-            if not generating:
+            with ResultFile(out) as result:
                 run_id, added = _queue_run(result, config, config.model)
-        os.replace(partial, out)
-    finally:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(partial) + suffix).unlink(missing_ok=True)
+    return Prepared(out, run_id, config, config.model, True, added, notes)
+
+
+def _reuse(
+    study: StudyFile,
+    out: Path,
+    config: StudyConfig,
+    generating: bool,
+    notes: list[str],
+    progress: Callable[[GenProgress], None] | None,
+) -> Prepared:
+    """The same study's existing file: add only what is missing."""
+    with ResultFile(out) as result:
+        if not result.has_study():
+            raise StudyError(f"{out} is an empty result file; delete it and start again.")
+        stored = result.study()
+        if stored["toml"] != study.text:
+            raise StudyError(
+                f"{out} already holds a different study ({stored['name']!r}). "
+                "Choose another output file, or delete this one to start over."
+            )
     if generating:
         _generate(out, config, notes, progress)
-        with ResultFile(out) as result:
-            run_id, added = _queue_run(result, config, config.model)
-    return Prepared(out, run_id, config, config.model, True, added, notes)
+    with ResultFile(out) as result:
+        run_id, added = _queue_run(result, config, config.model)
+    return Prepared(out, run_id, config, config.model, False, added, notes)
 
 
 def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> tuple[int, int]:

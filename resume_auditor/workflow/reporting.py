@@ -55,7 +55,7 @@ def report_document(
     now: datetime | None = None,
 ) -> ReportDocument:
     """The report of one run (default: the latest) as data, e.g. for a preview."""
-    with ResultFile(path) as result:
+    with ResultFile(path, readonly=True) as result:
         metrics = metrics_report(result, run_id, thresholds=thresholds)
         return build_document(result, metrics, now=now)
 
@@ -83,7 +83,7 @@ def write_report(
     """
     now = now or datetime.now(UTC)
     outputs: list[Written] = []
-    with ResultFile(path) as result:
+    with ResultFile(path, readonly=True) as result:
         metrics = metrics_report(result, run_id, thresholds=thresholds)
         text = ""
         if html is not None or pdf is not None:

@@ -1,0 +1,33 @@
+"""What the store raises: messages a user can act on, never a stack trace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ResultFileError(Exception):
+    """A result file we cannot open or use; the message says why."""
+
+
+class AuditInUse(ResultFileError):
+    """Another program is writing this audit file; the message names it.
+
+    `holder` is what the lock file says about it (program, pid, host, since).
+    """
+
+    def __init__(self, message: str, holder: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.holder = dict(holder or {})
+
+
+class AuditDamaged(ResultFileError):
+    """The file is not a readable result file any more (a damaged SQLite file).
+
+    `path` is the damaged file; `backup` the last good copy kept beside it, when
+    there is one (store/backup.py).
+    """
+
+    def __init__(self, message: str, path: str, backup: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.backup = backup
