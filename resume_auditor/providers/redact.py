@@ -17,6 +17,7 @@ import base64
 import functools
 import re
 from collections.abc import Mapping
+from typing import Any
 
 MASK = "[redacted]"
 
@@ -97,12 +98,30 @@ def _secret_pattern(secret: str) -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
-def redact(text: str, secret: str | None = None) -> str:
-    """`text` without `secret` (if given, in any of its encodings) and without key shapes."""
+def redact(text: str, secret: str | None = None, *, shapes: bool = True) -> str:
+    """`text` without `secret` (if given, in any of its encodings) and without key shapes.
+
+    `shapes=False` removes only the secret: for a model's answer, whose words
+    ("task-oriented") must not be changed by a guess at what a key looks like.
+    """
     if secret and len(secret) >= 4:
         text = text.replace(secret, MASK)
         text = _secret_pattern(secret).sub(MASK, text)
-    return _KEY_SHAPES.sub(MASK, text)
+    return _KEY_SHAPES.sub(MASK, text) if shapes else text
+
+
+def redact_json(value: Any, secret: str | None = None, *, shapes: bool = True) -> Any:
+    """A copy of a parsed JSON value with every string redacted (keys and values)."""
+    if isinstance(value, str):
+        return redact(value, secret, shapes=shapes)
+    if isinstance(value, dict):
+        return {
+            redact(str(k), secret, shapes=shapes): redact_json(v, secret, shapes=shapes)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact_json(v, secret, shapes=shapes) for v in value]
+    return value
 
 
 def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
