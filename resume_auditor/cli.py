@@ -3,6 +3,7 @@
     resume-auditor                        open the app with the sample study
     resume-auditor gui [RESULT | STUDY | BUNDLE]   open the app with a result, study or bundle
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
+        [--password P --max-pages N --max-mb N]   (protected and long PDFs)
     resume-auditor run RESULT             resume an unfinished audit
         (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
     resume-auditor metrics RESULT [--json]
