@@ -304,3 +304,19 @@ def test_audit_takes_a_page_limit(
     assert "Skipped long.pdf" not in capsys.readouterr().err
     assert _audit(small_study, tmp_path / "d.audit", "--max-pages", "0") == 2
     assert "--max-pages should be at least 1" in capsys.readouterr().err
+
+
+def test_every_real_job_posting_is_accepted_as_a_job_file() -> None:
+    from shared_data import corpus_dir
+
+    from resume_auditor.documents.load import load_file
+    from resume_auditor.documents.resumecheck import token_problem
+
+    checked = 0
+    for path in sorted(corpus_dir("jobs-dev").iterdir()):
+        if path.suffix not in (".txt", ".md", ".pdf", ".docx") or path.name == "SOURCES.md":
+            continue
+        assert secret_problem(str(path), path.read_bytes()) is None, path.name
+        assert token_problem(load_file(path).text, path.name) is None, path.name
+        checked += 1
+    assert checked >= 20
