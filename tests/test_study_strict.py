@@ -320,3 +320,26 @@ def test_every_real_job_posting_is_accepted_as_a_job_file() -> None:
         assert token_problem(load_file(path).text, path.name) is None, path.name
         checked += 1
     assert checked >= 20
+
+
+def test_credentials_never_reach_the_settings_an_audit_file_keeps() -> None:
+    """Settings from an older audit file open (credentials dropped); new ones never hold any."""
+    from dataclasses import replace
+
+    from resume_auditor.domain.study import study_to_dict
+
+    data = {
+        "model": {"provider": "openai-compatible", "base_url": "http://u:S3CRET@h/v1?key=S3CRET"},
+        "generation": {
+            "generators": [{"provider": "openai", "model": "g", "base_url": "http://h?token=S3"}]
+        },
+    }
+    config = study_from_dict(data, require_sources=False)
+    assert config.model.base_url == "http://h/v1"
+    assert config.generation is not None
+    assert config.generation.generators[0].base_url == "http://h"
+    with pytest.raises(StudyError, match="holds a key or password") as caught:
+        study_from_dict({**data, "job": {"text": "j"}, "resumes": {"files": ["a.pdf"]}})
+    assert "S3CRET" not in str(caught.value)
+    leaky = replace(config, model=replace(config.model, base_url="http://u:S3CRET@h/v1"))
+    assert "S3CRET" not in str(study_to_dict(leaky))

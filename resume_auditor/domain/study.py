@@ -535,10 +535,21 @@ def _float(value: Any, where: str) -> float:
     return float(value)
 
 
-def _base_url(value: Any, where: str) -> str:
-    """A server address without credentials in it; refused (with what to do) otherwise."""
+def clean_url(url: str) -> str:
+    """`url` without any credentials (for settings written to an audit file)."""
+    return url_credentials(url)[0]
+
+
+def _base_url(value: Any, where: str, *, lenient: bool = False) -> str:
+    """A server address without credentials in it; refused (with what to do) otherwise.
+
+    `lenient` (settings kept in an audit file by an older version) drops them
+    instead: the file still opens, and the credentials are never used or shown.
+    """
     url = str(value)
     clean, secrets = url_credentials(url)
+    if (secrets or clean != url) and lenient:
+        return clean
     if secrets or clean != url:
         raise StudyError(
             f"{where} holds a key or password (user:password@ or a key-like query parameter "
@@ -560,7 +571,8 @@ def study_from_dict(
     wrong kind; settings kept in an audit file, written by this or a newer app, are
     read leniently.
     """
-    if strict if strict is not None else require_sources:
+    strict = strict if strict is not None else require_sources
+    if strict:
         check_schema(data)
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
@@ -591,7 +603,7 @@ def study_from_dict(
     raw_seed = model.get("seed", defaults.seed)
     model_spec = ModelSpec(
         provider=provider,
-        base_url=_base_url(model.get("base_url", ""), "model.base_url"),
+        base_url=_base_url(model.get("base_url", ""), "model.base_url", lenient=not strict),
         model=str(model.get("model", defaults.model)),
         temperature=_float(model.get("temperature", defaults.temperature), "model.temperature"),
         max_tokens=_int(model.get("max_tokens", defaults.max_tokens), "model.max_tokens", 1),
@@ -647,10 +659,24 @@ def study_from_dict(
     d2, d3, d4 = (_design(designs, key) for key in ("d2", "d3", "d4"))
     generation = generation_from_dict(data)
     if generation is not None:
-        for i, spec in enumerate(generation.generators):
-            _base_url(spec.base_url, f"generation.generators[{i}].base_url")
-        if generation.judge_model is not None:
-            _base_url(generation.judge_model.base_url, "generation.judge_model.base_url")
+        generators = tuple(
+            replace(
+                spec,
+                base_url=_base_url(
+                    spec.base_url, f"generation.generators[{i}].base_url", lenient=not strict
+                ),
+            )
+            for i, spec in enumerate(generation.generators)
+        )
+        judge = generation.judge_model
+        if judge is not None:
+            judge = replace(
+                judge,
+                base_url=_base_url(
+                    judge.base_url, "generation.judge_model.base_url", lenient=not strict
+                ),
+            )
+        generation = replace(generation, generators=generators, judge_model=judge)
     return StudyConfig(
         name=name,
         seed=seed,
@@ -685,7 +711,7 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         job["preferred"] = list(config.job.preferred)
     model: dict[str, Any] = {
         "provider": config.model.provider,
-        "base_url": config.model.base_url,
+        "base_url": clean_url(config.model.base_url),  # never credentials in the audit file
         "model": config.model.model,
         "temperature": config.model.temperature,
         "max_tokens": config.model.max_tokens,
@@ -748,4 +774,8 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
     if config.keep_real_contact:
         out["variants"] = {"keep_real_contact": True}
     out.update(generation_to_dict(config.generation))
+    table = out.get("generation", {})
+    for spec in [*table.get("generators", []), table.get("judge_model") or {}]:
+        if spec.get("base_url"):
+            spec["base_url"] = clean_url(spec["base_url"])
     return out
