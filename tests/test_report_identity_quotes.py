@@ -90,16 +90,21 @@ def test_real_details_in_justifications_are_masked_everywhere_they_are_quoted(
     ]
     with zipfile.ZipFile(reports / "b.zip") as bundle:
         bundled = bundle.read("data/judgments.csv").decode()
+        answers = bundle.read("tables/response.jsonl").decode("unicode_escape")
     assert quoted and all("[Resume 1]" in q for q in quoted)
     for where, text in (
         ("html", html),
         ("csv", "\n".join(quoted)),
         ("xlsx", "\n".join(cells)),
         ("bundle csv", bundled),
+        ("bundle answers", answers),
     ):
         for detail in (name, email, surname, name.upper()):
             assert detail not in text, (where, detail)
     assert list(csv.DictReader(io.StringIO(bundled)))[0]["justification"] == quoted[0]
+    assert "[Resume 1]" in answers
+    # the masked bundle still re-opens with every number recomputed identically
+    assert main(["import", str(reports / "b.zip"), "--out", str(tmp_path / "again.audit")]) == 0
 
 
 def test_synthetic_names_and_ordinary_words_stay() -> None:

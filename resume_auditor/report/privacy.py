@@ -176,6 +176,17 @@ class IdentityMask:
         return self._pattern.sub(replace, text)
 
 
+def mask_json(value: Any, mask: IdentityMask) -> Any:
+    """A parsed JSON value (a raw answer) with every string masked."""
+    if isinstance(value, str):
+        return mask(value)
+    if isinstance(value, dict):
+        return {k: mask_json(v, mask) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_json(v, mask) for v in value]
+    return value
+
+
 def identity_mask(result: ResultFile, keep: Iterable[str] | None = None) -> IdentityMask:
     """The mask for an audit: every source resume's identity slots, by its "Resume N" label.
 
