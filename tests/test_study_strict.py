@@ -260,7 +260,17 @@ def test_the_study_file_gives_a_password_per_file_and_it_is_not_stored(
         'files = ["resumes/*.pdf"]\npassword = "not-this-one"\n'
         f'passwords = {{"marisol-encrypted.pdf" = "{PASSWORD}"}}',
     )
+    _edit(
+        small_study, '"marisol-encrypted.pdf" = ', '"marisol-encrypted.pdf" = "x", "marisol.pdf" = '
+    )
+    assert _audit(small_study, tmp_path / "typo.audit") == 0
+    err = capsys.readouterr().err
+    assert "resumes.passwords names 'marisol.pdf', which is not among the resumes" in err
+    assert "Skipped marisol-encrypted.pdf" in err  # "x" is not its password
     out = tmp_path / "p.audit"
+    _edit(
+        small_study, '"marisol-encrypted.pdf" = "x", "marisol.pdf" = ', '"marisol-encrypted.pdf" = '
+    )
     assert _audit(small_study, out) == 0
     assert "Skipped" not in capsys.readouterr().err
     db = sqlite3.connect(out)

@@ -149,7 +149,10 @@ def record_unreadable(result: ResultFile, filename: str, data: bytes | None, mes
 
 def ingest_study_resumes(result: ResultFile, study: StudyFile) -> list[str]:
     notes: list[str] = []
-    for path in study.resume_paths():
+    paths = study.resume_paths()
+    for name in study.unmatched_passwords(paths):
+        notes.append(f"resumes.passwords names {name!r}, which is not among the resumes.")
+    for path in paths:
         readable = path.is_file() and path.stat().st_size <= study.max_bytes
         data = path.read_bytes() if readable else None
         try:

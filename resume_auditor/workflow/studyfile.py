@@ -84,6 +84,14 @@ class StudyFile:
                 return password
         return self.password
 
+    def unmatched_passwords(self, paths: list[Path]) -> list[str]:
+        """Names in `resumes.passwords` that match none of `paths` (a typo, most likely)."""
+        return [
+            name
+            for name in self.passwords
+            if not any(name == p.name or (self.base_dir / name).resolve() == p for p in paths)
+        ]
+
     def with_options(
         self,
         *,
