@@ -175,3 +175,24 @@ def test_keys_delete_without_a_keyring_does_not_say_removed(tmp_path: Path) -> N
     assert "Removed" not in done.stdout
     assert "Nothing to remove: there is no keyring" in done.stdout
     assert done.stdout.count("There is no keyring") == 0
+
+
+def test_an_audit_on_a_locked_keyring_says_unlock_it_not_add_a_key(
+    use_store: object,
+    small_study: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from resume_auditor.devtools.simulator import Simulator
+
+    use_store(KeyStore(FakeKeyring(LOCKED), environ={}))  # type: ignore[operator]
+    with Simulator(api_key=KEY) as sim:
+        code = main(
+            ["audit", str(small_study), "--out", str(tmp_path / "l.audit")]
+            + ["--provider", "openai", "--base-url", sim.url_for("openai"), "--model", "m"]
+        )
+        assert sim.received == 0
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "The OS keyring is locked" in err and "Unlock" in err
+    assert "No API key" not in err

@@ -257,6 +257,17 @@ class KeyStore:
             return remembered
         return self._keyring_get(entry)
 
+    def unreadable(self, provider: str, base_url: str = "") -> str | None:
+        """Why no key can be had when the keyring is locked, denied or failing, else None.
+
+        For "No API key" errors: a locked keyring probably holds the key, and the
+        user must hear "unlock it", not "add a key".
+        """
+        found = self.status(provider, base_url)
+        if found.found or found.keyring_state in (KeyringState.READY, KeyringState.ABSENT):
+            return None
+        return found.message
+
     def status(self, provider: str, base_url: str = "") -> KeyStatus:
         """Where the key for `provider` is. Never contains the key."""
         env_var, env = self._env_key(provider)
