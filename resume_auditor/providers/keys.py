@@ -8,7 +8,9 @@ user is never surprised. When the computer has no usable keyring (keyring's
 `fail` and `null` backends, or anything not recommended, such as a plaintext
 file) a key is kept in memory only, and the user is told how to get a keyring.
 There is no plaintext fallback. A key is never logged; errors name only their
-type.
+type. A keyring that is there but locked, refuses this app, or does not answer
+is told apart from one that is absent (`KeyringState`), each with its own
+message and action: a locked keyring is never reported as "no key".
 """
 
 from __future__ import annotations
