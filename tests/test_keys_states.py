@@ -140,6 +140,7 @@ def use_store(monkeypatch: pytest.MonkeyPatch) -> object:
 
     def install(store: KeyStore) -> None:
         monkeypatch.setattr(keys_module, "default_store", lambda: store)
+        monkeypatch.setattr(keys_module, "_default", store)  # for modules that imported it
 
     return install
 

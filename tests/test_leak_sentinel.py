@@ -235,8 +235,12 @@ def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
     caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    from resume_auditor.providers import keys as keys_module
+
     sentinel = f"sk-SENTINEL{secrets.token_hex(16)}"
     monkeypatch.delenv(provider_info(pid).env_var, raising=False)
+    # a session of its own: the key taken from the address must not outlive the test
+    monkeypatch.setattr(keys_module, "_default", keys_module.KeyStore(environ={}))
     caplog.set_level(logging.DEBUG)
     out = tmp_path / "url.audit"
     with Simulator(api_key=sentinel) as sim:
