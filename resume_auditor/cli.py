@@ -3,6 +3,7 @@
     resume-auditor                        open the app with the sample study
     resume-auditor gui [RESULT | STUDY | BUNDLE]   open the app with a result, study or bundle
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
+        [--password P --max-pages N --max-mb N]   (protected and long PDFs)
     resume-auditor run RESULT             resume an unfinished audit
         (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
     resume-auditor metrics RESULT [--json]
@@ -64,6 +65,17 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
     a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
+    a.add_argument(
+        "--password",
+        help="the password of protected resume PDFs (over the study's resumes.password; "
+        "resumes.passwords still sets a file's own)",
+    )
+    a.add_argument(
+        "--max-pages", type=int, help="page limit per resume (default: resumes.max_pages or 50)"
+    )
+    a.add_argument(
+        "--max-mb", type=float, help="size limit per file in MB (default: resumes.max_mb or 20)"
+    )
     a.add_argument(
         "--prepare-only", action="store_true", help="build the cases and estimate; send nothing"
     )
@@ -301,12 +313,22 @@ def _run(
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from resume_auditor.workflow.prepare import prepare
-    from resume_auditor.workflow.studyfile import read_study
+    from resume_auditor.workflow.studyfile import read_study, remember_url_keys, split_url_key
 
-    study = read_study(args.study)
+    study = read_study(args.study).with_options(
+        password=args.password, max_pages=args.max_pages, max_mb=args.max_mb
+    )
+    for note in study.notes:
+        print(f"Note: {note}", file=sys.stderr)
     config = study.config
-    if args.provider or args.base_url or args.model:
-        config = config.with_model(args.provider, args.base_url, args.model)
+    base_url = args.base_url
+    if base_url:  # a key typed into the address goes to the key store, not the audit file
+        provider = args.provider or config.model.provider
+        base_url, url_key = split_url_key(base_url, provider, "--base-url")
+        for note in remember_url_keys([url_key] if url_key else []):
+            print(f"Note: {note}", file=sys.stderr)
+    if args.provider or base_url or args.model:
+        config = config.with_model(args.provider, base_url, args.model)
     from resume_auditor.variants.gen_cli import progress_printer
 
     prepared = prepare(study, args.out, config.model, progress=progress_printer())
@@ -557,9 +579,12 @@ def cmd_keys(args: argparse.Namespace) -> int:
         print(store.status(info.id, args.base_url).message)
         return EXIT_OK
     if args.action == "delete":
+        from resume_auditor.providers.keys import KeyringState
+
         status = store.delete(info.id, args.base_url)
-        print(f"Removed the stored key for {info.id}. {status.message}".strip())
-        return EXIT_OK
+        print(status.message)
+        failed = status.keyring_state in (KeyringState.LOCKED, KeyringState.DENIED)
+        return EXIT_INCOMPLETE if failed or status.keyring_state is KeyringState.FAILED else EXIT_OK
     try:
         status = store.set(info.id, _read_key(info.label), args.base_url)
     except ValueError as exc:

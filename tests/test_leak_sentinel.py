@@ -1,5 +1,12 @@
 """Acceptance: a full simulated audit with a sentinel key leaves no trace of the key.
 
+Also: a key typed into the server address (`https://user:KEY@host/v1?api-key=KEY`),
+and a server that echoes the key encoded (base64, base64url, JSON-escaped,
+URL-encoded, wrapped over lines, hex) in errors and in answers. There every output
+is searched, decoded every way the key could have been encoded: stderr and stdout,
+the .audit file's bytes and rows, the HTML report, the XLSX, the CSV files and the
+bundle (its zip members, and the audit file inside it).
+
 The audit runs through the CLI for every remote provider, with the key in the
 provider's environment variable, faults on the way (a rate limit, a server error
 whose body echoes the key, a malformed answer), verbose logging at DEBUG, and
@@ -11,17 +18,24 @@ CLI printed.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
+import io
+import itertools
 import logging
+import re
 import secrets
 import sqlite3
+import zipfile
 import zlib
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Fault, Simulator
+from resume_auditor.devtools.simulator import ECHO_ENCODINGS, Fault, Simulator
 from resume_auditor.paths import data_dir
 from resume_auditor.providers.registry import provider_info
 
@@ -110,3 +124,208 @@ def test_a_full_audit_leaves_no_trace_of_the_key(
     texts.extend([printed.out, printed.err])
 
     assert _hits(sentinel, texts) == []
+
+
+# -- keys in addresses, and keys echoed in encodings ----------------------------------------
+
+_B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){12,}")
+
+
+def _decodings(text: str) -> list[str]:
+    """`text` as it is, and decoded every way a key may have been encoded in it."""
+    joined = re.sub(r"\s+|\\[nrt]", "", text)
+    unescaped = re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), joined)
+    unescaped = re.sub(r"\\+(/)", r"\1", unescaped)
+    out = [text, joined, unescaped, unquote(joined)]
+    for run in _B64_RUN.findall(text) + _B64_RUN.findall(joined):
+        for alphabet, skip in itertools.product((b"+/", b"-_"), range(4)):
+            with contextlib.suppress(binascii.Error, ValueError):
+                part = run[skip:].rstrip("=")
+                part = part[: len(part) - len(part) % 4] if len(part) % 4 == 1 else part
+                padded = part + "=" * (-len(part) % 4)
+                out.append(base64.b64decode(padded, altchars=alphabet).decode("latin-1"))
+    for run in _HEX_RUN.findall(joined):
+        with contextlib.suppress(ValueError):
+            out.append(bytes.fromhex(run).decode("latin-1"))
+    return out
+
+
+def _leaks(sentinel: str, texts: list[str]) -> list[str]:
+    """The texts in which the sentinel appears, in any encoding."""
+    core = sentinel[3:]  # without "sk-", whose dash the encodings change
+    return [t[:200] for t in texts if any(core in d for d in _decodings(t))]
+
+
+def _zip_texts(data: bytes) -> list[str]:
+    out = []
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in archive.namelist():
+            member = archive.read(name)
+            out.append(member.decode("latin-1"))
+            if zipfile.is_zipfile(io.BytesIO(member)):
+                out.extend(_zip_texts(member))
+    return out
+
+
+def _everything(out: Path, reports: Path, printed: tuple[str, str], caplog_text: str) -> list[str]:
+    """Every text the audit and its report left: files (decompressed), logs, output."""
+    texts = _texts_in_result_file(out)
+    assert len(texts) > 50
+    for suffix in ("", "-wal", "-shm", ".partial"):
+        sidecar = Path(str(out) + suffix)
+        if sidecar.exists():
+            texts.append(sidecar.read_bytes().decode("latin-1"))
+    written = [p for p in reports.rglob("*") if p.is_file()]
+    kinds = {p.suffix for p in written}
+    assert {".html", ".xlsx", ".csv", ".zip"} <= kinds, kinds
+    for path in written:
+        data = path.read_bytes()
+        texts.append(data.decode("latin-1"))
+        if zipfile.is_zipfile(path):  # XLSX and the bundle
+            texts.extend(_zip_texts(data))
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    if name.endswith(".audit"):
+                        inner = reports / "inner.audit"
+                        inner.write_bytes(archive.read(name))
+                        texts.extend(_texts_in_result_file(inner))
+                        inner.unlink()
+    for path in data_dir().rglob("*"):
+        if path.is_file():
+            texts.append(path.read_bytes().decode("latin-1"))
+    texts.extend([*printed, caplog_text])
+    return texts
+
+
+def _report(out: Path, reports: Path) -> None:
+    reports.mkdir()
+    code = main(
+        [
+            "report",
+            str(out),
+            "--html",
+            str(reports / "r.html"),
+            "--xlsx",
+            str(reports / "r.xlsx"),
+            "--csv",
+            str(reports / "csv"),
+            "--bundle",
+            str(reports / "b.zip"),
+        ]
+    )
+    assert code == 0
+
+
+def _with_credentials(url: str, key: str) -> str:
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://user:{key}@{rest}?api-key={key}"
+
+
+@pytest.mark.parametrize(
+    ("pid", "where"),
+    [("openai-compatible", "study"), ("azure", "cli"), ("openai", "study"), ("anthropic", "cli")],
+)
+def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
+    pid: str,
+    where: str,
+    small_study: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from resume_auditor.providers import keys as keys_module
+
+    sentinel = f"sk-SENTINEL{secrets.token_hex(16)}"
+    monkeypatch.delenv(provider_info(pid).env_var, raising=False)
+    # a session of its own: the key taken from the address must not outlive the test
+    monkeypatch.setattr(keys_module, "_default", keys_module.KeyStore(environ={}))
+    caplog.set_level(logging.DEBUG)
+    out = tmp_path / "url.audit"
+    with Simulator(api_key=sentinel) as sim:
+        url = _with_credentials(sim.url_for(pid), sentinel)
+        args = ["-v", "audit", str(small_study), "--out", str(out), "--model", "sim-model"]
+        if where == "study":
+            text = small_study.read_text().replace(
+                'provider = "local"', f'provider = "{pid}"\nbase_url = "{url}"'
+            )
+            small_study.write_text(text)
+        else:
+            args += ["--provider", pid, "--base-url", url]
+        code = main(args)
+        assert code == 0, capsys.readouterr().err
+        assert sim.answered == 10  # the key taken from the address was really used
+    _report(out, tmp_path / "reports")
+    printed = capsys.readouterr()
+    assert "held a key: it was taken out of the address" in printed.err
+    texts = _everything(out, tmp_path / "reports", (printed.out, printed.err), caplog.text)
+    assert _leaks(sentinel, texts) == []
+    assert not any("user:" in t and "@127.0.0.1" in t for t in texts)
+
+
+def test_a_base_url_with_two_different_credentials_is_refused(
+    small_study: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "http://user:one-secret@127.0.0.1:9/v1?api-key=another-secret"
+    code = main(
+        ["audit", str(small_study), "--out", str(tmp_path / "x.audit")]
+        + ["--provider", "openai-compatible", "--base-url", url]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "more than one credential" in err
+    assert "one-secret" not in err and "another-secret" not in err
+    assert not (tmp_path / "x.audit").exists()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "pid"), list(zip(ECHO_ENCODINGS, itertools.cycle(WIRES), strict=False))
+)
+def test_a_key_echoed_in_any_encoding_leaves_no_trace(
+    encoding: str,
+    pid: str,
+    small_study: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from resume_auditor.devtools.simulator import echo_key
+
+    sentinel = f"sk-SENTINEL_{secrets.token_hex(16)}"
+    monkeypatch.setenv(provider_info(pid).env_var, sentinel)
+    caplog.set_level(logging.DEBUG)
+    out = tmp_path / "echo.audit"
+    shown = echo_key(sentinel, encoding)
+    retried = f'{{"error": {{"message": "upstream saw {shown}", "type": "server_error"}}}}'
+    fatal = f'{{"error": {{"message": "bad request from {shown}", "type": "invalid"}}}}'
+    with Simulator(api_key=sentinel) as sim:
+        sim.inject(
+            Fault(503, retried, {"retry-after": "0"}),
+            Fault(kind="echo", body=encoding),
+            Fault(kind="echo", body=encoding),
+            Fault(400, fatal),  # not retried: stored as the request's error
+        )
+        code = main(
+            ["-v", "audit", str(small_study), "--out", str(out)]
+            + ["--provider", pid, "--base-url", sim.url_for(pid), "--model", "sim-model"]
+        )
+        assert code == 1, capsys.readouterr().err  # the 400 left one request failed
+        assert sim.answered == 9
+    _report(out, tmp_path / "reports")
+    printed = capsys.readouterr()
+    texts = _everything(out, tmp_path / "reports", (printed.out, printed.err), caplog.text)
+    assert any("[redacted]" in t for t in texts)  # the echoes were there, and masked
+    assert _leaks(sentinel, texts) == []
+
+
+def test_a_provider_is_never_made_with_credentials_in_its_address() -> None:
+    from resume_auditor.providers.base import ProviderError
+    from resume_auditor.providers.registry import make_provider
+
+    sentinel = f"sk-SENTINEL{secrets.token_hex(8)}"
+    for url in (f"http://u:{sentinel}@h/v1", f"http://h/v1?token={sentinel}"):
+        with pytest.raises(ProviderError) as caught:
+            make_provider("openai-compatible", base_url=url)
+        assert sentinel not in caught.value.message and "http://h/v1" in caught.value.message

@@ -72,6 +72,8 @@ class Fault:
       drop        close the connection without an answer
       truncate    send half of a normal answer, then close
       malformed   a 200 whose body is not JSON
+      echo        a normal 200 answer that also echoes the API key, encoded as `body`
+                  names (see `echo_key`): a proxy or gateway that reflects the request
     """
 
     status: int = 500
@@ -113,6 +115,29 @@ def longer_resume_policy(body: dict[str, Any]) -> str:
     if len(first) > len(second):
         return "Resume 1 covers more of the required qualifications. <answer>first</answer>"
     return "Resume 2 covers more of the required qualifications. <answer>second</answer>"
+
+
+ECHO_ENCODINGS = ("raw", "base64", "base64url", "json", "url", "wrapped", "hex")
+
+
+def echo_key(key: str, how: str) -> str:
+    """`key` as servers echo it: raw, in a base64 "Bearer" header, JSON-escaped, URL-encoded,
+    wrapped over lines, or in hex. For leak tests: redaction must catch every form."""
+    import base64
+
+    if how == "base64":
+        return base64.b64encode(f"Bearer {key}".encode()).decode()
+    if how == "base64url":
+        return base64.urlsafe_b64encode(f"user:{key}".encode()).decode().rstrip("=")
+    if how == "json":
+        return "".join(f"\\u{ord(c):04x}" if c in "-_" else c for c in key).replace("/", "\\/")
+    if how == "url":
+        return "".join(f"%{b:02X}" for b in key.encode())
+    if how == "wrapped":
+        return "\n".join(key[i : i + 7] for i in range(0, len(key), 7))
+    if how == "hex":
+        return key.encode().hex()
+    return key
 
 
 def always(answer: str) -> Policy:
@@ -423,6 +448,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._drop()
             return
         text = sim.policy(request)
+        if fault is not None and fault.kind == "echo":
+            text += " (request seen with " + echo_key(sim.api_key or "", fault.body or "") + ")"
         payload = self._answer(vendor, request, text)
         if fault is not None and fault.kind == "malformed":
             self._send(200, b'{"choices": [oops')
@@ -460,7 +487,7 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         if fault.delay_s:
             sim.stopping.wait(fault.delay_s)
-        if kind in ("slow", "malformed", "truncate"):
+        if kind in ("slow", "malformed", "truncate", "echo"):
             return False
         if kind == "drop":
             self._drop()

@@ -7,8 +7,11 @@ does not read files itself.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from resume_auditor.domain.generation import (
     GenerationSpec,
@@ -39,6 +42,249 @@ D4_PERTURBATIONS = ("name", "experience")
 
 class StudyError(ValueError):
     """A study file that cannot be used; the message says what to fix."""
+
+
+# Every key a study file may hold, table by table, with the kind of value it takes.
+# A key not listed is a typo or another program's setting: ignoring it silently once
+# ran an audit on the bundled model because `provder` was misspelt, so it is an error.
+# Kinds: "str", "int", "number", "bool", "strs" (a string or a list of them), "ints",
+# "str-table" (a table of strings under any names); a dict is a sub-table; a 1-tuple
+# holding a dict is a table or a list of such tables.
+_MODEL_KEYS: dict[str, Any] = {
+    "provider": "str",
+    "base_url": "str",
+    "model": "str",
+    "temperature": "number",
+    "max_tokens": "int",
+    "seed": "int",
+}
+SCHEMA: dict[str, Any] = {
+    "format": "int",
+    "study": {"name": "str", "seed": "int"},
+    "job": {"file": "str", "text": "str", "title": "str", "required": "strs", "preferred": "strs"},
+    "resumes": {
+        "files": "strs",
+        "password": "str",  # one password for every protected PDF
+        "passwords": "str-table",  # per file: "name.pdf" = "password"
+        "max_pages": "int",
+        "max_mb": "number",
+    },
+    "model": _MODEL_KEYS,
+    "run": {
+        "prompt": "str",
+        "orders": "str",
+        "repeats": "int",
+        "concurrency": "int",
+        "timeout_s": "number",
+    },
+    "designs": {
+        "d1": {
+            "groups": "strs",
+            "equal_pairs": "bool",
+            "unequal_pairs": "bool",
+            "k": "ints",
+            "signals": "strs",
+            "unequal_groups": "str",
+            "pair_types": "strs",
+        },
+        "d2": {
+            "groups": "strs",
+            "prompts": "strs",
+            "manipulation_check": "bool",
+            "blinded": "bool",
+            "blind_college": "bool",
+        },
+        "d3": {
+            "groups": "strs",
+            "rounds": "int",
+            "prompt": "str",
+            "pairwise_prompt": "str",
+            "unqualified_share": "number",
+            "k": "int",
+        },
+        "d4": {
+            "groups": "strs",
+            "perturbations": "strs",
+            "scoring_prompt": "str",
+            "ranking_prompt": "str",
+            "race_batches": "int",
+            "gender_batches": "int",
+            "orders_per_batch": "int",
+            "all_orders": "bool",
+        },
+    },
+    "variants": {"keep_real_contact": "bool"},
+    "generation": {
+        "generators": (_MODEL_KEYS,),
+        "k": "ints",
+        "reworded": "int",
+        "synthetic_base": "bool",
+        "complete_base": "bool",
+        "max_attempts": "int",
+        "judge": "bool",
+        "judge_model": _MODEL_KEYS,
+        "concurrency": "int",
+    },
+}
+_KIND_TEXT = {
+    "str": "a string in quotes",
+    "int": "a whole number",
+    "number": "a number",
+    "bool": "true or false",
+    "strs": "a string or a list of strings",
+    "ints": "a whole number or a list of them",
+    "str-table": 'a table of strings, such as {"resume.pdf" = "..."}',
+}
+
+
+def _where(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _elsewhere(key: str, schema: dict[str, Any], path: str = "") -> list[str]:
+    """The places `key` is a valid name, for 'did you mean [model] provider?'."""
+    out = []
+    for name, kind in schema.items():
+        if name == key:
+            out.append(_where(path, name))
+        sub = kind[0] if isinstance(kind, tuple) else kind
+        if isinstance(sub, dict):
+            out.extend(_elsewhere(key, sub, _where(path, name)))
+    return out
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "int":
+        return is_int(value)
+    if kind == "number":
+        return is_int(value) or isinstance(value, float)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "strs":
+        return isinstance(value, str) or (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)
+        )
+    if kind == "ints":
+        return is_int(value) or (isinstance(value, list) and all(is_int(v) for v in value))
+    if kind == "str-table":
+        return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    raise AssertionError(f"unknown kind {kind}")
+
+
+def schema_problems(
+    data: dict[str, Any], schema: dict[str, Any] = SCHEMA, path: str = ""
+) -> list[str]:
+    """Every unknown key and every value of the wrong kind, each as one plain sentence."""
+    out: list[str] = []
+    for key, value in data.items():
+        where = _where(path, key)
+        if key not in schema:
+            close = difflib.get_close_matches(key, list(schema), n=1, cutoff=0.6)
+            other = [w for w in _elsewhere(key, SCHEMA) if w != where]
+            if close:
+                hint = f" Did you mean {_where(path, close[0])!r}?"
+            elif other:
+                hint = f" It belongs in another table: did you mean {other[0]!r}?"
+            else:
+                hint = f" Known keys here: {', '.join(schema)}." if schema else ""
+            out.append(f"{where} is not a study-file setting.{hint}")
+            continue
+        kind = schema[key]
+        if isinstance(kind, tuple):  # a table, or a list of tables
+            items = value if isinstance(value, list) else [value]
+            if not all(isinstance(item, dict) for item in items):
+                out.append(f"{where} should be a table or a list of tables")
+                continue
+            for i, item in enumerate(items):
+                at = f"{where}[{i}]" if isinstance(value, list) else where
+                out.extend(schema_problems(item, kind[0], at))
+        elif isinstance(kind, dict):
+            if not isinstance(value, dict):
+                out.append(f"{where} should be a table ([{where}]), not {_kind_of(value)}")
+                continue
+            out.extend(schema_problems(value, kind, where))
+        elif not _is_kind(value, kind):
+            out.append(f"{where} should be {_KIND_TEXT[kind]}, not {_kind_of(value)}")
+    return out
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def check_schema(data: dict[str, Any]) -> None:
+    """Raise a StudyError listing every unknown key and wrongly typed value in `data`."""
+    problems = schema_problems(data)
+    if len(problems) == 1:
+        raise StudyError(problems[0])
+    if problems:
+        raise StudyError(
+            f"{len(problems)} problems in the study file:\n"
+            + "\n".join(f"  - {p}" for p in problems)
+        )
+
+
+# Query parameters that carry a credential in a server address (Azure's `api-version`
+# and the like stay).
+_SECRET_PARAM = re.compile(r"key|token|secret|passw|signature|credential", re.IGNORECASE)
+_SECRET_NAMES = frozenset({"sig", "auth", "code", "sas"})
+
+
+def _secret_param(name: str) -> bool:
+    return bool(_SECRET_PARAM.search(name)) or name.lower() in _SECRET_NAMES
+
+
+def url_credentials(url: str) -> tuple[str, list[str]]:
+    """(the address without credentials, the credentials it held).
+
+    A user name, password or key-like query parameter typed into a server address
+    would otherwise be stored in the audit file, its reports and bundle, and printed
+    in messages; the caller moves them to the key store or refuses the address.
+    """
+    from urllib.parse import urlencode, urlunsplit
+
+    text = url.strip()
+    if not text:
+        return url, []
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return text, []
+    found: list[str] = []
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, netloc = netloc.rsplit("@", 1)
+        user, _, password = userinfo.partition(":")
+        # `user:KEY@` carries the key as the password; `KEY@` as the user name
+        found.append(unquote(password or user))
+    query = parts.query
+    if query:
+        kept = []
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            if _secret_param(name):
+                if value:
+                    found.append(value)
+            else:
+                kept.append((name, value))
+        query = urlencode(kept)
+    if not found and netloc == parts.netloc and query == parts.query:
+        return url, []
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), found
 
 
 @dataclass(frozen=True)
@@ -147,7 +393,7 @@ class StudyConfig:
             _check_provider(provider)
             spec = replace(spec, provider=provider)
         if base_url is not None:
-            spec = replace(spec, base_url=base_url)
+            spec = replace(spec, base_url=_base_url(base_url, "--base-url"))
         if model is not None:
             spec = replace(spec, model=model)
         if spec.provider in NEEDS_BASE_URL and not spec.base_url:
@@ -289,12 +535,45 @@ def _float(value: Any, where: str) -> float:
     return float(value)
 
 
-def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> StudyConfig:
+def clean_url(url: str) -> str:
+    """`url` without any credentials (for settings written to an audit file)."""
+    return url_credentials(url)[0]
+
+
+def _base_url(value: Any, where: str, *, lenient: bool = False) -> str:
+    """A server address without credentials in it; refused (with what to do) otherwise.
+
+    `lenient` (settings kept in an audit file by an older version) drops them
+    instead: the file still opens, and the credentials are never used or shown.
+    """
+    url = str(value)
+    clean, secrets = url_credentials(url)
+    if (secrets or clean != url) and lenient:
+        return clean
+    if secrets or clean != url:
+        raise StudyError(
+            f"{where} holds a key or password (user:password@ or a key-like query parameter "
+            "such as ?api-key=). It would be stored in the audit file and its reports: "
+            f"remove it from the address ({clean}) and store the key in the OS keyring "
+            "instead (Settings, or: resume-auditor keys set PROVIDER --base-url URL)."
+        )
+    return url
+
+
+def study_from_dict(
+    data: dict[str, Any], *, require_sources: bool = True, strict: bool | None = None
+) -> StudyConfig:
     """Validate a parsed study file. Raises StudyError with a plain message.
 
     `require_sources=False` reads the settings an audit file keeps, whose job and
-    resumes live in the file itself rather than in paths.
+    resumes live in the file itself rather than in paths. `strict` (default: as
+    `require_sources`, i.e. for study files) refuses unknown keys and values of the
+    wrong kind; settings kept in an audit file, written by this or a newer app, are
+    read leniently.
     """
+    strict = strict if strict is not None else require_sources
+    if strict:
+        check_schema(data)
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise StudyError(f"this study file has format {fmt!r}; this app reads {FORMAT_VERSION}")
@@ -324,7 +603,7 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
     raw_seed = model.get("seed", defaults.seed)
     model_spec = ModelSpec(
         provider=provider,
-        base_url=str(model.get("base_url", "")),
+        base_url=_base_url(model.get("base_url", ""), "model.base_url", lenient=not strict),
         model=str(model.get("model", defaults.model)),
         temperature=_float(model.get("temperature", defaults.temperature), "model.temperature"),
         max_tokens=_int(model.get("max_tokens", defaults.max_tokens), "model.max_tokens", 1),
@@ -360,8 +639,8 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
         k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
         d1_spec = D1Spec(
             groups=groups or D1_GROUPS,
-            equal_pairs=bool(d1.get("equal_pairs", True)),
-            unequal_pairs=bool(d1.get("unequal_pairs", True)),
+            equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
+            unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
             k=k_values,
             signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
             or ("name",),
@@ -378,6 +657,26 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
     d2, d3, d4 = (_design(designs, key) for key in ("d2", "d3", "d4"))
+    generation = generation_from_dict(data)
+    if generation is not None:
+        generators = tuple(
+            replace(
+                spec,
+                base_url=_base_url(
+                    spec.base_url, f"generation.generators[{i}].base_url", lenient=not strict
+                ),
+            )
+            for i, spec in enumerate(generation.generators)
+        )
+        judge = generation.judge_model
+        if judge is not None:
+            judge = replace(
+                judge,
+                base_url=_base_url(
+                    judge.base_url, "generation.judge_model.base_url", lenient=not strict
+                ),
+            )
+        generation = replace(generation, generators=generators, judge_model=judge)
     return StudyConfig(
         name=name,
         seed=seed,
@@ -386,7 +685,7 @@ def study_from_dict(data: dict[str, Any], *, require_sources: bool = True) -> St
         model=model_spec,
         run=run_spec,
         d1=d1_spec,
-        generation=generation_from_dict(data),
+        generation=generation,
         d2=None if d2 is None else _d2(d2),
         d3=None if d3 is None else _d3(d3),
         d4=None if d4 is None else _d4(d4),
@@ -412,7 +711,7 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         job["preferred"] = list(config.job.preferred)
     model: dict[str, Any] = {
         "provider": config.model.provider,
-        "base_url": config.model.base_url,
+        "base_url": clean_url(config.model.base_url),  # never credentials in the audit file
         "model": config.model.model,
         "temperature": config.model.temperature,
         "max_tokens": config.model.max_tokens,
@@ -475,4 +774,8 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
     if config.keep_real_contact:
         out["variants"] = {"keep_real_contact": True}
     out.update(generation_to_dict(config.generation))
+    table = out.get("generation", {})
+    for spec in [*table.get("generators", []), table.get("judge_model") or {}]:
+        if spec.get("base_url"):
+            spec["base_url"] = clean_url(spec["base_url"])
     return out

@@ -8,11 +8,14 @@ user is never surprised. When the computer has no usable keyring (keyring's
 `fail` and `null` backends, or anything not recommended, such as a plaintext
 file) a key is kept in memory only, and the user is told how to get a keyring.
 There is no plaintext fallback. A key is never logged; errors name only their
-type.
+type. A keyring that is there but locked, refuses this app, or does not answer
+is told apart from one that is absent (`KeyringState`), each with its own
+message and action: a locked keyring is never reported as "no key".
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -42,8 +45,14 @@ NO_KEY = frozenset({"local"})
 
 
 def entry_name(provider: str, base_url: str = "") -> str:
-    """The keyring user name: the provider, or provider@base-url for custom servers."""
-    return f"{provider}@{base_url.strip().rstrip('/')}" if base_url.strip() else provider
+    """The keyring user name: the provider, or provider@base-url for custom servers.
+
+    Credentials typed into the address are not part of the name (nor anywhere else).
+    """
+    from resume_auditor.domain.study import url_credentials
+
+    base = url_credentials(base_url.strip())[0].rstrip("/")
+    return f"{provider}@{base}" if base else provider
 
 
 def keyring_advice(platform: str = sys.platform) -> str:
@@ -56,6 +65,59 @@ def keyring_advice(platform: str = sys.platform) -> str:
         "Install and unlock a Secret Service keyring — GNOME Keyring "
         "(sudo apt install gnome-keyring) or KeePassXC with Secret Service turned on — "
         "then start the app again."
+    )
+
+
+def unlock_advice(platform: str = sys.platform) -> str:
+    """How to unlock the keyring on this kind of computer."""
+    if platform == "darwin":
+        return "Unlock the login keychain (Keychain Access), then try again."
+    if platform.startswith("win"):
+        return "Sign in to Windows normally (not as a service), then try again."
+    return (
+        "Unlock it: log in to the desktop session, or open Passwords and Keys (seahorse) "
+        "and unlock the Login keyring; then try again. Keys stay stored while it is locked."
+    )
+
+
+class KeyringState(StrEnum):
+    """How the OS keyring answered: each state has its own message and action."""
+
+    READY = "ready"
+    ABSENT = "absent"  # no keyring on this computer (or none this app may use)
+    LOCKED = "locked"  # there is one, but it is locked
+    DENIED = "denied"  # it refused this app access (a dismissed prompt, a policy)
+    FAILED = "failed"  # it did not answer (a stopped daemon, a D-Bus error)
+
+
+_DENIED_WORDS = ("denied", "dismissed", "notauthorized", "not authorized", "not allowed")
+_ABSENT_WORDS = ("serviceunknown", "not running", "not provided by any .service")
+
+
+def keyring_problem(exc: BaseException, platform: str = sys.platform) -> tuple[KeyringState, str]:
+    """(state, a sentence saying what happened and what to do) for a keyring exception.
+
+    Names only the exception's type: keyring messages may quote what was asked for.
+    """
+    from keyring.errors import InitError, KeyringLocked, NoKeyringError
+
+    what = type(exc).__name__
+    text = f"{what} {exc}".lower()
+    if isinstance(exc, KeyringLocked) or "locked" in text:
+        return KeyringState.LOCKED, "The OS keyring is locked. " + unlock_advice(platform)
+    if any(word in text for word in _DENIED_WORDS):
+        return KeyringState.DENIED, (
+            f"The OS keyring refused this app access ({what}). Allow Resume Auditor when "
+            "the keyring asks (or in the keyring's settings), then try again."
+        )
+    if isinstance(exc, NoKeyringError | InitError) or any(w in text for w in _ABSENT_WORDS):
+        return KeyringState.ABSENT, (
+            "There is no keyring this app can use on this computer. " + keyring_advice(platform)
+        )
+    return KeyringState.FAILED, (
+        f"The OS keyring did not answer ({what}). Check that it is running "
+        + ("(gnome-keyring-daemon or KeePassXC) " if platform.startswith("linux") else "")
+        + "and try again."
     )
 
 
@@ -76,6 +138,8 @@ class KeyStatus:
     env_var: str
     keyring_name: str  # e.g. "SecretService Keyring", or "" when there is none
     message: str  # a sentence for the user
+    keyring_state: KeyringState = KeyringState.READY
+    changed: bool = False  # delete: a stored key was really removed
 
     @property
     def found(self) -> bool:
@@ -163,24 +227,21 @@ class KeyStore:
     def _keyring_get(self, entry: str) -> str | None:
         return self._keyring_read(entry)[0]
 
-    def _keyring_read(self, entry: str) -> tuple[str | None, str]:
-        """(key or None, a plain problem description or "")."""
-        if not self.keyring_available():
-            return None, ""
-        from keyring.errors import KeyringError, KeyringLocked
+    def keyring_state(self) -> KeyringState:
+        """READY or ABSENT as far as the backend goes (LOCKED and DENIED show on use)."""
+        return KeyringState.READY if self.keyring_available() else KeyringState.ABSENT
 
+    def _keyring_read(self, entry: str) -> tuple[str | None, KeyringState, str]:
+        """(key or None, the keyring's state, a plain problem description or "")."""
+        if not self.keyring_available():
+            return None, KeyringState.ABSENT, ""
         try:
             value = self.backend.get_password(SERVICE, entry)
-        except KeyringLocked:
-            logger.warning("the keyring is locked")
-            return None, "The keyring is locked: unlock it and try again."
-        except KeyringError as exc:
-            logger.warning("could not read the keyring (%s)", type(exc).__name__)
-            return None, f"The keyring could not be read ({type(exc).__name__})."
-        except Exception as exc:  # a broken backend must not stop an audit
-            logger.warning("the keyring failed (%s)", type(exc).__name__)
-            return None, f"The keyring failed ({type(exc).__name__})."
-        return (str(value) if value else None), ""
+        except Exception as exc:  # locked, denied, a broken backend: never stops an audit
+            state, message = keyring_problem(exc)
+            logger.warning("could not read the keyring: %s (%s)", state, type(exc).__name__)
+            return None, state, message
+        return (str(value) if value else None), KeyringState.READY, ""
 
     # -- the API ---------------------------------------------------------------------
 
@@ -197,6 +258,17 @@ class KeyStore:
         if remembered:
             return remembered
         return self._keyring_get(entry)
+
+    def unreadable(self, provider: str, base_url: str = "") -> str | None:
+        """Why no key can be had when the keyring is locked, denied or failing, else None.
+
+        For "No API key" errors: a locked keyring probably holds the key, and the
+        user must hear "unlock it", not "add a key".
+        """
+        found = self.status(provider, base_url)
+        if found.found or found.keyring_state in (KeyringState.READY, KeyringState.ABSENT):
+            return None
+        return found.message
 
     def status(self, provider: str, base_url: str = "") -> KeyStatus:
         """Where the key for `provider` is. Never contains the key."""
@@ -223,16 +295,19 @@ class KeyStore:
                 + ("there is no keyring on this computer. " if not name else "")
                 + keyring_advice(),
             )
-        stored, problem = self._keyring_read(entry)
+        stored, state, problem = self._keyring_read(entry)
         if stored:
             return status(KeyLocation.KEYRING, f"The key is stored in the OS keyring ({name}).")
         where = f" (variable {env_var})" if env_var else ""
+        if problem:  # the keyring may well hold a key: do not say there is none
+            message = f"The key for {provider} cannot be read: {problem}"
+            if env_var:
+                message += f" Or set {env_var} for this session."
+            return dataclasses.replace(status(KeyLocation.NONE, message), keyring_state=state)
         message = f"No key is set for {provider}{where}."
-        if problem:
-            message += " " + problem
-        elif not name:
+        if not name:
             message += " There is no keyring on this computer: " + keyring_advice()
-        return status(KeyLocation.NONE, message)
+        return dataclasses.replace(status(KeyLocation.NONE, message), keyring_state=state)
 
     def set(self, provider: str, key: str, base_url: str = "") -> KeyStatus:
         """Store `key`: in the keyring if there is one, else in memory (and say so)."""
@@ -251,17 +326,14 @@ class KeyStore:
             else ""
         )
         name = self.keyring_name()
+        state = KeyringState.ABSENT
         if name:
-            from keyring.errors import KeyringError
-
             try:
                 self.backend.set_password(SERVICE, entry, key)
-            except KeyringError as exc:
-                reason = f"The keyring refused the key ({type(exc).__name__}). "
-                logger.warning("could not write to the keyring (%s)", type(exc).__name__)
             except Exception as exc:
-                reason = f"The keyring failed ({type(exc).__name__}). "
-                logger.warning("the keyring failed (%s)", type(exc).__name__)
+                state, problem = keyring_problem(exc)
+                reason = f"The keyring refused the key: {problem} "
+                logger.warning("could not write to the keyring: %s (%s)", state, type(exc).__name__)
             else:
                 with self._lock:
                     self._memory.pop(entry, None)
@@ -277,6 +349,7 @@ class KeyStore:
             reason = "There is no keyring on this computer. "
         with self._lock:
             self._memory[entry] = key
+        advice = keyring_advice() if state is KeyringState.ABSENT else ""
         return KeyStatus(
             provider,
             base_url,
@@ -284,26 +357,65 @@ class KeyStore:
             env_var,
             name,
             reason + "The key is kept in memory for this session only and will be asked for again "
-            "next time. " + keyring_advice() + env_note,
+            "next time. " + advice + env_note,
+            keyring_state=state,
         )
 
+    def remember(self, provider: str, key: str, base_url: str = "") -> None:
+        """Keep `key` in memory for this session only (a key taken out of a server address).
+
+        Never written to the keyring: the user did not ask to store it.
+        """
+        key = key.strip()
+        if provider in NO_KEY or not key:
+            return
+        with self._lock:
+            self._memory[self._entry(provider, base_url)] = key
+
     def delete(self, provider: str, base_url: str = "") -> KeyStatus:
-        """Forget the key in memory and in the keyring; say what is left."""
+        """Forget the key in memory and in the keyring; say what happened and what is left.
+
+        The returned status's `changed` is True only when a key was really removed;
+        its message says so, or why not (no keyring, locked, denied...).
+        """
         entry = self._entry(provider, base_url)
         with self._lock:
-            self._memory.pop(entry, None)
-        if self.keyring_available():
-            from keyring.errors import KeyringError, PasswordDeleteError
+            removed = self._memory.pop(entry, None) is not None
+        state = self.keyring_state()
+        problem = ""
+        if state is KeyringState.READY:
+            from keyring.errors import PasswordDeleteError
 
             try:
-                self.backend.delete_password(SERVICE, entry)
+                had = self.backend.get_password(SERVICE, entry)
+                if had:
+                    self.backend.delete_password(SERVICE, entry)
+                    removed = True
             except PasswordDeleteError:
                 pass  # nothing stored: already gone
-            except KeyringError as exc:
-                logger.warning("could not delete from the keyring (%s)", type(exc).__name__)
             except Exception as exc:
-                logger.warning("the keyring failed (%s)", type(exc).__name__)
-        return self.status(provider, base_url)
+                state, problem = keyring_problem(exc)
+                logger.warning(
+                    "could not delete from the keyring: %s (%s)", state, type(exc).__name__
+                )
+        after = self.status(provider, base_url)
+        if problem:
+            message = f"The key for {provider} was not removed: {problem}"
+        elif removed:
+            where = "from the OS keyring" if state is KeyringState.READY else "from memory"
+            message = f"Removed the stored key for {provider} {where}."
+        elif state is KeyringState.ABSENT:
+            message = (
+                f"Nothing to remove: there is no keyring on this computer, so no key for "
+                f"{provider} was stored."
+            )
+        else:
+            message = f"Nothing to remove: no key for {provider} is stored."
+        if after.location is KeyLocation.ENVIRONMENT:
+            message += f" {after.env_var} is still set in this session's environment."
+        return dataclasses.replace(
+            after, message=message, keyring_state=state, changed=removed and not problem
+        )
 
 
 _default: KeyStore | None = None

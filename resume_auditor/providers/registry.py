@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from resume_auditor.domain.study import url_credentials
 from resume_auditor.providers.anthropic import AnthropicProvider
 from resume_auditor.providers.azure import AzureOpenAIProvider
 from resume_auditor.providers.base import ErrorKind, Provider, ProviderError
@@ -199,6 +200,15 @@ def make_provider(
     need none (OpenRouter's model list).
     """
     info = provider_info(provider_id)
+    clean, secrets = url_credentials(base_url)
+    if secrets or clean != base_url:
+        # The address is printed in messages and stored with the run: refuse, do not send.
+        raise ProviderError(
+            ErrorKind.BAD_REQUEST,
+            f"The server address holds a key or password ({clean} with credentials). "
+            "Remove them from the address and store the key in Settings (or: "
+            f"resume-auditor keys set {provider_id} --base-url {clean}).",
+        )
     if info.needs_base_url and not base_url.strip():
         raise ProviderError(
             ErrorKind.BAD_REQUEST,

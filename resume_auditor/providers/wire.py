@@ -263,8 +263,13 @@ class WireProvider:
                 "an answer; raise max_tokens for this model."
             )
         notes.extend(_NOTES[f].format(model=request.model) for f in plan.dropped)
+        from resume_auditor.providers.redact import redact, redact_json
+
         return dataclasses.replace(
             answer,
+            # a proxy or gateway may echo the request, key included: never stored
+            text=redact(answer.text, self._api_key, shapes=False),
+            raw=redact_json(answer.raw, self._api_key, shapes=False),
             logprobs=logprobs,
             unsupported=tuple(plan.dropped),
             notes=tuple(dict.fromkeys([*answer.notes, *notes])),

@@ -4,7 +4,8 @@ A number says how often; an example shows what it looks like. We pick, per kind
 of mistake, a few test cases, preferring ones whose two presentation orders got
 different verdicts (the clearest sign of an arbitrary choice) and spreading them
 over the source resumes. Candidates are named as the model saw them (synthetic
-names); the source resume only as "Resume N".
+names); the source resume only as "Resume N", and a real detail the model repeats
+in its justification is masked (report/privacy.py, IdentityMask).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor.domain.groups import group_label
-from resume_auditor.report.privacy import resume_labels
+from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.store.resultfile import ResultFile
 
@@ -116,6 +117,7 @@ def pick_examples(result: ResultFile, run_id: int, per_kind: int = 3) -> list[Ex
     labels = result.variant_labels()
     pairs = {p.id: p for p in result.pairs()}
     sources = resume_labels([r.id for r in result.resumes()])
+    mask = identity_mask(result)
     summary = df.groupby("pair_id", sort=True).agg(
         choices=("choice", "nunique"),
         group_a=("group_a", "first"),
@@ -152,7 +154,7 @@ def pick_examples(result: ResultFile, run_id: int, per_kind: int = 3) -> list[Ex
         shown.update(chosen)
         for pid in chosen:
             answers = df[df["pair_id"] == pid]
-            out.append(_example(kind, answers, pairs.get(pid), labels, sources))
+            out.append(_example(kind, answers, pairs.get(pid), labels, sources, mask))
     return out
 
 
@@ -170,6 +172,7 @@ def _example(
     pair: Any,
     labels: dict[int, tuple[str, str, str]],
     sources: dict[int, str],
+    mask: IdentityMask,
 ) -> Example:
     first = answers.iloc[0]
     k = int(first["k"] or 0)
@@ -197,7 +200,7 @@ def _example(
             Answer(
                 order,
                 _verdict(str(row["choice"])),
-                _shorten(str(row["justification"] or "")),
+                _shorten(mask(str(row["justification"] or ""))),
                 int(row["request_id"]),
             )
         )

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor.report.facts import reported_version
-from resume_auditor.report.privacy import resume_labels, safe_url
+from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.store.resultfile import ResultFile
 
@@ -117,6 +117,7 @@ def cases_frame(result: ResultFile) -> pd.DataFrame:
 def judgments_frame(result: ResultFile) -> pd.DataFrame:
     """Every answer of every run; `correct` is empty for unreadable answers."""
     sources = resume_labels([r.id for r in result.resumes()])
+    mask = identity_mask(result)  # justifications may repeat a real detail
     parts = []
     for run in result.runs():
         judged = result.judgments(run.id)
@@ -157,7 +158,7 @@ def judgments_frame(result: ResultFile) -> pd.DataFrame:
                     "answer": df["label"].to_numpy(),
                     "picked": [_PICKED.get(c, c) for c in choice],
                     "correct": correct,
-                    "justification": df["justification"].fillna("").to_numpy(),
+                    "justification": [mask(str(j)) for j in df["justification"].fillna("")],
                     "received_at": [received.get(int(r), "") for r in df["request_id"]],
                 }
             )

@@ -9,7 +9,8 @@ Contents (docs/report.md describes each file):
     prompts/<preset>.txt     each prompt used, verbatim
     metrics/run-<id>.json    `metrics_report` of every run, as exported
     data/*.csv               test cases, answers and metrics as tables
-    tables/<table>.jsonl     the result file's rows, to rebuild it exactly
+    tables/<table>.jsonl     the result file's rows, to rebuild it exactly (answers with
+                             any real identity detail they repeat masked)
 
 The tables are the result file itself, row for row, with the ids kept, so an
 imported bundle gives the same numbers by construction; `import_bundle` checks
@@ -45,7 +46,7 @@ from resume_auditor import __version__
 from resume_auditor.report.atomic import write_atomic
 from resume_auditor.report.inputs import anonymised_settings, canonical_json, input_files
 from resume_auditor.report.inputs import resume_inputs as templated_resumes
-from resume_auditor.report.privacy import templated
+from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json, templated
 from resume_auditor.report.spreadsheet import csv_bytes
 from resume_auditor.report.tables import cases_frame, judgments_frame, metrics_frame
 from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
@@ -123,6 +124,15 @@ TABLE_POLICY: dict[str, str | dict[str, str]] = {
         "provenance_json": "keep",
         "created_at": "keep",
     },
+}
+
+
+# Columns holding the model's own words: a justification may repeat a real detail the
+# model saw, so they leave with every identity slot the finder knows masked
+# (report/privacy.py, IdentityMask). Labels are untouched: the numbers recompute.
+QUOTED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "response": ("raw", "text", "justification", "parsed_json"),
+    "response_history": ("raw", "text", "parsed_json"),
 }
 
 
@@ -244,10 +254,23 @@ def _qual_templated(row: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return masked, [{**s, "original": masked[s["start"] : s["end"]]} for s in spans]
 
 
+def _masked(value: Any, mask: IdentityMask) -> Any:
+    """A quoted column's value with identity details masked (packed JSON stays packed)."""
+    if isinstance(value, str):
+        return mask(value)
+    if isinstance(value, bytes):
+        try:
+            return pack(mask_json(unpack(value), mask))
+        except (zlib.error, UnicodeDecodeError, ValueError):
+            return value
+    return value
+
+
 def _dump_tables(
     entries: _Entries, db: sqlite3.Connection, result: ResultFile
 ) -> tuple[dict[str, int], list[str]]:
     scrub = _scrubbers(result)
+    mask = identity_mask(result)
     counts: dict[str, int] = {}
     left_out: list[str] = []
     for table in _tables(db):
@@ -275,6 +298,8 @@ def _dump_tables(
                             row[column] if action == "keep" else scrub[action](row, column)
                         )
                     row = out
+                for column in QUOTED_COLUMNS.get(table, ()):
+                    row[column] = _masked(row.get(column), mask)
                 line = json.dumps({k: _encode(v) for k, v in row.items()}, ensure_ascii=False)
                 write(line.encode("utf-8") + b"\n")
                 n += 1
@@ -299,7 +324,8 @@ Everything needed to check an audit's numbers, without the candidates' identitie
   data/*.csv             test cases, answers and metrics as tables (free-text cells that
                          begin with = + - @ carry a leading apostrophe)
   tables/*.jsonl         the result file's rows: requests as sent and raw responses
-                         ("$zjson": stored JSON, "$base64": other bytes)
+                         ("$zjson": stored JSON, "$base64": other bytes); a real
+                         candidate's details repeated in an answer are masked
 
 Re-open: resume-auditor import THIS.zip --out copy.audit   (or open it in the app)
 It rebuilds the audit file and recomputes every number, and says if any differs.

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from resume_auditor.domain.study import ModelSpec
-from resume_auditor.providers.base import Provider
+from resume_auditor.providers.base import ErrorKind, Provider, ProviderError
 from resume_auditor.providers.keys import KeyStore, default_store
-from resume_auditor.providers.registry import make_provider
+from resume_auditor.providers.registry import make_provider, provider_info
 from resume_auditor.runner import Event, Runner, limits_memory
 from resume_auditor.runner.batch import BatchOptions
 from resume_auditor.runner.early_stop import EarlyStop
@@ -44,6 +44,10 @@ def provider_factory(
     def make() -> Provider:
         store = keys or default_store()
         api_key = store.get(spec.provider, spec.base_url)
+        if api_key is None and provider_info(spec.provider).needs_key:
+            blocked = store.unreadable(spec.provider, spec.base_url)  # locked, denied...
+            if blocked:
+                raise ProviderError(ErrorKind.AUTH, blocked)
         if on_headers is None or spec.provider == "local":
             return make_provider(
                 spec.provider, base_url=spec.base_url, api_key=api_key, timeout_s=timeout_s

@@ -13,9 +13,16 @@ from typing import Any
 from resume_auditor.documents.errors import DocumentError
 from resume_auditor.documents.extract import analyse_resume, notice
 from resume_auditor.documents.jobparse import classify, parse_job
-from resume_auditor.documents.load import load_bytes, load_file
+from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, load_bytes, load_file
 from resume_auditor.documents.names import is_placeholder_name
-from resume_auditor.documents.resumecheck import resume_warnings
+from resume_auditor.documents.resumecheck import (
+    RefusedFile,
+    check_not_secret,
+    resume_refusal,
+    resume_warnings,
+    secret_problem,
+    token_problem,
+)
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.study import StudyError
@@ -83,7 +90,12 @@ def job_from_study(study: StudyFile) -> tuple[Job, str | None, bytes | None]:
     if spec.file:
         path = study.job_path()
         assert path is not None
-        doc = load_file(path)
+        if path.is_file():
+            check_not_secret(str(path), path.read_bytes())
+        doc = load_file(path, max_pages=study.max_pages, max_bytes=study.max_bytes)
+        problem = token_problem(doc.text, path.name)
+        if problem:
+            raise RefusedFile(problem)
         text, data, name = doc.text, doc.data, path.name
     else:
         text = spec.text
@@ -93,14 +105,25 @@ def job_from_study(study: StudyFile) -> tuple[Job, str | None, bytes | None]:
 
 
 def ingest_resume(
-    result: ResultFile, filename: str, data: bytes, *, password: str | None = None
+    result: ResultFile,
+    filename: str,
+    data: bytes,
+    *,
+    password: str | None = None,
+    max_pages: int = MAX_PAGES,
+    max_bytes: int = MAX_BYTES,
 ) -> tuple[int, str]:
     """Read, clean and template one resume; store it. Returns (id, note or '').
 
     A DocumentError (scanned, encrypted, damaged...) propagates and nothing is stored:
-    the caller decides whether to ask for a password or record the failure.
+    the caller decides whether to ask for a password or record the failure. A file
+    that is not a resume or may hold a secret (resumecheck.py) is a RefusedFile.
     """
-    doc = load_bytes(data, filename, password=password)
+    check_not_secret(filename, data)
+    doc = load_bytes(data, filename, password=password, max_pages=max_pages, max_bytes=max_bytes)
+    problem = resume_refusal(doc.text, filename)
+    if problem:
+        raise RefusedFile(problem)
     extraction = analyse_resume(doc)  # identity, plus what the user must see before a run
     template = extraction.template
     status, message = "ok", ""
@@ -126,22 +149,41 @@ def ingest_resume(
 
 
 def record_unreadable(result: ResultFile, filename: str, data: bytes | None, message: str) -> int:
-    """Keep a file we could not read, with the reason, so the user sees what happened."""
+    """Keep a file we could not read, with the reason, so the user sees what happened.
+
+    The bytes of a file that may hold a secret are not kept: the audit file travels.
+    """
+    if data is not None and secret_problem(filename, data):
+        data = None
     return result.add_resume(filename, data, "", 0, "error", message)
 
 
 def ingest_study_resumes(result: ResultFile, study: StudyFile) -> list[str]:
     notes: list[str] = []
-    for path in study.resume_paths():
-        data = path.read_bytes() if path.exists() else None
+    paths = study.resume_paths()
+    for name in study.unmatched_passwords(paths):
+        notes.append(f"resumes.passwords names {name!r}, which is not among the resumes.")
+    for path in paths:
+        readable = path.is_file() and path.stat().st_size <= study.max_bytes
+        data = path.read_bytes() if readable else None
         try:
             if data is None:
-                load_file(path)  # raises the plain "no file" error
+                load_file(path, max_bytes=study.max_bytes)  # the plain "no file", "too large"
                 continue
-            _, message = ingest_resume(result, path.name, data)
+            check_not_secret(str(path), data)  # the path too: a file in ~/.ssh
+            _, message = ingest_resume(
+                result,
+                path.name,
+                data,
+                password=study.password_for(path),
+                max_pages=study.max_pages,
+                max_bytes=study.max_bytes,
+            )
         except DocumentError as exc:
             notes.append(f"Skipped {path.name}: {exc.message}")
-            record_unreadable(result, path.name, data, exc.message)
+            record_unreadable(
+                result, path.name, None if isinstance(exc, RefusedFile) else data, exc.message
+            )
             continue
         if message:
             notes.append(f"{path.name}: {message}")
