@@ -18,10 +18,11 @@ Pages with rotated text fall back to pypdf's own content-stream order.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from dataclasses import dataclass
 
-from resume_auditor.documents.pdfruns import PageRuns, Run
+from resume_auditor.documents.pdfruns import WORD_GAP_EM, PageRuns, Run
 
 # A right column must hold at least this share of the characters in its band (and
 # the left column too); right-aligned dates in a one-column resume hold far less.
@@ -29,6 +30,12 @@ MIN_COLUMN_SHARE = 0.15
 # Runs crossing the gutter inside the band, as a share of the runs there.
 MAX_CROSSING_SHARE = 0.1
 MIN_COLUMN_LINES = 3
+# A light column is a sidebar when fewer of its lines than this share have a partner
+# on the same baseline across the gutter.
+SIDEBAR_MAX_PAIRED = 0.5
+# Runs on one line further apart than this (in ems) are separate groups: a column
+# gap, a tab stop, a right-aligned date.
+CHUNK_GAP_EM = 1.0
 
 
 @dataclass(frozen=True)
@@ -96,13 +103,45 @@ def _find_gutter(runs: list[Run], page: PageRuns) -> _Split | None:
             _line_count(right) < MIN_COLUMN_LINES
             or _line_count(left) < MIN_COLUMN_LINES
             or len(crossing) > MAX_CROSSING_SHARE * (len(left) + len(right))
-            or min(_chars(left), _chars(right)) < MIN_COLUMN_SHARE * total
+        ):
+            continue
+        if min(_chars(left), _chars(right)) < MIN_COLUMN_SHARE * total and not _sidebar(
+            left, right
         ):
             continue
         score = min(_chars(left), _chars(right))
         if best is None or score > best.score:
             best = _Split(gutter, band_bottom, band_top, score)
     return best
+
+
+def _paired_share(side: list[Run], other: list[Run]) -> float:
+    """The share of `side`'s lines that have text of `other` on the same baseline."""
+    lines = _lines(side)
+    if not lines:
+        return 0.0
+    bases = sorted(r.y for r in other)
+    paired = 0
+    for line in lines:
+        y, tolerance = line[0].y, 0.3 * max(line[0].size, 1.0)
+        at = bisect.bisect_left(bases, y - tolerance)
+        if at < len(bases) and bases[at] <= y + tolerance:
+            paired += 1
+    return paired / len(lines)
+
+
+def _sidebar(left: list[Run], right: list[Run]) -> bool:
+    """A light column beside a heavy one is a sidebar, not labels or dates.
+
+    Right-aligned dates, and labels or dates in a left margin, sit on the baseline of
+    the entry they belong to: read across, each line is right. A sidebar's lines
+    (contact, skills) keep their own spacing, so most of them have no partner on
+    the other side, and reading across would interleave unrelated text.
+    """
+    light, heavy = (left, right) if _chars(left) < _chars(right) else (right, left)
+    if _line_count(light) < 2 * MIN_COLUMN_LINES:
+        return False
+    return _paired_share(light, heavy) < SIDEBAR_MAX_PAIRED
 
 
 def _crosses(run: Run, gutter: float) -> bool:
@@ -162,50 +201,128 @@ def _stream_order(runs: list[Run]) -> list[list[Run]]:
     return lines
 
 
-def _join_line(line: list[Run], out: list[str], placed: list[Placed], pos: int) -> int:
-    previous: Run | None = None
+def _glue(previous: Run, run: Run) -> str:
+    """What goes between two runs of one word group: a space or nothing.
+
+    The glyphs' own positions decide: a gap of a good part of a space is a word
+    break even when no space glyph was drawn (Chrome, Skia, LaTeX set words apart
+    this way), and letters set close together are one word however many pieces
+    the PDF drew them in.
+    """
+    if previous.text.endswith(" ") or run.text.startswith(" "):
+        return ""
+    gap = run.x - previous.end
+    return " " if gap > WORD_GAP_EM * min(previous.size, run.size) else ""
+
+
+def _chunks(line: list[Run]) -> list[tuple[Run, list[tuple[int, Run]]]]:
+    """A line's runs merged into word groups: (group as one run, [(offset, run)]).
+
+    Runs closer than a column gap belong to one group; a hidden run is never
+    merged with visible text, so its finding keeps its own span.
+    """
+    out: list[tuple[Run, list[tuple[int, Run]]]] = []
+    text: list[str] = []
+    parts: list[tuple[int, Run]] = []
+    first: Run | None = None
+    last: Run | None = None
+    length = 0
+
+    def close() -> None:
+        if first is None or last is None:
+            return
+        joined = "".join(text)
+        out.append(
+            (
+                Run(
+                    text=joined,
+                    x=first.x,
+                    y=first.y,
+                    size=max(r.size for _, r in parts),
+                    width=max(last.end, first.end) - first.x,
+                    upright=True,
+                    order=min(r.order for _, r in parts),
+                    newline_before=False,
+                    hidden=first.hidden,
+                    hidden_confidence=max(r.hidden_confidence for _, r in parts),
+                ),
+                list(parts),
+            )
+        )
+
     for run in line:
-        text = run.text
-        if previous is None:
-            text = text.lstrip()
-        elif run.order == previous.order + 1:
-            # pypdf itself decided whether a space separates consecutive runs
-            if text[:1].isspace():
-                text = " " + text.lstrip()
-        else:
-            text = " " + text.lstrip()
-        lead = len(text) - len(text.lstrip())
+        if last is not None and first is not None:
+            if (
+                run.text == last.text
+                and abs(run.x - last.x) < min(0.3 * run.width, 0.08 * run.size)
+                and abs(run.y - last.y) < 0.08 * run.size
+            ):
+                continue  # drawn twice a hair apart to look bold: read once
+            gap = run.x - last.end
+            same = run.hidden == first.hidden
+            if same and -0.5 * run.size < gap < CHUNK_GAP_EM * min(run.size, last.size):
+                glue = _glue(last, run)
+                text.append(glue + run.text)
+                parts.append((length + len(glue), run))
+                length += len(glue) + len(run.text)
+                last = run if run.end >= last.end else last
+                continue
+            close()
+        first = last = run
+        text = [run.text]
+        parts = [(0, run)]
+        length = len(run.text)
+    close()
+    return out
+
+
+def _join_line(
+    line: list[Run],
+    parts: dict[int, list[tuple[int, Run]]],
+    out: list[str],
+    placed: list[Placed],
+    pos: int,
+) -> int:
+    for index, chunk in enumerate(line):
+        text = chunk.text.strip() if index == 0 else " " + chunk.text.strip()
+        lead = len(chunk.text) - len(chunk.text.lstrip()) - (1 if index else 0)
         out.append(text)
-        if text.strip():
-            placed.append(Placed(pos + lead, pos + len(text.rstrip()), run))
+        for offset, run in parts.get(id(chunk), [(0, chunk)]):
+            start = pos + offset - lead
+            placed.append(Placed(start, start + len(run.text.rstrip()), run))
         pos += len(text)
-        previous = run
     return pos
 
 
 def page_text(page: PageRuns) -> tuple[str, list[Placed], bool]:
-    """(text, where each run went, read as two columns?) for one page."""
+    """(text, where each run went, read as two columns?) for one page.
+
+    Pages with rotated text give ("", [], False): the caller keeps pypdf's text.
+    """
     runs = [r for r in page.runs if r.text.strip()]
     if not runs:
         return "", [], False
     upright = sum(1 for r in runs if r.upright)
     if upright < 0.8 * len(runs):
-        groups_lines = [_stream_order(runs)]
-        columns = False
-    else:
-        groups = _groups(runs, page)
-        columns = len(groups) > 1
-        groups_lines = [_lines(g) for g in groups]
+        return "", [], False
+    parts: dict[int, list[tuple[int, Run]]] = {}
+    chunks: list[Run] = []
+    for line in _lines([r for r in runs if r.upright]):
+        for chunk, pieces in _chunks(line):
+            chunks.append(chunk)
+            parts[id(chunk)] = pieces
+    groups = _groups(chunks, page)
+    columns = len(groups) > 1
     out: list[str] = []
     placed: list[Placed] = []
     pos = 0
-    for index, lines in enumerate(groups_lines):
+    for index, group in enumerate(groups):
         if index:
             out.append("\n\n")  # a blank line between column blocks keeps sections apart
             pos += 2
-        for number, line in enumerate(lines):
+        for number, line in enumerate(_lines(group)):
             if number:
                 out.append("\n")
                 pos += 1
-            pos = _join_line(line, out, placed, pos)
+            pos = _join_line(line, parts, out, placed, pos)
     return "".join(out), placed, columns

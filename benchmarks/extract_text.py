@@ -1,0 +1,279 @@
+"""How much of a resume's text reaches the app intact, file by file.
+
+Run: .venv/bin/python benchmarks/extract_text.py [FOLDER]   (default ../shared/data/resumes-dev)
+
+For every PDF in FOLDER it prints one row and, last, the minimum over files:
+
+* **intact**: the share of pypdf's words that reach the app's text intact. pypdf's
+  plain ``page.extract_text()`` is the reference because it is independent of our
+  layout code and, on the files where our layout failed, read them cleanly. Both
+  texts are normalised the same way (ftfy, NFKC, soft hyphens and zero-width
+  characters dropped) and cut at whitespace; punctuation at a token's edges is
+  dropped (bullets, commas, the app's "- " list marks). The comparison is a
+  multiset: a word the app lost, glued to its neighbour ("EngineerMay") or broke
+  ("yea rs") is not found, wherever the app put it, so column order does not count
+  here (it is checked below). Three things are not counted against the app:
+
+  - pypdf's *icon junk*: text drawn in an icon font (FontAwesome & co., found by
+    font name in the reference extraction itself), and tokens holding private-use,
+    unassigned or pictograph characters ("♂phone", "/gl⌢be"). They are not words.
+  - *faux bold*: text drawn twice a hair apart to look bold comes out of pypdf
+    twice in a row ("Markdown Markdown"); a token repeated back to back counts once.
+  - *words pypdf broke or glued that the app reads right*. pypdf tokens that,
+    concatenated in order, make one app token count as intact ("JA R E D" ->
+    "JARED", "sub-" "missions" -> "submissions"). A pypdf token that is the
+    concatenation of consecutive app tokens counts as intact only if every piece
+    is a real word: two or more characters (or a number) and found among the pypdf
+    words of the *other* files in the folder. So "DevOpsEngineer" -> "DevOps
+    Engineer" is credited, and a wrong split such as "Y our" is not. These two
+    cases are shown in their own columns (joined, split) so nothing is hidden.
+
+* **mojibake**: sequences of UTF-8 read as cp1252 left in the app's text ("â€",
+  "Ã©", "ï¼", "Â ") and U+FFFD replacement characters.
+* **icons**: private-use characters and pictographs (Unicode category So, minus
+  ordinary typographic signs) left in the app's text.
+* **columns**: whether the app read a two-column page where the truth file says the
+  layout has two columns (``columns`` in NAME.truth.json), and none where it says one.
+* **fallback**: pages where the app kept pypdf's text because its own layout lost
+  words (the user is warned about those pages).
+
+The figures depend only on the files; the machine's load affects nothing but time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+MOJIBAKE = re.compile(
+    "[\u00c2\u00c3\u00c5\u00e2\u00ef][\u0080-\u00bf\u2018-\u203a\u20ac\u0152\u0153"
+    "\u0160\u0161\u017d\u017e\u0178\u02c6\u02dc\u2122\u00a0]|\ufffd"
+)
+_TYPOGRAPHIC = set("©®™°•●■□◆◇★☆✓✔➢►▶▪◦→←↑↓♦")
+
+
+def _shared() -> Path:
+    env = os.environ.get("RESUME_AUDITOR_SHARED")
+    return Path(env) if env else ROOT.parent / "shared"
+
+
+def normalise(text: str) -> str:
+    import ftfy
+
+    text = ftfy.fix_text(text)
+    text = unicodedata.normalize("NFKC", text)
+    return _INVISIBLE.sub("", text)
+
+
+def is_junk(token: str) -> bool:
+    """A token holding private-use, unassigned or pictograph characters is not a word."""
+    for ch in token:
+        cat = unicodedata.category(ch)
+        if cat in ("Co", "Cn", "Cs", "So") or ch in "\ufffd¶":
+            return True
+    return False
+
+
+def tokens(text: str) -> list[str]:
+    out = []
+    for raw in normalise(text).split():
+        token = _EDGE.sub("", raw)
+        if token:
+            out.append(token)
+    return out
+
+
+def icon_count(text: str) -> int:
+    return sum(
+        1 for ch in text if unicodedata.category(ch) in ("Co", "So") and ch not in _TYPOGRAPHIC
+    )
+
+
+def reference_text(path: Path) -> str:
+    """pypdf's plain text, with the text drawn in icon fonts blanked out."""
+    from pypdf import PdfReader
+
+    from resume_auditor.documents.pdfruns import is_icon_font
+
+    reader = PdfReader(str(path))
+    pages = []
+    for page in reader.pages:
+        icons: list[str] = []
+
+        def visit(
+            text: str, cm: object, tm: object, font: object, size: object, icons: list[str] = icons
+        ) -> None:
+            name = str(font.get("/BaseFont", "")) if hasattr(font, "get") else ""
+            if text.strip() and is_icon_font(name):
+                icons.append(text.strip())
+
+        text = page.extract_text(visitor_text=visit) or ""
+        # blank each icon where it stands as a word of its own, in drawing order
+        words = text.split()
+        cursor = 0
+        for icon in icons:
+            for k in range(cursor, len(words)):
+                if words[k] == icon:
+                    words[k] = ""
+                    cursor = k + 1
+                    break
+        pages.append(" ".join(words))
+    return "\n\n".join(pages)
+
+
+def _dedupe(words: list[str]) -> list[str]:
+    return [w for i, w in enumerate(words) if i == 0 or w != words[i - 1]]
+
+
+def compare(ref: list[str], app: list[str], vocabulary: set[str]) -> dict[str, object]:
+    """Match pypdf's tokens against the app's; see the module docstring."""
+    ref = _dedupe([t for t in ref if not is_junk(t)])
+    pool = Counter(app)
+    matched = [False] * len(ref)
+    for i, token in enumerate(ref):
+        if pool[token] > 0:
+            pool[token] -= 1
+            matched[i] = True
+    # pypdf broke one word into pieces the app keeps whole
+    joined = 0
+    i = 0
+    while i < len(ref):
+        if matched[i]:
+            i += 1
+            continue
+        for width in range(12, 1, -1):
+            window = ref[i : i + width]
+            if len(window) < width or any(matched[i : i + width]):
+                continue
+            whole = "".join(w[:-1] if w.endswith("-") else w for w in window)
+            candidates = [whole, "".join(window)]
+            hit = next((c for c in candidates if pool[c] > 0), None)
+            if hit is not None:
+                pool[hit] -= 1
+                for k in range(i, i + width):
+                    matched[k] = True
+                joined += width
+                break
+        i += 1
+    # pypdf glued words the app reads apart
+    split = 0
+    leftovers = [t for t, n in pool.items() for _ in range(n)]
+    app_index: dict[str, list[int]] = {}
+    for index, token in enumerate(app):
+        app_index.setdefault(token, []).append(index)
+    del leftovers
+    for i, token in enumerate(ref):
+        if matched[i] or len(token) < 4:
+            continue
+        if _split_into_words(token, app, app_index, vocabulary):
+            matched[i] = True
+            split += 1
+    missing = [t for t, ok in zip(ref, matched, strict=True) if not ok]
+    return {
+        "words": len(ref),
+        "intact": (len(ref) - len(missing)) / len(ref) if ref else 1.0,
+        "joined": joined,
+        "split": split,
+        "missing": missing,
+    }
+
+
+def _is_word(piece: str, vocabulary: set[str]) -> bool:
+    if piece.replace(".", "").replace(",", "").isdigit():
+        return True
+    return len(piece) >= 2 and piece.lower() in vocabulary
+
+
+def _split_into_words(
+    token: str, app: list[str], app_index: dict[str, list[int]], vocabulary: set[str]
+) -> bool:
+    for start_token, positions in app_index.items():
+        if not token.startswith(start_token) or start_token == token:
+            continue
+        for pos in positions:
+            built = ""
+            pieces = []
+            k = pos
+            while k < len(app) and len(built) < len(token):
+                built += app[k]
+                pieces.append(app[k])
+                k += 1
+            if built == token and len(pieces) > 1 and all(_is_word(p, vocabulary) for p in pieces):
+                return True
+    return False
+
+
+def main(argv: list[str]) -> int:
+    from resume_auditor.documents.errors import DocumentError
+    from resume_auditor.documents.load import load_file
+
+    folder = Path(argv[1]) if len(argv) > 1 else _shared() / "data" / "resumes-dev"
+    files = sorted(folder.glob("*.pdf"))
+    if not files:
+        print(f"no PDFs in {folder}")
+        return 1
+    references = {f: tokens(reference_text(f)) for f in files}
+    rows = []
+    for path in files:
+        vocabulary = {t.lower() for other, ts in references.items() if other != path for t in ts}
+        truth_path = path.with_suffix(".truth.json")
+        truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
+        try:
+            doc = load_file(path)
+        except DocumentError as exc:
+            rows.append((path.stem, None, str(exc.problem)))
+            continue
+        result = compare(references[path], tokens(doc.text), vocabulary)
+        want_columns = truth.get("columns")
+        got_columns = 2 if doc.columns else 1
+        columns_ok = (
+            "-" if want_columns is None else ("ok" if want_columns == got_columns else "WRONG")
+        )
+        fallback = [w for w in doc.warnings if "kept as pypdf reads it" in w]
+        rows.append(
+            (
+                path.stem,
+                {
+                    **result,
+                    "mojibake": len(MOJIBAKE.findall(doc.text)),
+                    "icons": icon_count(doc.text),
+                    "columns": f"{want_columns}/{got_columns} {columns_ok}",
+                    "fallback": len(fallback),
+                },
+                "",
+            )
+        )
+    header = (
+        f"{'file':44} {'words':>5} {'intact':>7} {'joined':>6} {'split':>5} "
+        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'fallback':>8}  missing (first 6)"
+    )
+    print(header)
+    print("-" * len(header))
+    scores = []
+    for name, row, note in rows:
+        if row is None:
+            print(f"{name:44} not read: {note}")
+            continue
+        scores.append((row["intact"], name))
+        missing = " ".join(row["missing"][:6])  # type: ignore[index]
+        print(
+            f"{name:44} {row['words']:>5} {row['intact']:>7.2%} {row['joined']:>6} "
+            f"{row['split']:>5} {row['mojibake']:>8} {row['icons']:>5} {row['columns']:>10} "
+            f"{row['fallback']:>8}  {missing}"
+        )
+    worst = min(scores) if scores else (1.0, "-")
+    print("-" * len(header))
+    print(f"minimum intact share: {worst[0]:.2%} ({worst[1]}) over {len(scores)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
