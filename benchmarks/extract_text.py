@@ -22,9 +22,12 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
   - *words pypdf broke or glued that the app reads right*. pypdf tokens that,
     concatenated in order, make one app token count as intact ("JA R E D" ->
     "JARED", "sub-" "missions" -> "submissions"). A pypdf token that is the
-    concatenation of consecutive app tokens counts as intact only if every piece
-    is a real word: two or more characters (or a number) and found among the pypdf
-    words of the *other* files in the folder. So "DevOpsEngineer" -> "DevOps
+    concatenation of consecutive app tokens (letters and digits compared, so
+    "Pohang,S.Korea" -> "Pohang, S.Korea") counts as intact only if no piece is a
+    stray letter (other than "a", "I" or a digit) and at least three pieces in four
+    are real words: a number, or two or more letters found among the words of the
+    *other* files in the folder (as pypdf or the app reads them), or a capitalised
+    name ("Pohang"). So "DevOpsEngineer" -> "DevOps
     Engineer" is credited, and a wrong split such as "Y our" is not. These two
     cases are shown in their own columns (joined, split) so nothing is hidden.
 
@@ -35,7 +38,8 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
 * **columns**: whether the app read a two-column page where the truth file says the
   layout has two columns (``columns`` in NAME.truth.json), and none where it says one.
 * **fallback**: pages where the app kept pypdf's text because its own layout lost
-  words (the user is warned about those pages).
+  words; **flagged**: pages the user is asked to check against the PDF (fallback
+  pages, and pages where the two readings cut words differently).
 
 The figures depend only on the files; the machine's load affects nothing but time.
 """
@@ -154,7 +158,7 @@ def compare(ref: list[str], app: list[str], vocabulary: set[str]) -> dict[str, o
             if len(window) < width or any(matched[i : i + width]):
                 continue
             whole = "".join(w[:-1] if w.endswith("-") else w for w in window)
-            candidates = [whole, "".join(window)]
+            candidates = [whole, "".join(window), "-".join(window)]
             hit = next((c for c in candidates if pool[c] > 0), None)
             if hit is not None:
                 pool[hit] -= 1
@@ -186,27 +190,54 @@ def compare(ref: list[str], app: list[str], vocabulary: set[str]) -> dict[str, o
     }
 
 
+def _alnum(text: str) -> str:
+    return "".join(c for c in text if c.isalnum())
+
+
 def _is_word(piece: str, vocabulary: set[str]) -> bool:
-    if piece.replace(".", "").replace(",", "").isdigit():
+    """A number, a word the other files use, or a capitalised name ("Pohang")."""
+    letters = _alnum(piece)
+    if letters.isdigit():
         return True
-    return len(piece) >= 2 and piece.lower() in vocabulary
+    if len(letters) < 2:
+        return False
+    return piece.lower() in vocabulary or (letters[0].isupper() and letters[1:].islower())
+
+
+def _plausible(pieces: list[str], vocabulary: set[str]) -> bool:
+    """No stray letter among the pieces, and three in four of them real words.
+
+    A lone capital before a capitalised word is an initial ("Claud D. Park"); a lone
+    letter before a lower-case piece is a word broken in two ("Y our").
+    """
+    for k, piece in enumerate(pieces):
+        letters = _alnum(piece)
+        if len(letters) >= 2 or letters.isdigit() or letters in ("a", "A", "I"):
+            continue
+        following = _alnum(pieces[k + 1]) if k + 1 < len(pieces) else ""
+        if not (letters.isupper() and following[:1].isupper()):
+            return False
+    known = sum(1 for p in pieces if _is_word(p, vocabulary) or len(_alnum(p)) < 2)
+    return known >= 0.75 * len(pieces)
 
 
 def _split_into_words(
     token: str, app: list[str], app_index: dict[str, list[int]], vocabulary: set[str]
 ) -> bool:
+    target = _alnum(token)
     for start_token, positions in app_index.items():
-        if not token.startswith(start_token) or start_token == token:
+        head = _alnum(start_token)
+        if not head or not target.startswith(head) or head == target:
             continue
         for pos in positions:
             built = ""
             pieces = []
             k = pos
-            while k < len(app) and len(built) < len(token):
-                built += app[k]
+            while k < len(app) and len(built) < len(target):
+                built += _alnum(app[k])
                 pieces.append(app[k])
                 k += 1
-            if built == token and len(pieces) > 1 and all(_is_word(p, vocabulary) for p in pieces):
+            if built == target and len(pieces) > 1 and _plausible(pieces, vocabulary):
                 return True
     return False
 
@@ -221,23 +252,36 @@ def main(argv: list[str]) -> int:
         print(f"no PDFs in {folder}")
         return 1
     references = {f: tokens(reference_text(f)) for f in files}
+    docs: dict[Path, object] = {}
+    for path in files:
+        try:
+            docs[path] = load_file(path)
+        except DocumentError as exc:
+            docs[path] = exc
+    app_tokens = {f: tokens(d.text) for f, d in docs.items() if not isinstance(d, DocumentError)}
     rows = []
     for path in files:
-        vocabulary = {t.lower() for other, ts in references.items() if other != path for t in ts}
+        # the words of the *other* files, as pypdf and the app read them
+        vocabulary = {
+            t.lower()
+            for source in (references, app_tokens)
+            for other, ts in source.items()
+            if other != path
+            for t in ts
+        }
         truth_path = path.with_suffix(".truth.json")
         truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
-        try:
-            doc = load_file(path)
-        except DocumentError as exc:
-            rows.append((path.stem, None, str(exc.problem)))
+        doc = docs[path]
+        if isinstance(doc, DocumentError):
+            rows.append((path.stem, None, str(doc.problem)))
             continue
-        result = compare(references[path], tokens(doc.text), vocabulary)
+        result = compare(references[path], app_tokens[path], vocabulary)
         want_columns = truth.get("columns")
         got_columns = 2 if doc.columns else 1
         columns_ok = (
             "-" if want_columns is None else ("ok" if want_columns == got_columns else "WRONG")
         )
-        fallback = [w for w in doc.warnings if "kept as pypdf reads it" in w]
+        fallback = [f for f in doc.findings if "kept as pypdf reads it" in f.message]
         rows.append(
             (
                 path.stem,
@@ -247,13 +291,15 @@ def main(argv: list[str]) -> int:
                     "icons": icon_count(doc.text),
                     "columns": f"{want_columns}/{got_columns} {columns_ok}",
                     "fallback": len(fallback),
+                    "flagged": sum(1 for f in doc.findings if f.kind.value == "unsure_text"),
                 },
                 "",
             )
         )
     header = (
         f"{'file':44} {'words':>5} {'intact':>7} {'joined':>6} {'split':>5} "
-        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'fallback':>8}  missing (first 6)"
+        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'fallback':>8} {'flagged':>7}  "
+        "missing (first 6)"
     )
     print(header)
     print("-" * len(header))
@@ -267,7 +313,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{name:44} {row['words']:>5} {row['intact']:>7.2%} {row['joined']:>6} "
             f"{row['split']:>5} {row['mojibake']:>8} {row['icons']:>5} {row['columns']:>10} "
-            f"{row['fallback']:>8}  {missing}"
+            f"{row['fallback']:>8} {row['flagged']:>7}  {missing}"
         )
     worst = min(scores) if scores else (1.0, "-")
     print("-" * len(header))

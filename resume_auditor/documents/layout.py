@@ -19,6 +19,8 @@ Pages with rotated text fall back to pypdf's own content-stream order.
 from __future__ import annotations
 
 import bisect
+import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -36,6 +38,8 @@ SIDEBAR_MAX_PAIRED = 0.5
 # Runs on one line further apart than this (in ems) are separate groups: a column
 # gap, a tab stop, a right-aligned date.
 CHUNK_GAP_EM = 1.0
+# Columns are looked for inside columns this many levels deep (grids in a column).
+MAX_NESTING = 3
 
 
 @dataclass(frozen=True)
@@ -191,6 +195,17 @@ def _groups(runs: list[Run], page: PageRuns) -> list[list[Run]]:
     return [g for g in groups if g]
 
 
+def _nested_groups(runs: list[Run], page: PageRuns, depth: int) -> list[list[Run]]:
+    """Groups within groups: a grid of cells inside the right column is read cell by cell."""
+    groups = _groups(runs, page)
+    if depth <= 1 or len(groups) == 1:
+        return groups
+    out: list[list[Run]] = []
+    for group in groups:
+        out.extend(_nested_groups(group, page, depth - 1))
+    return out
+
+
 def _stream_order(runs: list[Run]) -> list[list[Run]]:
     lines: list[list[Run]] = []
     for run in sorted(runs, key=lambda r: r.order):
@@ -311,7 +326,7 @@ def page_text(page: PageRuns) -> tuple[str, list[Placed], bool]:
         for chunk, pieces in _chunks(line):
             chunks.append(chunk)
             parts[id(chunk)] = pieces
-    groups = _groups(chunks, page)
+    groups = _nested_groups(chunks, page, MAX_NESTING)
     columns = len(groups) > 1
     out: list[str] = []
     placed: list[Placed] = []
@@ -326,3 +341,124 @@ def page_text(page: PageRuns) -> tuple[str, list[Placed], bool]:
                 pos += 1
             pos = _join_line(line, parts, out, placed, pos)
     return "".join(out), placed, columns
+
+
+# -- checking a page's layout against pypdf's own reading -------------------------------
+
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+_CAMEL_GLUE = re.compile(r"[a-z]{3}[A-Z][a-z]{2}")
+# The layout may drop this share of pypdf's letters (faux bold drawn twice, icons)
+# before its reading is taken to have lost text.
+MAX_LOST_CHARS = 0.02
+# Below this share of pypdf's words found whole, the two readings disagree on words.
+MIN_WORD_AGREEMENT = 0.97
+# A reading this share of whose words look glued or broken is visibly worse.
+CLEARLY_ODD = 0.02
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which reading of a page to keep, and how far the two agree."""
+
+    keep_layout: bool
+    agreement: float  # share of pypdf's words found whole in the layout's text
+    lost_chars: float  # share of pypdf's letters missing from the layout's text
+    sure: bool  # no need to ask the user to check the page
+
+
+def words(text: str) -> list[str]:
+    """Normalised word tokens, punctuation at the edges dropped."""
+    out = []
+    for raw in unicodedata.normalize("NFKC", text).split():
+        token = _EDGE.sub("", raw.replace("\u00ad", ""))
+        # pictographs, private-use codes and pilcrows come from icon fonts
+        junk = any(unicodedata.category(c) in ("Co", "So", "Cn") or c == "\u00b6" for c in token)
+        if token and not junk:
+            out.append(token)
+    return out
+
+
+def _alnum(tokens: list[str]) -> Counter[str]:
+    """Letters and digits of a reading; spacing and punctuation do not count."""
+    return Counter(c for token in tokens for c in token if c.isalnum())
+
+
+def _without_icons(tokens: list[str], icons: list[str]) -> list[str]:
+    drop = Counter(w for icon in icons for w in words(icon))
+    out = []
+    for token in tokens:
+        if drop[token] > 0:
+            drop[token] -= 1
+            continue
+        out.append(token)
+    return out
+
+
+def _agreement(plain: list[str], laid: list[str]) -> float:
+    """Share of `plain` tokens found whole in `laid`, pieces of one word counted whole."""
+    if not plain:
+        return 1.0
+    pool = Counter(laid)
+    found = [False] * len(plain)
+    for i, token in enumerate(plain):
+        if i and token == plain[i - 1] and found[i - 1]:
+            found[i] = True  # drawn twice (faux bold): pypdf reads it twice
+        elif pool[token] > 0:
+            pool[token] -= 1
+            found[i] = True
+    for i in range(len(plain)):
+        if found[i]:
+            continue
+        for width in range(min(12, len(plain) - i), 1, -1):
+            window = plain[i : i + width]
+            if any(found[i : i + width]):
+                continue
+            for whole in ("".join(w.rstrip("-") for w in window), "-".join(window)):
+                if pool[whole] > 0:
+                    pool[whole] -= 1
+                    for k in range(i, i + width):
+                        found[k] = True
+                    break
+            if found[i]:
+                break
+    return sum(found) / len(plain)
+
+
+def _oddness(tokens: list[str]) -> float:
+    """How glued or broken a reading looks: long camel-case joins and stray letters."""
+    if not tokens:
+        return 0.0
+    odd = 0
+    for token in tokens:
+        stray = len(token) == 1 and token.isalpha() and token not in "aAI"
+        glued = (len(token) >= 20 and token.isalpha()) or _CAMEL_GLUE.search(token)
+        if stray or glued:
+            odd += 1
+    return odd / len(tokens)
+
+
+def compare_readings(layout: str, plain: str, icons: list[str]) -> Verdict:
+    """Compare the layout's reading of a page with pypdf's plain reading.
+
+    pypdf reads in content-stream order, which is wrong for some layouts but never
+    loses a glyph, so it is the check on the layout: if the layout lost letters,
+    pypdf's text is kept; if the two agree letter for letter but cut words
+    differently, the one that looks less glued or broken is kept (the layout's on
+    a tie, for its reading order). Text drawn in icon fonts is left out of both.
+    """
+    found = _without_icons(words(plain), icons)
+    # text drawn twice to look bold is read twice by pypdf, once by the layout
+    plain_words = [w for i, w in enumerate(found) if not i or w != found[i - 1]]
+    laid_words = words(layout)
+    want = _alnum(plain_words)
+    total = sum(want.values())
+    lost = sum((want - _alnum(laid_words)).values()) / total if total else 0.0
+    agreement = _agreement(plain_words, laid_words)
+    if lost > MAX_LOST_CHARS:
+        return Verdict(False, agreement, lost, False)
+    if agreement >= MIN_WORD_AGREEMENT:
+        return Verdict(True, agreement, lost, True)
+    laid_odd, plain_odd = _oddness(laid_words), _oddness(plain_words)
+    # pypdf's words visibly glued ("Bethechangethatyou") where the layout's are not
+    clearly = plain_odd >= CLEARLY_ODD and laid_odd <= 0.5 * plain_odd
+    return Verdict(laid_odd <= plain_odd, agreement, lost, clearly)

@@ -102,6 +102,7 @@ class PageRuns:
     top: float
     runs: list[Run] = field(default_factory=list)
     images: int = 0
+    icons: list[str] = field(default_factory=list)  # text pypdf decodes from icon fonts
 
     @property
     def width(self) -> float:
@@ -236,7 +237,7 @@ def _load_font(font: Any) -> _Font | None:
 # right-aligned dates and column gaps set with one array are separate pieces of text.
 _JUMP_EM = 0.8
 # A jump at least this wide (in ems) between glyphs is a word space nobody drew.
-WORD_GAP_EM = 0.15
+WORD_GAP_EM = 0.1
 
 
 class PageCollector:
@@ -482,6 +483,7 @@ class PageCollector:
                 for text, width, is_space in self._glyphs(item, font):
                     if font.icon:
                         flush(tx)  # the icon's place stays empty: its neighbours stay apart
+                        self.page.icons.append(text)
                     else:
                         if not parts:
                             start = tx
