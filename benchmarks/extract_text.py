@@ -19,9 +19,12 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
     unassigned or pictograph characters ("♂phone", "/gl⌢be"). They are not words.
   - *faux bold*: text drawn twice a hair apart to look bold comes out of pypdf
     twice in a row ("Markdown Markdown"); a token repeated back to back counts once.
-  - *words pypdf broke or glued that the app reads right*. pypdf tokens that,
-    concatenated in order, make one app token count as intact ("JA R E D" ->
-    "JARED", "sub-" "missions" -> "submissions"). A pypdf token that is the
+  - *words pypdf broke or glued that the app reads right*. pypdf tokens that are
+    pieces of one word (all but one of them one or two characters long, or a word
+    hyphenated at a line end and its rest) and, concatenated in order, make one app
+    token count as intact ("JA R E D" -> "JARED", "sub-" "missions" ->
+    "submissions"); whole words run together by the app ("Engineer" "with" ->
+    "Engineerwith") are not. A pypdf token that is the
     concatenation of consecutive app tokens (letters and digits compared, so
     "Pohang,S.Korea" -> "Pohang, S.Korea") counts as intact only if no piece is a
     stray letter (other than "a", "I" or a digit) and at least three pieces in four
@@ -90,9 +93,18 @@ def tokens(text: str) -> list[str]:
     out = []
     for raw in normalise(text).split():
         token = _EDGE.sub("", raw)
+        if token and raw.endswith("-") and token[-1].isalpha():
+            token += "-"  # hyphenated at a line end: the rest of the word follows
         if token:
             out.append(token)
     return out
+
+
+def _broken(pieces: list[str]) -> bool:
+    """Pieces of one word ("JA R E D", "sub-" "missions"), not whole words run together."""
+    if len(pieces) == 2 and pieces[0].endswith("-"):
+        return True
+    return sum(1 for p in pieces if len(p) > 2) <= 1
 
 
 def icon_count(text: str) -> int:
@@ -105,7 +117,12 @@ def reference_text(path: Path) -> str:
     """pypdf's plain text, with the text drawn in icon fonts blanked out."""
     from pypdf import PdfReader
 
-    from resume_auditor.documents.pdfruns import is_icon_font
+    try:
+        from resume_auditor.documents.pdfruns import is_icon_font
+    except ImportError:  # an older app, measured for comparison: no icon fonts known
+
+        def is_icon_font(name: str) -> bool:
+            return False
 
     reader = PdfReader(str(path))
     pages = []
@@ -155,10 +172,10 @@ def compare(ref: list[str], app: list[str], vocabulary: set[str]) -> dict[str, o
             continue
         for width in range(12, 1, -1):
             window = ref[i : i + width]
-            if len(window) < width or any(matched[i : i + width]):
+            if len(window) < width or any(matched[i : i + width]) or not _broken(window):
                 continue
             whole = "".join(w[:-1] if w.endswith("-") else w for w in window)
-            candidates = [whole, "".join(window), "-".join(window)]
+            candidates = [whole, "".join(window)]
             hit = next((c for c in candidates if pool[c] > 0), None)
             if hit is not None:
                 pool[hit] -= 1

@@ -143,7 +143,7 @@ def _sidebar(left: list[Run], right: list[Run]) -> bool:
     the other side, and reading across would interleave unrelated text.
     """
     light, heavy = (left, right) if _chars(left) < _chars(right) else (right, left)
-    if _line_count(light) < 2 * MIN_COLUMN_LINES:
+    if _line_count(light) <= MIN_COLUMN_LINES:
         return False
     return _paired_share(light, heavy) < SIDEBAR_MAX_PAIRED
 
@@ -370,7 +370,10 @@ def words(text: str) -> list[str]:
     """Normalised word tokens, punctuation at the edges dropped."""
     out = []
     for raw in unicodedata.normalize("NFKC", text).split():
-        token = _EDGE.sub("", raw.replace("\u00ad", ""))
+        raw = raw.replace("\u00ad", "-")
+        token = _EDGE.sub("", raw)
+        if token and raw.endswith("-") and token[-1:].isalpha():
+            token += "-"  # a word hyphenated at the end of a line: its second half follows
         # pictographs, private-use codes and pilcrows come from icon fonts
         junk = any(unicodedata.category(c) in ("Co", "So", "Cn") or c == "\u00b6" for c in token)
         if token and not junk:
@@ -394,6 +397,20 @@ def _without_icons(tokens: list[str], icons: list[str]) -> list[str]:
     return out
 
 
+def _once(tokens: list[str], laid: set[str]) -> list[str]:
+    """Text drawn twice to look bold, read once: pypdf gives "Markdown Markdown" or
+    "MarkdownMarkdown" where the layout reads "Markdown"."""
+    out: list[str] = []
+    for token in tokens:
+        half = len(token) // 2
+        if len(token) % 2 == 0 and token[:half] == token[half:] and token[:half] in laid:
+            token = token[:half]
+        if out and token == out[-1]:
+            continue
+        out.append(token)
+    return out
+
+
 def _agreement(plain: list[str], laid: list[str]) -> float:
     """Share of `plain` tokens found whole in `laid`, pieces of one word counted whole."""
     if not plain:
@@ -411,9 +428,9 @@ def _agreement(plain: list[str], laid: list[str]) -> float:
             continue
         for width in range(min(12, len(plain) - i), 1, -1):
             window = plain[i : i + width]
-            if any(found[i : i + width]):
+            if any(found[i : i + width]) or not _broken(window):
                 continue
-            for whole in ("".join(w.rstrip("-") for w in window), "-".join(window)):
+            for whole in ("".join(w.rstrip("-") for w in window), "".join(window)):
                 if pool[whole] > 0:
                     pool[whole] -= 1
                     for k in range(i, i + width):
@@ -422,6 +439,14 @@ def _agreement(plain: list[str], laid: list[str]) -> float:
             if found[i]:
                 break
     return sum(found) / len(plain)
+
+
+def _broken(pieces: list[str]) -> bool:
+    """Whether pieces look like one word cut up ("JA R E D", "sub-" "missions"), not
+    whole words run together."""
+    if len(pieces) == 2 and pieces[0].endswith("-"):
+        return True
+    return sum(1 for p in pieces if len(p) > 2) <= 1
 
 
 def _oddness(tokens: list[str]) -> float:
@@ -446,10 +471,8 @@ def compare_readings(layout: str, plain: str, icons: list[str]) -> Verdict:
     differently, the one that looks less glued or broken is kept (the layout's on
     a tie, for its reading order). Text drawn in icon fonts is left out of both.
     """
-    found = _without_icons(words(plain), icons)
-    # text drawn twice to look bold is read twice by pypdf, once by the layout
-    plain_words = [w for i, w in enumerate(found) if not i or w != found[i - 1]]
     laid_words = words(layout)
+    plain_words = _once(_without_icons(words(plain), icons), set(laid_words))
     want = _alnum(plain_words)
     total = sum(want.values())
     lost = sum((want - _alnum(laid_words)).values()) / total if total else 0.0
