@@ -64,7 +64,7 @@ MOJIBAKE = re.compile(
     "[\u00c2\u00c3\u00c5\u00e2\u00ef][\u0080-\u00bf\u2018-\u203a\u20ac\u0152\u0153"
     "\u0160\u0161\u017d\u017e\u0178\u02c6\u02dc\u2122\u00a0]|\ufffd"
 )
-_TYPOGRAPHIC = set("©®™°•●■□◆◇★☆✓✔➢►▶▪◦→←↑↓♦")
+_TYPOGRAPHIC = set("©®™°•●■□◆◇★☆✓✔➢►▶▪◦→←↑↓♦〒")
 
 
 def _shared() -> Path:
