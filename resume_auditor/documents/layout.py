@@ -383,7 +383,10 @@ def words(text: str) -> list[str]:
 
 def _alnum(tokens: list[str]) -> Counter[str]:
     """Letters and digits of a reading; spacing and punctuation do not count."""
-    return Counter(c for token in tokens for c in token if c.isalnum())
+    counts = Counter("".join(tokens))
+    for ch in [c for c in counts if not c.isalnum()]:
+        del counts[ch]
+    return counts
 
 
 def _without_icons(tokens: list[str], icons: list[str]) -> list[str]:
@@ -471,6 +474,8 @@ def compare_readings(layout: str, plain: str, icons: list[str]) -> Verdict:
     differently, the one that looks less glued or broken is kept (the layout's on
     a tie, for its reading order). Text drawn in icon fonts is left out of both.
     """
+    if not icons and Counter(layout.split()) == Counter(plain.split()):
+        return Verdict(True, 1.0, 0.0, True)  # the same words, perhaps in another order
     laid_words = words(layout)
     plain_words = _once(_without_icons(words(plain), icons), set(laid_words))
     want = _alnum(plain_words)

@@ -109,8 +109,9 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
                     f"(the limit is {max_pages}). Check that this is the right file, "
                     "or raise the page limit (command line: --max-pages).",
                 )
+            fonts: dict[object, object] = {}
             collected = [
-                collect_page(page, number)
+                collect_page(page, number, fonts)  # type: ignore[arg-type]
                 for number, page in enumerate(reader.pages, start=1)  # type: ignore[attr-defined]
             ]
         except DocumentError:

@@ -144,6 +144,31 @@ class _Font:
     default_width: float
     simple: tuple[int, list[float], float] | None  # /Widths of a single-byte font
     icon: bool  # an icon font: its glyphs are pictures, not letters
+    composite: bool  # a Type0 font: codes of two bytes (or more), widths from /W
+    # single-byte fonts: (text, width) for each of the 256 codes; composite: by code
+    table: list[tuple[str, float]] | None = None
+    cache: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.composite:
+            return  # decoded code by code, cached
+        first, widths, mean = (
+            self.simple if self.simple is not None else (0, [], self.default_width)
+        )
+        table = []
+        for code in range(256):
+            if isinstance(self.encoding, dict):
+                ch = self.encoding.get(code, chr(code))
+            else:
+                try:
+                    ch = bytes((code,)).decode(self.encoding, "replace")
+                except LookupError:
+                    ch = chr(code)
+            index = code - first
+            known = 0 <= index < len(widths)
+            width = widths[index] if known else self.widths_by_char.get(ch, mean)
+            table.append((self.to_unicode.get(ch, ch), width))
+        self.table = table
 
 
 # Icon fonts draw an envelope, a phone or a logo; their "text" is a glyph name
@@ -223,11 +248,11 @@ def _load_font(font: Any) -> _Font | None:
         icon = is_icon_font(str(font.get("/BaseFont", "")))
         if str(font.get("/Subtype", "")) == "/Type0":
             widths, default = _cid_widths(font)
-            return _Font(encoding, to_unicode, widths, default, None, icon)
+            return _Font(encoding, to_unicode, widths, default, None, icon, True)
         simple = _font_widths(font)
         mean = simple[2] if simple is not None else 500.0
         core = {} if simple is not None else _core_widths(str(font.get("/BaseFont", "")))
-        return _Font(encoding, to_unicode, core, mean, simple, icon)
+        return _Font(encoding, to_unicode, core, mean, simple, icon, False)
     except Exception:  # a damaged font dictionary: its text is still in pypdf's own text
         logger.debug("could not read a font", exc_info=True)
         return None
@@ -250,13 +275,15 @@ class PageCollector:
     gives each run its true start and end.
     """
 
-    def __init__(self, page: PageRuns, resources: Any) -> None:
+    def __init__(
+        self, page: PageRuns, resources: Any, fonts: dict[Any, _Font | None] | None = None
+    ) -> None:
         self.page = page
         self.state = _State()
         self.stack: list[_State] = []
         self.path_box: list[float] | None = None  # x0, y0, x1, y1 of the current path
         self.dark_areas: list[tuple[float, float, float, float]] = []
-        self.fonts: dict[int, _Font | None] = {}
+        self.fonts: dict[Any, _Font | None] = {} if fonts is None else fonts
         self.tm: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
         self.tlm: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
         # (form matrix x outer cm, resources, saved state) for each form XObject entered
@@ -422,42 +449,42 @@ class PageCollector:
     # -- text ------------------------------------------------------------------------
     def _current_font(self) -> _Font | None:
         try:
-            font = self.resources.get_object()["/Font"].get_object()[self.state.font]
-            key = font.idnum if hasattr(font, "idnum") else id(font.get_object())
+            fonts = self.resources.get_object()["/Font"].get_object()
+            ref = fonts.raw_get(self.state.font)
+            # pages share their fonts: read each once per document (direct ones per page)
+            key: Any = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(ref)
             if key not in self.fonts:
-                self.fonts[key] = _load_font(font.get_object())
+                self.fonts[key] = _load_font(ref.get_object())
             return self.fonts[key]
         except (AttributeError, KeyError, TypeError):
             return None
 
-    def _glyphs(self, data: Any, font: _Font) -> list[tuple[str, float, bool]]:
-        """(text, advance in glyph units, is a single-byte space) for each code of `data`."""
+    @staticmethod
+    def _decode(data: Any, font: _Font) -> tuple[str, float, int, int]:
+        """(text, advance in glyph units, glyphs, single-byte spaces) of one string."""
         raw = bytes(data) if isinstance(data, bytes) else str(data).encode("latin-1", "replace")
-        out: list[tuple[str, float, bool]] = []
-        to_unicode = font.to_unicode
-        if isinstance(font.encoding, str) and font.simple is None:
+        if font.table is not None:  # a single-byte font: one lookup per code
+            table = font.table
+            pieces = [table[code] for code in raw]
+            spaces = raw.count(32)
+        else:
             try:
-                chars = raw.decode(font.encoding, "surrogatepass")
+                chars = raw.decode(str(font.encoding), "surrogatepass")
             except (UnicodeDecodeError, LookupError):
                 chars = raw.decode("charmap", "surrogatepass")
-            widths = font.widths_by_char
+            cache = font.cache
+            pieces = []
             for ch in chars:
-                out.append((to_unicode.get(ch, ch), widths.get(ch, font.default_width), False))
-            return out
-        encoding = font.encoding
-        first, table, mean = font.simple if font.simple is not None else (0, [], font.default_width)
-        for code in raw:
-            if isinstance(encoding, dict):
-                ch = encoding.get(code, chr(code))
-            else:
-                ch = bytes((code,)).decode(
-                    encoding if encoding != "utf-16-be" else "latin-1", "replace"
-                )
-            index = code - first
-            known = 0 <= index < len(table)
-            width = table[index] if known else font.widths_by_char.get(ch, mean)
-            out.append((to_unicode.get(ch, ch), width, code == 32))
-        return out
+                hit = cache.get(ch)
+                if hit is None:
+                    hit = (
+                        font.to_unicode.get(ch, ch),
+                        font.widths_by_char.get(ch, font.default_width),
+                    )
+                    cache[ch] = hit
+                pieces.append(hit)
+            spaces = 0
+        return "".join(p[0] for p in pieces), sum(p[1] for p in pieces), len(pieces), spaces
 
     def _show_items(self, items: list[Any], cm: _Matrix) -> None:
         state = self.state
@@ -480,18 +507,16 @@ class PageCollector:
 
         for item in items:
             if isinstance(item, (bytes, str)):
-                for text, width, is_space in self._glyphs(item, font):
-                    if font.icon:
-                        flush(tx)  # the icon's place stays empty: its neighbours stay apart
-                        self.page.icons.append(text)
-                    else:
-                        if not parts:
-                            start = tx
-                        parts.append(text)
-                    advance = width / 1000.0 * size + state.char_space
-                    if is_space:
-                        advance += state.word_space
-                    tx += advance * scale
+                text, width, glyphs, spaces = self._decode(item, font)
+                if font.icon:
+                    flush(tx)  # the icon's place stays empty: its neighbours stay apart
+                    self.page.icons.append(text)
+                elif text:
+                    if not parts:
+                        start = tx
+                    parts.append(text)
+                advance = width / 1000.0 * size + glyphs * state.char_space
+                tx += (advance + spaces * state.word_space) * scale
             else:
                 try:
                     shift = -float(item) / 1000.0 * size * scale
@@ -640,7 +665,9 @@ def xobject_kinds(resources: Any) -> dict[str, str]:
     return out
 
 
-def collect_page(page: Any, number: int) -> tuple[str, PageRuns, bool]:
+def collect_page(
+    page: Any, number: int, fonts: dict[Any, _Font | None] | None = None
+) -> tuple[str, PageRuns, bool]:
     """pypdf's own text for `page`, the runs with placement and visibility, and
     whether every string shown could be decoded here (if not, only pypdf's text is whole).
     """
@@ -652,7 +679,7 @@ def collect_page(page: Any, number: int) -> tuple[str, PageRuns, bool]:
         right=float(max(box.left, box.right)),
         top=float(max(box.bottom, box.top)),
     )
-    collector = PageCollector(runs, page.get("/Resources"))
+    collector = PageCollector(runs, page.get("/Resources"), fonts)
     text = page.extract_text(
         visitor_operand_before=collector.before, visitor_operand_after=collector.after
     )
