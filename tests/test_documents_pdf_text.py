@@ -64,19 +64,22 @@ def test_glyphs_placed_apart_without_space_glyphs_make_words() -> None:
     assert doc.findings == []
 
 
-def test_letter_spaced_heading_stays_one_word() -> None:
+@pytest.mark.parametrize("tracking", [0.04, 0.12, 0.2])
+def test_letter_spaced_headings_keep_their_words(tracking: float) -> None:
     def build(page: Page) -> None:
-        # CSS letter-spacing: every glyph placed 0.06 em further than its width
+        # CSS letter-spacing: every glyph placed `tracking` ems further than its width,
+        # the space between the words not drawn at all
         x = 54.0
         ops = [b"BT /F2 16 Tf"]
-        for ch in "EXPERIENCE":
-            ops.append(b"1 0 0 1 %.3f 700 Tm (%s) Tj" % (x, ch.encode()))
-            x += text_width(ch, 16, "bold") + 0.06 * 16
+        for ch in "WORK EXPERIENCE":
+            if ch != " ":
+                ops.append(b"1 0 0 1 %.3f 700 Tm (%s) Tj" % (x, ch.encode()))
+            x += text_width(ch, 16, "bold") + tracking * 16
         ops.append(b"ET")
         page.ops.append(b" ".join(ops))
         page.text(54, 670, "Built reporting pipelines for regional stores.", 10)
 
-    assert _lines_of(_load(build))[0] == "EXPERIENCE"
+    assert _lines_of(_load(build))[0] == "WORK EXPERIENCE"
 
 
 def test_tex_word_gaps_are_spaces_and_kerns_are_not() -> None:

@@ -114,6 +114,9 @@ def _find_gutter(runs: list[Run], page: PageRuns) -> _Split | None:
         ):
             continue
         score = min(_chars(left), _chars(right))
+        # the columns start where both have text: a title set to the right under a
+        # full-width name belongs to the header above them
+        band_top = min(band_top, max(r.y + r.size for r in left) + 2)
         if best is None or score > best.score:
             best = _Split(gutter, band_bottom, band_top, score)
     return best
@@ -216,7 +219,27 @@ def _stream_order(runs: list[Run]) -> list[list[Run]]:
     return lines
 
 
-def _glue(previous: Run, run: Run) -> str:
+def _tracking(line: list[Run]) -> float:
+    """Extra space set between letters (CSS letter-spacing), in ems, or 0.
+
+    Measured between glyphs drawn one by one; most such pairs sit inside words, so
+    the median is the letter spacing and word gaps stand out above it.
+    """
+    gaps = [
+        max(0.0, b.x - a.end) / max(min(a.size, b.size), 1.0)
+        for a, b in zip(line, line[1:], strict=False)
+        if len(a.text) == 1 and len(b.text) == 1 and -0.5 * a.size < b.x - a.end < a.size
+    ]
+    if len(gaps) < 4:
+        return 0.0
+    gaps.sort()
+    median = gaps[len(gaps) // 2]
+    # letter spacing is even: most gaps sit at the median; ragged gaps are words
+    even = sum(1 for g in gaps if abs(g - median) <= 0.04) >= 0.6 * len(gaps)
+    return median if even else 0.0
+
+
+def _glue(previous: Run, run: Run, tracking: float = 0.0) -> str:
     """What goes between two runs of one word group: a space or nothing.
 
     The glyphs' own positions decide: a gap of a good part of a space is a word
@@ -227,7 +250,7 @@ def _glue(previous: Run, run: Run) -> str:
     if previous.text.endswith(" ") or run.text.startswith(" "):
         return ""
     gap = run.x - previous.end
-    return " " if gap > WORD_GAP_EM * min(previous.size, run.size) else ""
+    return " " if gap > (WORD_GAP_EM + tracking) * min(previous.size, run.size) else ""
 
 
 def _chunks(line: list[Run]) -> list[tuple[Run, list[tuple[int, Run]]]]:
@@ -265,6 +288,7 @@ def _chunks(line: list[Run]) -> list[tuple[Run, list[tuple[int, Run]]]]:
             )
         )
 
+    tracking = _tracking(line)
     for run in line:
         if last is not None and first is not None:
             if (
@@ -276,7 +300,7 @@ def _chunks(line: list[Run]) -> list[tuple[Run, list[tuple[int, Run]]]]:
             gap = run.x - last.end
             same = run.hidden == first.hidden
             if same and -0.5 * run.size < gap < CHUNK_GAP_EM * min(run.size, last.size):
-                glue = _glue(last, run)
+                glue = _glue(last, run, tracking)
                 text.append(glue + run.text)
                 parts.append((length + len(glue), run))
                 length += len(glue) + len(run.text)
