@@ -283,3 +283,56 @@ def test_a_page_read_the_plain_way_is_flagged_for_the_user(
     assert "Check the text of page 1 against the PDF" in notice(
         extraction.findings, extraction.warnings
     )
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        # a closing quote whose last byte was lost: nothing, or NUL, after "â€"
+        ("He said \u00e2\u20ac\u0153hello\u00e2\u20ac ok", "He said \u201chello\u201d ok"),
+        ("He said \u00e2\u20ac\u0153hello\u00e2\u20ac\x00", "He said \u201chello\u201d"),
+        # a full-width dash between the years of a range, its last byte lost
+        ("Sous Chef 2010\u00ef\u00bc2012", "Sous Chef 2010-2012"),
+        ("Skills\u00ef\u00bc Python", "Skills Python"),
+        # a non-breaking space read as "Â" before punctuation
+        ("Tel\u00c2: 555 0100", "Tel: 555 0100"),
+        ("Caf\u00c3\u00a9 \u00c2\u00a9 2020", "Caf\u00e9 \u00a9 2020"),
+    ],
+)
+def test_mojibake_with_a_lost_byte_is_repaired(raw: str, clean: str) -> None:
+    from resume_auditor.documents.cleanup import clean_line
+
+    assert clean_line(raw) == clean
+
+
+@pytest.mark.usefixtures("icon_font")
+def test_icon_text_is_left_out_of_a_page_kept_as_pypdf_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from resume_auditor.documents import pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "page_text", lambda runs: ("", [], False))
+    monkeypatch.setattr(
+        pdf_module,
+        "collect_page",
+        _undecoded(pdf_module.collect_page),
+    )
+
+    def build(page: Page) -> None:
+        page.ops.append(b"BT /F3 10 Tf 54 700 Td (phone) Tj /F1 10 Tf 40 0 Td (555 010 0199) Tj ET")
+        page.text(54, 680, "Data analyst with five years in retail and logistics.", 10)
+
+    doc = _load(build)
+    assert "phone" not in doc.text
+    assert "555 010 0199" in doc.text
+    assert [f.kind for f in doc.findings] == [FindingKind.UNSURE_TEXT]
+
+
+def _undecoded(collect):  # type: ignore[no-untyped-def]
+    """collect_page as if some string on the page could not be decoded by the layout."""
+
+    def wrapped(page, number, fonts=None):  # type: ignore[no-untyped-def]
+        plain, runs, _ = collect(page, number, fonts)
+        return plain, runs, False
+
+    return wrapped

@@ -198,9 +198,10 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
         span = cleaned.span(page_raw_starts[number - 1], _raw_end(page_raw_starts, number, raw))
         if span is None:
             continue
-        findings.append(
-            Finding(span[0], span[1], FindingKind.UNSURE_TEXT, message, confidence, number)
-        )
+        # the page's first line marks it: the message says which page to compare
+        line_end = text.find("\n", span[0], span[1])
+        end = span[1] if line_end < 0 else line_end
+        findings.append(Finding(span[0], end, FindingKind.UNSURE_TEXT, message, confidence, number))
     out.findings = merge_adjacent(findings, text)
     return out
 
@@ -229,6 +230,7 @@ def _page_reading(
                 "of it could not be laid out. Check its reading order against the PDF.",
                 0.5,
             )
+        plain = _without_icons(plain, runs.icons)
         return plain, _place_in(plain, runs), False, note
     verdict = compare_readings(text, plain, runs.icons)
     if verdict.sure:
@@ -257,7 +259,28 @@ def _page_reading(
         "kept as pypdf reads it (in drawing order: columns may be mixed). Check it "
         "against the PDF before any run."
     )
+    plain = _without_icons(plain, runs.icons)
     return plain, _place_in(plain, runs), False, (message, max(confidence, 0.05))
+
+
+def _without_icons(plain: str, icons: list[str]) -> str:
+    """pypdf's text less what it decoded from icon fonts ("phone-alt", a stray letter)."""
+    cursor = 0
+    for icon in icons:
+        needle = icon.strip()
+        if not needle:
+            continue
+        at = plain.find(needle, cursor)
+        if at < 0:
+            continue
+        end = at + len(needle)
+        alone = (at == 0 or not plain[at - 1].isalnum()) and (
+            end == len(plain) or not plain[end].isalnum()
+        )
+        if len(needle) > 1 or not needle.isalnum() or alone:
+            plain = plain[:at] + " " + plain[end:]
+            cursor = at + 1
+    return plain
 
 
 def _place_in(plain: str, runs: PageRuns) -> list[Placed]:
