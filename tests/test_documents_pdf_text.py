@@ -336,3 +336,67 @@ def _undecoded(collect):  # type: ignore[no-untyped-def]
         return plain, runs, False
 
     return wrapped
+
+
+def _pdf_with_a_form(page_ops: bytes, form_ops: bytes) -> bytes:
+    """A one-page PDF whose page draws a form XObject (and a grey image inside it)."""
+    import zlib
+
+    image = zlib.compress(bytes(range(16)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+        b"<< /F1 5 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(page_ops), page_ops),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [1 0 0 1 0 0] "
+        b"/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 7 0 R >> >> /Length %d >>"
+        b"\nstream\n%s\nendstream" % (len(form_ops), form_ops),
+        b"<< /Type /XObject /Subtype /Image /Width 4 /Height 4 /ColorSpace /DeviceGray "
+        b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream"
+        % (len(image), image),
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def test_text_inside_a_form_is_placed_where_the_form_is_drawn() -> None:
+    left = b" ".join(
+        b"BT /F1 10 Tf 54 %d Td (%s) Tj ET" % (700 - 14 * i, line.encode())
+        for i, line in enumerate(LEFT)
+    )
+    # the right column sits in a form drawn 266 points to the right; an image is
+    # drawn inside the form before its text
+    right = b"q 1 0 0 1 -10 -10 cm 20 0 0 20 0 0 cm /Im1 Do Q " + b" ".join(
+        b"BT /F1 10 Tf 54 %d Td (%s) Tj ET" % (700 - 14 * i, line.encode())
+        for i, line in enumerate(RIGHT)
+    )
+    page = b"q 1 0 0 1 266 0 cm /Fm1 Do Q " + left
+    doc = load_bytes(_pdf_with_a_form(page, right), "form.pdf")
+    assert _lines_of(doc) == LEFT + RIGHT
+    assert doc.columns == [1]
+    assert doc.findings == []
+
+
+def test_a_rotated_label_beside_upright_text_is_kept() -> None:
+    def build(page: Page) -> None:
+        page.text(54, 740, "Jordan Vale", 18, "bold")
+        for i in range(12):
+            page.text(54, 700 - 14 * i, f"Line {i} of the summary about retail analytics.", 10)
+        page.ops.append(b"BT /F1 9 Tf 0 1 -1 0 30 400 Tm (Portfolio available) Tj ET")
+
+    doc = _load(build)
+    assert "Portfolio available" in doc.text
+    assert _lines_of(doc)[0] == "Jordan Vale"

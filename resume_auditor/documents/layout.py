@@ -352,6 +352,9 @@ def page_text(page: PageRuns) -> tuple[str, list[Placed], bool]:
             parts[id(chunk)] = pieces
     groups = _nested_groups(chunks, page, MAX_NESTING)
     columns = len(groups) > 1
+    turned = [r for r in runs if not r.upright]
+    if turned:  # a few rotated lines (a vertical label): last, in drawing order
+        groups.append(turned)
     out: list[str] = []
     placed: list[Placed] = []
     pos = 0
@@ -359,7 +362,8 @@ def page_text(page: PageRuns) -> tuple[str, list[Placed], bool]:
         if index:
             out.append("\n\n")  # a blank line between column blocks keeps sections apart
             pos += 2
-        for number, line in enumerate(_lines(group)):
+        lines = _lines(group) if group[0].upright else _stream_order(group)
+        for number, line in enumerate(lines):
             if number:
                 out.append("\n")
                 pos += 1

@@ -250,6 +250,12 @@ def _load_font(font: Any) -> _Font | None:
             widths, default = _cid_widths(font)
             return _Font(encoding, to_unicode, widths, default, None, icon, True)
         simple = _font_widths(font)
+        if simple is not None and str(font.get("/Subtype", "")) == "/Type3":
+            # Type 3 widths are in glyph space: FontMatrix maps them to text space
+            matrix = _floats(list(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])))
+            factor = 1000.0 * matrix[0] if matrix and matrix[0] else 1.0
+            first, values, mean_width = simple
+            simple = (first, [v * factor for v in values], mean_width * factor)
         mean = simple[2] if simple is not None else 500.0
         core = {} if simple is not None else _core_widths(str(font.get("/BaseFont", "")))
         return _Font(encoding, to_unicode, core, mean, simple, icon, False)
@@ -288,6 +294,7 @@ class PageCollector:
         self.tlm: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
         # (form matrix x outer cm, resources, saved state) for each form XObject entered
         self.forms: list[tuple[_Matrix, Any, _State, list[_State], _Matrix, _Matrix]] = []
+        self.entered: list[bool] = []  # for each Do under way: did it enter a form?
         self.outer: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
         self.resources = resources
         self.xobject_kinds = xobject_kinds(resources)
@@ -299,18 +306,25 @@ class PageCollector:
         handler = _HANDLERS.get(op)
         if handler is None:
             return
+        depth = len(self.forms)
         try:
             handler(self, args, _mult(cm, self.outer) if self.forms else cm, tm)
         except Exception:
             # Whatever goes wrong here, pypdf's own text of the page stays whole.
             logger.debug("could not follow %r on page %d", op, self.page.number, exc_info=True)
             self.decoded = False
+        finally:
+            if op == b"Do":  # pypdf calls `after` for every Do: pop only what this one pushed
+                self.entered.append(len(self.forms) > depth)
 
     def after(self, op: bytes, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
-        if op == b"Do" and self.forms and self.forms[-1][0] is not None:
+        if op == b"Do" and self.entered and self.entered.pop() and self.forms:
             _, self.resources, self.state, self.stack, self.tm, self.tlm = self.forms.pop()
             self.outer = self.forms[-1][0] if self.forms else [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
-            self.xobject_kinds = xobject_kinds(self.resources)
+            try:
+                self.xobject_kinds = xobject_kinds(self.resources)
+            except Exception:  # pypdf's own text stays whole whatever happens here
+                self.decoded = False
 
     def _push(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
         self.stack.append(self.state.copy())
