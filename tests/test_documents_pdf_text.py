@@ -400,3 +400,12 @@ def test_a_rotated_label_beside_upright_text_is_kept() -> None:
     doc = _load(build)
     assert "Portfolio available" in doc.text
     assert _lines_of(doc)[0] == "Jordan Vale"
+
+
+def test_tabs_and_carriage_returns_between_words_are_spaces() -> None:
+    # macOS Quartz writes each word followed by a tab, a carriage return and a space
+    def build(page: Page) -> None:
+        page.ops.append(b"BT /F1 10 Tf 54 700 Td (Leo\\t\\r\\240Leopard) Tj ET")
+        page.ops.append(b"BT /F1 10 Tf 54 686 Td (555\\t\\r\\240La\\t\\r\\240Verne Way) Tj ET")
+
+    assert _lines_of(_load(build)) == ["Leo Leopard", "555 La Verne Way"]

@@ -264,6 +264,7 @@ def _load_font(font: Any) -> _Font | None:
         return None
 
 
+_CONTROL_SPACES = str.maketrans(dict.fromkeys("\t\n\r\x0b\x0c\x85\u2028\u2029", " "))
 # A jump inside one TJ array wider than this (in ems) starts a new run: tab stops,
 # right-aligned dates and column gaps set with one array are separate pieces of text.
 _JUMP_EM = 0.8
@@ -546,6 +547,9 @@ class PageCollector:
         self.tm = _mult([1.0, 0.0, 0.0, 1.0, tx, 0.0], self.tm)
 
     def _add_run(self, text: str, m: _Matrix, start: float, end: float, size: float) -> None:
+        # a run is one piece of one line: tabs and stray line breaks inside it (Quartz
+        # writes "\t\r\u00a0" between words) are word spaces
+        text = text.translate(_CONTROL_SPACES)
         rise = self.state.rise
         x, y = _apply(m, start, rise)
         x1, _ = _apply(m, end, rise)
