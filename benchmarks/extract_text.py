@@ -40,6 +40,10 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
   ordinary typographic signs) left in the app's text.
 * **columns**: whether the app read a two-column page where the truth file says the
   layout has two columns (``columns`` in NAME.truth.json), and none where it says one.
+* **lines**: the app's non-empty lines over pypdf's. The word measure above is
+  blind to line breaks; a reading that breaks lines apart (a word per line) shows
+  here as a ratio far above 1. Below 1 is normal: pypdf breaks lines where a
+  layout is drawn in pieces (wkhtmltopdf, Quartz).
 * **fallback**: pages where the app kept pypdf's text because its own layout lost
   words; **flagged**: pages the user is asked to check against the PDF (fallback
   pages, and pages where the two readings cut words differently).
@@ -107,6 +111,10 @@ def _broken(pieces: list[str]) -> bool:
     return sum(1 for p in pieces if len(p) > 2) <= 1
 
 
+def line_count(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 def icon_count(text: str) -> int:
     return sum(
         1 for ch in text if unicodedata.category(ch) in ("Co", "So") and ch not in _TYPOGRAPHIC
@@ -138,15 +146,20 @@ def reference_text(path: Path) -> str:
 
         text = page.extract_text(visitor_text=visit) or ""
         # blank each icon where it stands as a word of its own, in drawing order
-        words = text.split()
+        lines = [line.split() for line in text.splitlines()]
+        where = [(i, k) for i, line in enumerate(lines) for k in range(len(line))]
         cursor = 0
         for icon in icons:
-            for k in range(cursor, len(words)):
-                if words[k] == icon:
-                    words[k] = ""
-                    cursor = k + 1
+            for n in range(cursor, len(where)):
+                i, k = where[n]
+                word = lines[i][k]
+                glued = len(icon) >= 3 and (word.startswith(icon) or word.endswith(icon))
+                if word == icon or glued:
+                    # an icon glued to its value ("/github yourname" read as one word)
+                    lines[i][k] = word.replace(icon, " ", 1)
+                    cursor = n + 1
                     break
-        pages.append(" ".join(words))
+        pages.append("\n".join(" ".join(line) for line in lines))
     return "\n\n".join(pages)
 
 
@@ -268,7 +281,8 @@ def main(argv: list[str]) -> int:
     if not files:
         print(f"no PDFs in {folder}")
         return 1
-    references = {f: tokens(reference_text(f)) for f in files}
+    plain_texts = {f: reference_text(f) for f in files}
+    references = {f: tokens(t) for f, t in plain_texts.items()}
     docs: dict[Path, object] = {}
     for path in files:
         try:
@@ -307,6 +321,7 @@ def main(argv: list[str]) -> int:
                     "mojibake": len(MOJIBAKE.findall(doc.text)),
                     "icons": icon_count(doc.text),
                     "columns": f"{want_columns}/{got_columns} {columns_ok}",
+                    "lines": line_count(doc.text) / max(1, line_count(plain_texts[path])),
                     "fallback": len(fallback),
                     "flagged": sum(1 for f in doc.findings if f.kind.value == "unsure_text"),
                 },
@@ -315,8 +330,8 @@ def main(argv: list[str]) -> int:
         )
     header = (
         f"{'file':44} {'words':>5} {'intact':>7} {'joined':>6} {'split':>5} "
-        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'fallback':>8} {'flagged':>7}  "
-        "missing (first 6)"
+        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'lines':>5} {'fallback':>8} "
+        f"{'flagged':>7}  missing (first 6)"
     )
     print(header)
     print("-" * len(header))
@@ -330,6 +345,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{name:44} {row['words']:>5} {row['intact']:>7.2%} {row['joined']:>6} "
             f"{row['split']:>5} {row['mojibake']:>8} {row['icons']:>5} {row['columns']:>10} "
+            f"{row['lines']:>5.2f} "
             f"{row['fallback']:>8} {row['flagged']:>7}  {missing}"
         )
     worst = min(scores) if scores else (1.0, "-")

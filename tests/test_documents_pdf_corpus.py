@@ -36,10 +36,10 @@ def _measure() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def corpus() -> dict[Path, tuple[list[str], LoadedDocument | None, dict[str, object]]]:
+def corpus() -> dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]]:
     folder = corpus_dir("resumes-dev")
     measure = _measure()
-    out: dict[Path, tuple[list[str], LoadedDocument | None, dict[str, object]]] = {}
+    out: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]] = {}
     for path in sorted(folder.glob("*.pdf")):
         truth_path = path.with_suffix(".truth.json")
         truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
@@ -48,16 +48,16 @@ def corpus() -> dict[Path, tuple[list[str], LoadedDocument | None, dict[str, obj
         except DocumentError as exc:
             assert exc.problem is DocProblem.NO_TEXT, f"{path.name}: {exc}"
             doc = None
-        out[path] = (measure.tokens(measure.reference_text(path)), doc, truth)
+        out[path] = (measure.reference_text(path), doc, truth)
     return out
 
 
 def test_pypdfs_words_reach_the_text_intact(
-    corpus: dict[Path, tuple[list[str], LoadedDocument | None, dict[str, object]]],
+    corpus: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]],
 ) -> None:
     measure = _measure()
     app = {p: measure.tokens(d.text) for p, (_, d, _) in corpus.items() if d is not None}
-    refs = {p: ref for p, (ref, _, _) in corpus.items()}
+    refs = {p: measure.tokens(ref) for p, (ref, _, _) in corpus.items()}
     failures = []
     for path, tokens in app.items():
         vocabulary = {
@@ -77,7 +77,7 @@ def test_pypdfs_words_reach_the_text_intact(
 
 
 def test_no_mojibake_or_icon_glyphs_are_left(
-    corpus: dict[Path, tuple[list[str], LoadedDocument | None, dict[str, object]]],
+    corpus: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]],
 ) -> None:
     measure = _measure()
     left = {
@@ -89,7 +89,7 @@ def test_no_mojibake_or_icon_glyphs_are_left(
 
 
 def test_two_column_layouts_are_found_where_the_truth_says(
-    corpus: dict[Path, tuple[list[str], LoadedDocument | None, dict[str, object]]],
+    corpus: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]],
 ) -> None:
     judged = [
         (path.name, truth["columns"], 2 if d.columns else 1)
@@ -101,3 +101,16 @@ def test_two_column_layouts_are_found_where_the_truth_says(
     assert len(wrong) <= len(judged) // 8, wrong
     missed_sidebars = [w for w in wrong if w[1] == 2]
     assert len(missed_sidebars) <= 2, missed_sidebars
+
+
+def test_lines_are_not_broken_apart(
+    corpus: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]],
+) -> None:
+    # the word measure is blind to line breaks: a word on each line must show here
+    measure = _measure()
+    ratios = {
+        path.name: measure.line_count(d.text) / max(1, measure.line_count(ref))
+        for path, (ref, d, _) in corpus.items()
+        if d is not None
+    }
+    assert {name: r for name, r in ratios.items() if r > 1.3} == {}
