@@ -296,6 +296,7 @@ class PageCollector:
         # (form matrix x outer cm, resources, saved state) for each form XObject entered
         self.forms: list[tuple[_Matrix, Any, _State, list[_State], _Matrix, _Matrix]] = []
         self.entered: list[bool] = []  # for each Do under way: did it enter a form?
+        self.by_name: dict[tuple[int, str], _Font | None] = {}  # (resources, Tf name)
         self.outer: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
         self.resources = resources
         self.xobject_kinds = xobject_kinds(resources)
@@ -463,6 +464,14 @@ class PageCollector:
 
     # -- text ------------------------------------------------------------------------
     def _current_font(self) -> _Font | None:
+        here = (id(self.resources), self.state.font)
+        if here in self.by_name:
+            return self.by_name[here]
+        font = self._look_up_font()
+        self.by_name[here] = font
+        return font
+
+    def _look_up_font(self) -> _Font | None:
         try:
             fonts = self.resources.get_object()["/Font"].get_object()
             ref = fonts.raw_get(self.state.font)
