@@ -409,3 +409,19 @@ def test_tabs_and_carriage_returns_between_words_are_spaces() -> None:
         page.ops.append(b"BT /F1 10 Tf 54 686 Td (555\\t\\r\\240La\\t\\r\\240Verne Way) Tj ET")
 
     assert _lines_of(_load(build)) == ["Leo Leopard", "555 La Verne Way"]
+
+
+def test_a_superscript_joins_its_line_and_a_subtitle_stays_below_the_name() -> None:
+    def build(page: Page) -> None:
+        page.text(54, 740, "JORDAN VALE", 30, "bold")
+        page.text(60, 727, "SENIOR DATA ANALYST, RETAIL", 11)  # tight under the name
+        page.text(54, 690, "Placed 1", 10)
+        x = 54 + text_width("Placed 1", 10)
+        page.text(x, 694, "st", 6.5)  # raised and smaller
+        page.text(x + text_width("st", 6.5), 690, " of 50 teams, regional hackathon", 10)
+
+    assert _lines_of(_load(build)) == [
+        "JORDAN VALE",
+        "SENIOR DATA ANALYST, RETAIL",
+        "Placed 1st of 50 teams, regional hackathon",
+    ]

@@ -51,19 +51,36 @@ class Placed:
     run: Run
 
 
+def _overlaps(run: Run, line: list[Run]) -> bool:
+    """Whether `run` lies above or below some run of `line` rather than beside it."""
+    slack = 0.1 * run.size
+    return any(r.x < run.end - slack and run.x < r.end - slack for r in line)
+
+
 def _lines(runs: list[Run]) -> list[list[Run]]:
-    """Runs grouped into lines by baseline, top to bottom, each line left to right."""
+    """Runs grouped into lines by baseline, top to bottom, each line left to right.
+
+    A line's baseline is that of its largest text, so a superscript ("1st"), a
+    lowered letter (the E of LaTeX) or a small symbol joins the line it sits on.
+    """
     ordered = sorted(runs, key=lambda r: (-r.y, r.x))
     lines: list[list[Run]] = []
     base_y = 0.0
+    base_size = 0.0
     for run in ordered:
         if lines:
-            ref = min(max(lines[-1][0].size, 1.0), max(run.size, 1.0))
-            if abs(base_y - run.y) <= 0.45 * ref:
+            small = min(max(base_size, 1.0), max(run.size, 1.0))
+            big = max(base_size, run.size, 1.0)
+            # same size: within 0.45 of it; a smaller run *beside* bigger text (not
+            # under it, like a subtitle under a name): within 0.45 of the bigger
+            beside = small < 0.85 * big and not _overlaps(run, lines[-1])
+            if abs(base_y - run.y) <= 0.45 * (big if beside else small):
                 lines[-1].append(run)
+                if run.size > base_size:
+                    base_y, base_size = run.y, run.size
                 continue
         lines.append([run])
-        base_y = run.y
+        base_y, base_size = run.y, run.size
     return [sorted(line, key=lambda r: r.x) for line in lines]
 
 
