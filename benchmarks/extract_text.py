@@ -40,6 +40,9 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
   ordinary typographic signs) left in the app's text.
 * **columns**: whether the app read a two-column page where the truth file says the
   layout has two columns (``columns`` in NAME.truth.json), and none where it says one.
+* **name at**: the line (1-based) where the truth file's name first appears, in the
+  app's text and in pypdf's ("3/31": line 3 in the app, line 31 in pypdf). A header
+  read first puts it near the top; wkhtmltopdf draws headers last and sidebars first.
 * **lines**: the app's non-empty lines over pypdf's. The word measure above is
   blind to line breaks; a reading that breaks lines apart (a word per line) shows
   here as a ratio far above 1. Below 1 is normal: pypdf breaks lines where a
@@ -109,6 +112,18 @@ def _broken(pieces: list[str]) -> bool:
     if len(pieces) == 2 and pieces[0].endswith("-"):
         return True
     return sum(1 for p in pieces if len(p) > 2) <= 1
+
+
+def name_line(text: str, name: object) -> str:
+    """1-based line of the first line holding `name` (any case, any spacing), or "-"."""
+    if not isinstance(name, str) or not name.strip():
+        return "-"
+    want = "".join(name.split()).casefold()
+    lines = [line for line in text.splitlines() if line.strip()]
+    for number, line in enumerate(lines, start=1):
+        if want in "".join(line.split()).casefold():
+            return str(number)
+    return "?"
 
 
 def line_count(text: str) -> int:
@@ -322,6 +337,8 @@ def main(argv: list[str]) -> int:
                     "icons": icon_count(doc.text),
                     "columns": f"{want_columns}/{got_columns} {columns_ok}",
                     "lines": line_count(doc.text) / max(1, line_count(plain_texts[path])),
+                    "name": f"{name_line(doc.text, truth.get('name'))}/"
+                    f"{name_line(plain_texts[path], truth.get('name'))}",
                     "fallback": len(fallback),
                     "flagged": sum(1 for f in doc.findings if f.kind.value == "unsure_text"),
                 },
@@ -330,7 +347,7 @@ def main(argv: list[str]) -> int:
         )
     header = (
         f"{'file':44} {'words':>5} {'intact':>7} {'joined':>6} {'split':>5} "
-        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'lines':>5} {'fallback':>8} "
+        f"{'mojibake':>8} {'icons':>5} {'columns':>10} {'name at':>7} {'lines':>5} {'fallback':>8} "
         f"{'flagged':>7}  missing (first 6)"
     )
     print(header)
@@ -345,7 +362,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{name:44} {row['words']:>5} {row['intact']:>7.2%} {row['joined']:>6} "
             f"{row['split']:>5} {row['mojibake']:>8} {row['icons']:>5} {row['columns']:>10} "
-            f"{row['lines']:>5.2f} "
+            f"{row['name']:>7} {row['lines']:>5.2f} "
             f"{row['fallback']:>8} {row['flagged']:>7}  {missing}"
         )
     worst = min(scores) if scores else (1.0, "-")

@@ -114,3 +114,23 @@ def test_lines_are_not_broken_apart(
         if d is not None
     }
     assert {name: r for name, r in ratios.items() if r > 1.3} == {}
+
+
+def test_the_header_is_read_first(
+    corpus: dict[Path, tuple[str, LoadedDocument | None, dict[str, object]]],
+) -> None:
+    # the candidate's name stands in the header: read first, it is near the top, where
+    # pypdf (wkhtmltopdf draws headers last, sidebars first) often puts it far down
+    measure = _measure()
+    found = {
+        path.name: (measure.name_line(d.text, truth["name"]), measure.name_line(ref, truth["name"]))
+        for path, (ref, d, truth) in corpus.items()
+        if d is not None and truth.get("name")
+    }
+    placed = {
+        name: (int(a), int(b)) for name, (a, b) in found.items() if a.isdigit() and b.isdigit()
+    }
+    assert len(placed) >= 25
+    assert {name: ab for name, ab in placed.items() if ab[0] > max(ab[1], 3)} == {}
+    near_top = [name for name, (a, _) in placed.items() if a <= 3]
+    assert len(near_top) >= 0.9 * len(placed), sorted(set(placed) - set(near_top))
