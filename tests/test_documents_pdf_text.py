@@ -425,3 +425,27 @@ def test_a_superscript_joins_its_line_and_a_subtitle_stays_below_the_name() -> N
         "SENIOR DATA ANALYST, RETAIL",
         "Placed 1st of 50 teams, regional hackathon",
     ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit: two table cells of equal weight and leading look like two "
+    "columns of running text, and are read column by column",
+)
+def test_a_two_cell_table_is_read_row_by_row() -> None:
+    rows = [
+        ("Python and pandas for data cleaning", "Advanced, eight years of daily use"),
+        ("SQL on Postgres and BigQuery", "Advanced, wrote the team's style guide"),
+        ("Tableau and Power BI dashboards", "Intermediate, forty dashboards shipped"),
+        ("Spanish, spoken and written", "Fluent, worked two years in Madrid"),
+        ("Statistics and A/B testing", "Intermediate, ran the pricing tests"),
+    ]
+
+    def build(page: Page) -> None:
+        for i, (skill, level) in enumerate(rows):
+            page.text(54, 700 - 16 * i, skill, 10)
+            page.text(320, 700 - 16 * i, level, 10)
+
+    doc = _load(build)
+    assert doc.columns == []
+    assert _lines_of(doc) == [f"{skill} {level}" for skill, level in rows]
