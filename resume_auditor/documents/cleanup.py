@@ -140,6 +140,27 @@ class Cleaned:
         return (lo, hi) if lo < hi else None
 
 
+# A closing quote (UTF-8 E2 80 9D) shown as Windows-1252 loses its last byte, which
+# cp1252 leaves undefined: browsers print nothing, pypdf reads NUL or nothing at all.
+# A real "â€" + NBSP is a dagger; before a plain space, punctuation or the end of
+# the line it is the closing quote.
+_LOST_QUOTE = re.compile("\u00e2\u20ac(?:\x00|(?=[ .,;:!?)]|$))")
+# Full-width forms (EF BC 81..BF) whose last byte cp1252 leaves undefined: what is
+# left is "ï¼"; between digits it was a dash or slash of a date range.
+_LOST_FULLWIDTH = re.compile("(?<=\\d)\u00ef\u00bc(?=\\d)|(\u00ef\u00bc)")
+# "Â" left before a space or ASCII punctuation is a non-breaking space read twice.
+_LOST_NBSP = re.compile("\u00c2(?=[ .,;:!?)\\]-]|$)")
+
+
+def _leftover_mojibake(text: str) -> str:
+    """What ftfy cannot repair because a byte of the sequence was lost on the way."""
+    if "\u00ef\u00bc" in text:
+        text = _LOST_FULLWIDTH.sub(lambda m: " " if m.group(1) else "-", text)
+    if "\u00c2" in text:
+        text = _LOST_NBSP.sub("", text)
+    return text
+
+
 def clean_line(line: str) -> str:
     """One line: mojibake, ligatures, wide forms, icon glyphs, odd spaces, bullets."""
     if line.isascii() and "&" not in line:
@@ -147,8 +168,8 @@ def clean_line(line: str) -> str:
     else:
         # A closing quote (UTF-8 E2 80 9D) shown as Windows-1252 loses its last byte,
         # which cp1252 leaves undefined: browsers print nothing, pypdf reads NUL.
-        fixed = ftfy.fix_text(line.replace("\u00e2\u20ac\x00", "\u00e2\u20ac\x9d"), _FTFY)
-        fixed = unicodedata.normalize("NFC", fixed)
+        fixed = ftfy.fix_text(_LOST_QUOTE.sub("\u00e2\u20ac\x9d", line), _FTFY)
+        fixed = _leftover_mojibake(unicodedata.normalize("NFC", fixed))
     fixed = _INVISIBLE.sub("", fixed)
     fixed = _PRIVATE.sub(" ", fixed)
     fixed = _SPACES.sub(" ", fixed).strip()

@@ -95,11 +95,18 @@ def notice(findings: list[Finding], warnings: list[str]) -> str:
     """One sentence for a resume list: what to look at before any run ("" if nothing)."""
     from collections import Counter
 
-    from resume_auditor.documents.findings import FINDING_LABELS
+    from resume_auditor.documents.findings import FINDING_LABELS, FindingKind
 
-    counts = Counter(FINDING_LABELS[f.kind] for f in findings)
+    unsure = sorted({f.page for f in findings if f.kind is FindingKind.UNSURE_TEXT and f.page})
+    counts = Counter(FINDING_LABELS[f.kind] for f in findings if f.kind != FindingKind.UNSURE_TEXT)
     parts = [label if n == 1 else f"{label} ({n})" for label, n in counts.items()]
     out = []
+    if unsure:
+        pages = ", ".join(str(p) for p in unsure)
+        out.append(
+            f"Check the text of page{'s' if len(unsure) > 1 else ''} {pages} against the PDF: "
+            "its layout could not be read with certainty."
+        )
     if parts:
         out.append(
             "Look before any run: "

@@ -20,6 +20,8 @@ class FindingKind(StrEnum):
     OFF_PAGE_TEXT = "off_page_text"  # text placed outside the visible page
     INVISIBLE_TEXT = "invisible_text"  # PDF render mode 3 / Word "hidden" text
     DEMOGRAPHIC_MENTION = "demographic_mention"  # "Society of Women Engineers"
+    # A PDF page whose words or reading order two readers disagree on: check it.
+    UNSURE_TEXT = "unsure_text"
 
 
 HIDDEN_KINDS = frozenset(
@@ -38,6 +40,7 @@ FINDING_LABELS: dict[FindingKind, str] = {
     FindingKind.OFF_PAGE_TEXT: "text outside the page",
     FindingKind.INVISIBLE_TEXT: "invisible text",
     FindingKind.DEMOGRAPHIC_MENTION: "demographic mention",
+    FindingKind.UNSURE_TEXT: "text to check against the PDF",
 }
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from resume_auditor.documents.cleanup import clean_with_origin
 from resume_auditor.documents.errors import DocProblem, DocumentError
 from resume_auditor.documents.findings import Finding, FindingKind, merge_adjacent
-from resume_auditor.documents.layout import Placed, page_text
-from resume_auditor.documents.pdfruns import MIN_VISIBLE_PT, collect_page
+from resume_auditor.documents.layout import Placed, compare_readings, page_text
+from resume_auditor.documents.pdfruns import MIN_VISIBLE_PT, PageRuns, collect_page
 
 logger = logging.getLogger(__name__)
 
@@ -109,8 +109,9 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
                     f"(the limit is {max_pages}). Check that this is the right file, "
                     "or raise the page limit (command line: --max-pages).",
                 )
+            fonts: dict[object, object] = {}
             collected = [
-                collect_page(page, number)
+                collect_page(page, number, fonts)  # type: ignore[arg-type]
                 for number, page in enumerate(reader.pages, start=1)  # type: ignore[attr-defined]
             ]
         except DocumentError:
@@ -135,12 +136,15 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
     placed_all: list[tuple[int, Placed]] = []
     columns: list[int] = []
     empty_pages: list[int] = []
+    unsure: list[tuple[int, str, float]] = []  # (page, message, confidence)
     pos = 0
-    for number, (_, runs) in enumerate(collected, start=1):
+    for number, (plain, runs, decoded) in enumerate(collected, start=1):
         if number > 1:
             raw_parts.append("\n\n")
             pos += 2
-        text, placed, two_columns = page_text(runs)
+        text, placed, two_columns, note = _page_reading(plain, runs, decoded)
+        if note is not None:
+            unsure.append((number, *note))
         if two_columns:
             columns.append(number)
         if len("".join(text.split())) < MIN_CHARS_PER_PAGE // 4:
@@ -190,5 +194,106 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
                 number,
             )
         )
+    for number, message, confidence in unsure:
+        span = cleaned.span(page_raw_starts[number - 1], _raw_end(page_raw_starts, number, raw))
+        if span is None:
+            continue
+        # the page's first line marks it: the message says which page to compare
+        line_end = text.find("\n", span[0], span[1])
+        end = span[1] if line_end < 0 else line_end
+        findings.append(Finding(span[0], end, FindingKind.UNSURE_TEXT, message, confidence, number))
     out.findings = merge_adjacent(findings, text)
     return out
+
+
+def _raw_end(starts: list[int], number: int, raw: str) -> int:
+    return starts[number] - 2 if number < len(starts) else len(raw)
+
+
+def _page_reading(
+    plain: str, runs: PageRuns, decoded: bool
+) -> tuple[str, list[Placed], bool, tuple[str, float] | None]:
+    """The text of one page, where its runs went, whether it has two columns, and a
+    note (message, confidence) when the user should check the text against the PDF.
+
+    The layout's reading is kept when pypdf's plain reading confirms its words;
+    otherwise the better of the two is kept and the page is flagged.
+    """
+    text, placed, two_columns = page_text(runs)
+    if not decoded or not text.strip():
+        # Rotated text, or strings this reader could not decode: pypdf's content
+        # order is all there is. Say so only if something was lost on the way.
+        note = None
+        if not decoded and plain.strip():
+            note = (
+                f"Page {runs.number} is kept as pypdf reads it (in drawing order): part "
+                "of it could not be laid out. Check its reading order against the PDF.",
+                0.5,
+            )
+        plain = _without_icons(plain, runs.icons)
+        return plain, _place_in(plain, runs), False, note
+    verdict = compare_readings(text, plain, runs.icons)
+    if verdict.sure:
+        return text, placed, two_columns, None
+    confidence = round(1.0 - verdict.agreement, 3) or 0.5
+    if verdict.keep_layout:
+        logger.info(
+            "page %d: layout kept; %.0f%% of pypdf's words agree",
+            runs.number,
+            100 * verdict.agreement,
+        )
+        message = (
+            f"Words on page {runs.number} are cut differently by two readings of the PDF "
+            f"(only {verdict.agreement:.0%} agree); the one that looks right was kept. "
+            "Check the text against the PDF before any run."
+        )
+        return text, placed, two_columns, (message, max(confidence, 0.05))
+    logger.info(
+        "page %d: kept as pypdf reads it; layout lost %.1f%% of letters, %.0f%% words agree",
+        runs.number,
+        100 * verdict.lost_chars,
+        100 * verdict.agreement,
+    )
+    message = (
+        f"The layout of page {runs.number} could not be read with certainty, so its text is "
+        "kept as pypdf reads it (in drawing order: columns may be mixed). Check it "
+        "against the PDF before any run."
+    )
+    plain = _without_icons(plain, runs.icons)
+    return plain, _place_in(plain, runs), False, (message, max(confidence, 0.05))
+
+
+def _without_icons(plain: str, icons: list[str]) -> str:
+    """pypdf's text less what it decoded from icon fonts ("phone-alt", a stray letter)."""
+    cursor = 0
+    for icon in icons:
+        needle = icon.strip()
+        if not needle:
+            continue
+        at = plain.find(needle, cursor)
+        if at < 0:
+            continue
+        end = at + len(needle)
+        alone = (at == 0 or not plain[at - 1].isalnum()) and (
+            end == len(plain) or not plain[end].isalnum()
+        )
+        if len(needle) > 1 or not needle.isalnum() or alone:
+            plain = plain[:at] + " " + plain[end:]
+            cursor = at + 1
+    return plain
+
+
+def _place_in(plain: str, runs: PageRuns) -> list[Placed]:
+    """Where the hidden runs stand in pypdf's own text, found in drawing order."""
+    placed: list[Placed] = []
+    cursor = 0
+    for run in runs.runs:
+        if run.hidden is None:
+            continue
+        needle = run.text.strip()
+        at = plain.find(needle, cursor) if needle else -1
+        if at < 0:
+            continue
+        placed.append(Placed(at, at + len(needle), run))
+        cursor = at + len(needle)
+    return placed

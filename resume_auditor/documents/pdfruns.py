@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,6 @@ MIN_VISIBLE_PT = 2.5
 WHITE_LEVEL = 0.93
 # A painted area at most this light behind white text makes the text visible.
 DARK_BACKGROUND = 0.75
-_SHOW_OPS = frozenset({b"Tj", b"TJ", b"'", b'"'})
 _FILL_OPS = frozenset({b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
 _Matrix = list[float]
 
@@ -102,6 +102,7 @@ class PageRuns:
     top: float
     runs: list[Run] = field(default_factory=list)
     images: int = 0
+    icons: list[str] = field(default_factory=list)  # text pypdf decodes from icon fonts
 
     @property
     def width(self) -> float:
@@ -110,9 +111,20 @@ class PageRuns:
 
 @dataclass
 class _State:
+    """The graphics and text state that `q`/`Q` save and restore."""
+
     fill: float | None = 0.0  # lightness; black is the initial fill colour
     mode: int = 0  # text render mode
     size: float = 0.0  # Tf size
+    font: str = ""  # Tf resource name
+    char_space: float = 0.0  # Tc
+    word_space: float = 0.0  # Tw
+    scale: float = 1.0  # Tz / 100
+    leading: float = 0.0  # TL
+    rise: float = 0.0  # Ts
+
+    def copy(self) -> _State:
+        return _State(**self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,59 @@ class _Show:
     fill: float | None
     mode: int
     size: float  # effective size
+
+
+@dataclass
+class _Font:
+    """What decoding and measuring a font's strings needs, built once per font object."""
+
+    encoding: str | dict[int, str]
+    to_unicode: dict[Any, Any]
+    widths_by_char: dict[str, float]
+    default_width: float
+    simple: tuple[int, list[float], float] | None  # /Widths of a single-byte font
+    icon: bool  # an icon font: its glyphs are pictures, not letters
+    composite: bool  # a Type0 font: codes of two bytes (or more), widths from /W
+    # single-byte fonts: (text, width) for each of the 256 codes; composite: by code
+    table: list[tuple[str, float]] | None = None
+    cache: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.composite:
+            return  # decoded code by code, cached
+        first, widths, mean = (
+            self.simple if self.simple is not None else (0, [], self.default_width)
+        )
+        table = []
+        for code in range(256):
+            if isinstance(self.encoding, dict):
+                ch = self.encoding.get(code, chr(code))
+            else:
+                try:
+                    ch = bytes((code,)).decode(self.encoding, "replace")
+                except LookupError:
+                    ch = chr(code)
+            index = code - first
+            known = 0 <= index < len(widths)
+            width = widths[index] if known else self.widths_by_char.get(ch, mean)
+            table.append((self.to_unicode.get(ch, ch), width))
+        self.table = table
+
+
+# Icon fonts draw an envelope, a phone or a logo; their "text" is a glyph name
+# ("phone-alt", "linkedin-in"), a private-use code or a stray letter, never words.
+ICON_FONT = re.compile(
+    r"awesome|fontawesome|fa-(?:solid|regular|brands|light|thin|duotone)|academicons|"
+    r"glyphicons|material.?(?:icons|symbols)|ionicons|icomoon|fontello|octicons|"
+    r"entypo|typicons|feather|remixicon|bootstrap-icons|tabler-icons|simple-icons|"
+    r"devicons?|wingdings|webdings|dingbats|marvosym|fontawesome|\bicons?\b",
+    re.IGNORECASE,
+)
+
+
+def is_icon_font(name: str) -> bool:
+    """Whether a font's /BaseFont names an icon font (subset prefixes like ABCDEF+ ignored)."""
+    return bool(ICON_FONT.search(name.split("+", 1)[-1]))
 
 
 def _font_widths(font: Any) -> tuple[int, list[float], float] | None:
@@ -138,33 +203,133 @@ def _font_widths(font: Any) -> tuple[int, list[float], float] | None:
         return None
 
 
-class PageCollector:
-    """Collects the runs of one page; pass its two methods to `extract_text`."""
+def _cid_widths(font: Any) -> tuple[dict[str, float], float]:
+    """A composite font's widths by code (its descendant's /W and /DW)."""
+    widths: dict[str, float] = {}
+    descendant = font["/DescendantFonts"].get_object()[0].get_object()
+    default = float(descendant.get("/DW", 1000))
+    spec = list(descendant.get("/W", []) or [])
+    i = 0
+    while i + 1 < len(spec):
+        first = int(spec[i])
+        nxt = spec[i + 1].get_object() if hasattr(spec[i + 1], "get_object") else spec[i + 1]
+        if isinstance(nxt, list):
+            for k, w in enumerate(nxt):
+                widths[chr(first + k)] = float(w)
+            i += 2
+        elif i + 2 < len(spec):
+            last, w = int(nxt), float(spec[i + 2])
+            for code in range(first, min(last, first + 65536) + 1):
+                widths[chr(code)] = w
+            i += 3
+        else:
+            break
+    return widths, default
 
-    def __init__(self, page: PageRuns, xobject_kinds: dict[str, str]) -> None:
+
+def _core_widths(base_font: str) -> dict[str, float]:
+    """Widths by character of one of the 14 standard fonts, which carry no /Widths."""
+    try:
+        from pypdf._codecs.core_font_metrics import CORE_FONT_METRICS
+    except ImportError:
+        return {}
+    metrics = CORE_FONT_METRICS.get(base_font.lstrip("/").split("+", 1)[-1])
+    return dict(metrics.character_widths) if metrics is not None else {}
+
+
+def _load_font(font: Any) -> _Font | None:
+    """A font's encoding and ToUnicode map as pypdf reads them, and its widths."""
+    try:
+        from pypdf._cmap import get_encoding
+    except ImportError:  # a pypdf without it: pypdf's own text is used instead
+        return None
+    try:
+        encoding, to_unicode = get_encoding(font)
+        icon = is_icon_font(str(font.get("/BaseFont", "")))
+        if str(font.get("/Subtype", "")) == "/Type0":
+            widths, default = _cid_widths(font)
+            return _Font(encoding, to_unicode, widths, default, None, icon, True)
+        simple = _font_widths(font)
+        if simple is not None and str(font.get("/Subtype", "")) == "/Type3":
+            # Type 3 widths are in glyph space: FontMatrix maps them to text space
+            matrix = _floats(list(font.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0])))
+            factor = 1000.0 * matrix[0] if matrix and matrix[0] else 1.0
+            first, values, mean_width = simple
+            simple = (first, [v * factor for v in values], mean_width * factor)
+        mean = simple[2] if simple is not None else 500.0
+        core = {} if simple is not None else _core_widths(str(font.get("/BaseFont", "")))
+        return _Font(encoding, to_unicode, core, mean, simple, icon, False)
+    except Exception:  # a damaged font dictionary: its text is still in pypdf's own text
+        logger.debug("could not read a font", exc_info=True)
+        return None
+
+
+_CONTROL_SPACES = str.maketrans(dict.fromkeys("\t\n\r\x0b\x0c\x85\u2028\u2029", " "))
+# A jump inside one TJ array wider than this (in ems) starts a new run: tab stops,
+# right-aligned dates and column gaps set with one array are separate pieces of text.
+_JUMP_EM = 0.8
+# A jump at least this wide (in ems) between glyphs is a word space nobody drew.
+WORD_GAP_EM = 0.1
+
+
+class PageCollector:
+    """Collects the runs of one page; pass `before` and `after` to `extract_text`.
+
+    pypdf's own extraction buffers the text of a whole line and reports only where
+    it starts, so two columns set on one baseline came back as one run, and words
+    placed apart without a space glyph came back glued. Here every string shown is
+    decoded with pypdf's reading of its font and measured glyph by glyph, which
+    gives each run its true start and end.
+    """
+
+    def __init__(
+        self, page: PageRuns, resources: Any, fonts: dict[Any, _Font | None] | None = None
+    ) -> None:
         self.page = page
-        self.xobject_kinds = xobject_kinds
         self.state = _State()
         self.stack: list[_State] = []
-        self.pending: list[_Show] = []
         self.path_box: list[float] | None = None  # x0, y0, x1, y1 of the current path
         self.dark_areas: list[tuple[float, float, float, float]] = []
-        self.newline = False
-        self.widths_cache: dict[int, tuple[int, list[float], float] | None] = {}
+        self.fonts: dict[Any, _Font | None] = {} if fonts is None else fonts
+        self.tm: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        self.tlm: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        # (form matrix x outer cm, resources, saved state) for each form XObject entered
+        self.forms: list[tuple[_Matrix, Any, _State, list[_State], _Matrix, _Matrix]] = []
+        self.entered: list[bool] = []  # for each Do under way: did it enter a form?
+        self.by_name: dict[tuple[int, str], _Font | None] = {}  # (resources, Tf name)
+        self.outer: _Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        self.resources = resources
+        self.xobject_kinds = xobject_kinds(resources)
+        self.last_y: float | None = None
+        self.decoded = True  # False once a string could not be decoded here
 
     # -- operators -------------------------------------------------------------------
     def before(self, op: bytes, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
         handler = _HANDLERS.get(op)
-        if handler is not None:
-            handler(self, args, cm, tm)
+        if handler is None:
+            return
+        depth = len(self.forms)
+        try:
+            handler(self, args, _mult(cm, self.outer) if self.forms else cm, tm)
+        except Exception:
+            # Whatever goes wrong here, pypdf's own text of the page stays whole.
+            logger.debug("could not follow %r on page %d", op, self.page.number, exc_info=True)
+            self.decoded = False
+        finally:
+            if op == b"Do":  # pypdf calls `after` for every Do: pop only what this one pushed
+                self.entered.append(len(self.forms) > depth)
 
-    def _show(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
-        m = _mult(tm, cm)
-        scale = math.hypot(m[2], m[3])
-        self.pending.append(_Show(self.state.fill, self.state.mode, self.state.size * scale))
+    def after(self, op: bytes, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        if op == b"Do" and self.entered and self.entered.pop() and self.forms:
+            _, self.resources, self.state, self.stack, self.tm, self.tlm = self.forms.pop()
+            self.outer = self.forms[-1][0] if self.forms else [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+            try:
+                self.xobject_kinds = xobject_kinds(self.resources)
+            except Exception:  # pypdf's own text stays whole whatever happens here
+                self.decoded = False
 
     def _push(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
-        self.stack.append(_State(self.state.fill, self.state.mode, self.state.size))
+        self.stack.append(self.state.copy())
 
     def _pop(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
         if self.stack:
@@ -189,6 +354,55 @@ class PageCollector:
         values = _floats(args[1:2])
         if values:
             self.state.size = values[0]
+        if args:
+            self.state.font = str(args[0])
+
+    def _begin_text(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        self.tm = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        self.tlm = list(self.tm)
+
+    def _move(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        values = _floats(args[:2])
+        if values and len(values) == 2:
+            self.tlm = _mult([1.0, 0.0, 0.0, 1.0, values[0], values[1]], self.tlm)
+            self.tm = list(self.tlm)
+
+    def _move_leading(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        values = _floats(args[:2])
+        if values and len(values) == 2:
+            self.state.leading = -values[1]
+            self._move(args, cm, tm)
+
+    def _matrix(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        values = _floats(args[:6])
+        if values and len(values) == 6:
+            self.tm = values
+            self.tlm = list(values)
+
+    def _next_line(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        self._move([0.0, -self.state.leading], cm, tm)
+
+    def _show_next(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        self._next_line([], cm, tm)
+        self._show(args, cm, tm)
+
+    def _show_spaced(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        values = _floats(args[:2])
+        if values and len(values) == 2:
+            self.state.word_space, self.state.char_space = values
+        self._next_line([], cm, tm)
+        self._show(args[2:], cm, tm)
+
+    def _show(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        if args:
+            self._show_items([args[0]], cm)
+
+    def _show_array(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        if args:
+            try:
+                self._show_items(list(args[0]), cm)
+            except TypeError:
+                return
 
     def _grow(self, cm: _Matrix, points: list[tuple[float, float]]) -> None:
         for px, py in points:
@@ -223,36 +437,146 @@ class PageCollector:
 
     def _draw(self, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
         name = str(args[0]) if args else ""
-        if self.xobject_kinds.get(name) == "/Image":
+        kind = self.xobject_kinds.get(name)
+        if kind == "/Image":
             self.page.images += 1
             corners = [_apply(cm, px, py) for px, py in ((0, 0), (1, 0), (0, 1), (1, 1))]
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             # An image's colours are unknown: treat it as a possible dark background.
             self.dark_areas.append((min(xs), min(ys), max(xs), max(ys)))
+        elif kind == "/Form":
+            # pypdf reads the form's content next, with its own matrices starting afresh:
+            # remember where the form is drawn and which resources its fonts come from.
+            try:
+                form = self.resources.get_object()["/XObject"].get_object()[name].get_object()
+                matrix = _floats(list(form.get("/Matrix", [1, 0, 0, 1, 0, 0]))) or []
+                resources = form.get("/Resources", self.resources)
+            except (AttributeError, KeyError, TypeError):
+                matrix, resources = [], self.resources
+            if len(matrix) != 6:
+                matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+            saved = (self.resources, self.state, self.stack, self.tm, self.tlm)
+            self.forms.append((_mult(matrix, cm), *saved))
+            self.outer = self.forms[-1][0]
+            self.resources = resources
+            self.state, self.stack = self.state.copy(), []
+            self.xobject_kinds = xobject_kinds(resources)
 
     # -- text ------------------------------------------------------------------------
-    def text(self, text: str, cm: _Matrix, tm: _Matrix, font: Any, font_size: float) -> None:
-        if not text:
+    def _current_font(self) -> _Font | None:
+        here = (id(self.resources), self.state.font)
+        if here in self.by_name:
+            return self.by_name[here]
+        font = self._look_up_font()
+        self.by_name[here] = font
+        return font
+
+    def _look_up_font(self) -> _Font | None:
+        try:
+            fonts = self.resources.get_object()["/Font"].get_object()
+            ref = fonts.raw_get(self.state.font)
+            # pages share their fonts: read each once per document (direct ones per page)
+            key: Any = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(ref)
+            if key not in self.fonts:
+                self.fonts[key] = _load_font(ref.get_object())
+            return self.fonts[key]
+        except (AttributeError, KeyError, TypeError):
+            return None
+
+    @staticmethod
+    def _decode(data: Any, font: _Font) -> tuple[str, float, int, int]:
+        """(text, advance in glyph units, glyphs, single-byte spaces) of one string."""
+        raw = bytes(data) if isinstance(data, bytes) else str(data).encode("latin-1", "replace")
+        if font.table is not None:  # a single-byte font: one lookup per code
+            table = font.table
+            pieces = [table[code] for code in raw]
+            spaces = raw.count(32)
+        else:
+            try:
+                chars = raw.decode(str(font.encoding), "surrogatepass")
+            except (UnicodeDecodeError, LookupError):
+                chars = raw.decode("charmap", "surrogatepass")
+            cache = font.cache
+            pieces = []
+            for ch in chars:
+                hit = cache.get(ch)
+                if hit is None:
+                    hit = (
+                        font.to_unicode.get(ch, ch),
+                        font.widths_by_char.get(ch, font.default_width),
+                    )
+                    cache[ch] = hit
+                pieces.append(hit)
+            spaces = 0
+        return "".join(p[0] for p in pieces), sum(p[1] for p in pieces), len(pieces), spaces
+
+    def _show_items(self, items: list[Any], cm: _Matrix) -> None:
+        state = self.state
+        font = self._current_font()
+        if font is None:
+            self.decoded = False
             return
-        if not text.strip():
-            if "\n" in text:
-                self.newline = True
-            return
-        shows, self.pending = self.pending, []
-        m = _mult(tm, cm)
-        size = abs(font_size) * math.hypot(m[2], m[3])
-        width = self._width(text.strip(), font) * abs(font_size) * math.hypot(m[0], m[1])
-        upright = abs(m[1]) < 1e-6 and abs(m[2]) < 1e-6 and m[0] > 0 and m[3] > 0
-        newline = self.newline or text.startswith("\n")
-        self.newline = text.endswith("\n")
-        x, y = m[4], m[5]
-        hidden, confidence = self._hidden(shows, x, y, size, width)
+        size = state.size
+        scale = state.scale
+        tx = 0.0  # advance along the text line, in unscaled text space units
+        parts: list[str] = []
+        start = 0.0
+        m = _mult(self.tm, cm)
+        em = abs(size) * math.hypot(m[0], m[1]) or 1.0
+
+        def flush(end: float) -> None:
+            if parts and "".join(parts).strip():
+                self._add_run("".join(parts), m, start, end, size)
+            parts.clear()
+
+        for item in items:
+            if isinstance(item, (bytes, str)):
+                text, width, glyphs, spaces = self._decode(item, font)
+                if font.icon:
+                    flush(tx)  # the icon's place stays empty: its neighbours stay apart
+                    self.page.icons.append(text)
+                elif text:
+                    if not parts:
+                        start = tx
+                    parts.append(text)
+                advance = width / 1000.0 * size + glyphs * state.char_space
+                tx += (advance + spaces * state.word_space) * scale
+            else:
+                try:
+                    shift = -float(item) / 1000.0 * size * scale
+                except (TypeError, ValueError):
+                    continue
+                moved = shift * math.hypot(m[0], m[1])
+                if moved > _JUMP_EM * em or moved < -_JUMP_EM * em:
+                    flush(tx)
+                elif moved > WORD_GAP_EM * em and parts and not parts[-1].endswith(" "):
+                    parts.append(" ")
+                tx += shift
+        flush(tx)
+        self.tm = _mult([1.0, 0.0, 0.0, 1.0, tx, 0.0], self.tm)
+
+    def _add_run(self, text: str, m: _Matrix, start: float, end: float, size: float) -> None:
+        # a run is one piece of one line: tabs and stray line breaks inside it (Quartz
+        # writes "\t\r\u00a0" between words) are word spaces
+        text = text.translate(_CONTROL_SPACES)
+        rise = self.state.rise
+        x, y = _apply(m, start, rise)
+        x1, _ = _apply(m, end, rise)
+        eff = abs(size) * math.hypot(m[2], m[3])
+        tilt = 1e-3 * (abs(m[0]) + abs(m[3]))
+        # a slanted (oblique) font shears x by y, but its baseline is still level
+        upright = abs(m[1]) <= tilt and m[0] > 0 and m[3] > 0
+        width = abs(x1 - x) if upright else abs(end - start) * math.hypot(m[0], m[1])
+        newline = self.last_y is None or abs(y - self.last_y) > 0.5 * max(eff, 1.0)
+        self.last_y = y
+        show = _Show(self.state.fill, self.state.mode, eff)
+        hidden, confidence = self._hidden([show], x, y, eff, width)
         self.page.runs.append(
             Run(
-                text=text.strip("\n"),
+                text=text,
                 x=x,
                 y=y,
-                size=size,
+                size=eff,
                 width=width,
                 upright=upright,
                 order=len(self.page.runs),
@@ -261,23 +585,6 @@ class PageCollector:
                 hidden_confidence=confidence,
             )
         )
-
-    def _width(self, text: str, font: Any) -> float:
-        """Advance width of `text` in text space units per point of font size."""
-        key = id(font)
-        if key not in self.widths_cache:
-            self.widths_cache[key] = _font_widths(font) if font is not None else None
-        known = self.widths_cache[key]
-        if known is None:
-            base = str(font.get("/BaseFont", "")) if font is not None else ""
-            mono = "Courier" in base or "Mono" in base
-            return len(text) * (0.6 if mono else 0.5)
-        first, widths, mean = known
-        total = 0.0
-        for ch in text:
-            index = ord(ch) - first
-            total += widths[index] if 0 <= index < len(widths) and widths[index] > 0 else mean
-        return total / 1000.0
 
     def _behind_is_dark(self, x: float, y: float, size: float, width: float) -> bool:
         cx, cy = x + width / 2, y + size / 3
@@ -316,8 +623,34 @@ class PageCollector:
 
 
 _Handler = Callable[[PageCollector, list[Any], _Matrix, _Matrix], None]
+
+
+def _text_param(name: str) -> _Handler:
+    """A handler for Tc, Tw, Tz, TL or Ts: one number into the text state."""
+
+    def handler(self: PageCollector, args: list[Any], cm: _Matrix, tm: _Matrix) -> None:
+        values = _floats(args[:1])
+        if values:
+            setattr(self.state, name, values[0] / 100 if name == "scale" else values[0])
+
+    return handler
+
+
 _HANDLERS: dict[bytes, _Handler] = {
-    **dict.fromkeys(_SHOW_OPS, PageCollector._show),
+    b"Tj": PageCollector._show,
+    b"TJ": PageCollector._show_array,
+    b"'": PageCollector._show_next,
+    b'"': PageCollector._show_spaced,
+    b"BT": PageCollector._begin_text,
+    b"Td": PageCollector._move,
+    b"TD": PageCollector._move_leading,
+    b"Tm": PageCollector._matrix,
+    b"T*": PageCollector._next_line,
+    b"Tc": _text_param("char_space"),
+    b"Tw": _text_param("word_space"),
+    b"Tz": _text_param("scale"),
+    b"TL": _text_param("leading"),
+    b"Ts": _text_param("rise"),
     b"q": PageCollector._push,
     b"Q": PageCollector._pop,
     b"g": PageCollector._gray,
@@ -359,8 +692,12 @@ def xobject_kinds(resources: Any) -> dict[str, str]:
     return out
 
 
-def collect_page(page: Any, number: int) -> tuple[str, PageRuns]:
-    """pypdf's own text for `page` and the runs with their placement and visibility."""
+def collect_page(
+    page: Any, number: int, fonts: dict[Any, _Font | None] | None = None
+) -> tuple[str, PageRuns, bool]:
+    """pypdf's own text for `page`, the runs with placement and visibility, and
+    whether every string shown could be decoded here (if not, only pypdf's text is whole).
+    """
     box = page.cropbox
     runs = PageRuns(
         number=number,
@@ -369,6 +706,8 @@ def collect_page(page: Any, number: int) -> tuple[str, PageRuns]:
         right=float(max(box.left, box.right)),
         top=float(max(box.bottom, box.top)),
     )
-    collector = PageCollector(runs, xobject_kinds(page.get("/Resources")))
-    text = page.extract_text(visitor_operand_before=collector.before, visitor_text=collector.text)
-    return text or "", runs
+    collector = PageCollector(runs, page.get("/Resources"), fonts)
+    text = page.extract_text(
+        visitor_operand_before=collector.before, visitor_operand_after=collector.after
+    )
+    return text or "", runs, collector.decoded
