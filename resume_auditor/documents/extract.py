@@ -131,8 +131,9 @@ def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
     warnings = list(doc.warnings) + resume_warnings(doc.text, doc.filename)
     if template.original_name() is None:
         warnings.append(
-            f"No candidate name was found at the top of {doc.filename}: name-swap variants "
-            "will not differ. Mark the name by hand."
+            f"No candidate name was found at the top of {doc.filename}: every test copy gets a "
+            "name line of its own at the top, so the copies for different groups still differ. "
+            "If the resume does carry a name, mark it by hand so the real one is replaced."
         )
     findings.sort(key=lambda f: (f.start, f.kind))
     return ResumeExtraction(doc, template, findings, warnings)

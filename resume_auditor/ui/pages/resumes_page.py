@@ -42,6 +42,7 @@ FINDING_TITLES = {
     "off_page_text": "Text outside the page",
     "invisible_text": "Invisible text",
     "demographic_mention": "Demographic mention",
+    "unsure_text": "Text to check against the PDF",
 }
 
 
