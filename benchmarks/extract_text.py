@@ -29,7 +29,8 @@ For every PDF in FOLDER it prints one row and, last, the minimum over files:
     "Pohang,S.Korea" -> "Pohang, S.Korea") counts as intact only if no piece is a
     stray letter (other than "a", "I" or a digit) and at least three pieces in four
     are real words: a number, or two or more letters found among the words of the
-    *other* files in the folder (as pypdf or the app reads them), or a capitalised
+    *other* files in the folder (as pypdf or the app reads them) or in the system's
+    English word list (/usr/share/dict/words, Debian's wamerican, if installed), or a capitalised
     name ("Pohang"). So "DevOpsEngineer" -> "DevOps
     Engineer" is credited, and a wrong split such as "Y our" is not. These two
     cases are shown in their own columns (joined, split) so nothing is hidden.
@@ -287,6 +288,19 @@ def _split_into_words(
     return False
 
 
+def system_dictionary() -> set[str]:
+    """An English word list independent of the corpus (Debian's wamerican), if installed.
+
+    It only widens what counts as "a real word" when crediting a pypdf token that the
+    app split into pieces; without it the measure is stricter, never looser.
+    """
+    for path in (Path("/usr/share/dict/words"), Path("/usr/dict/words")):
+        if path.exists():
+            words = path.read_text(encoding="utf-8", errors="replace").split()
+            return {w.lower() for w in words if len(w) >= 2 and "'" not in w}
+    return set()
+
+
 def main(argv: list[str]) -> int:
     from resume_auditor.documents.errors import DocumentError
     from resume_auditor.documents.load import load_file
@@ -305,6 +319,7 @@ def main(argv: list[str]) -> int:
         except DocumentError as exc:
             docs[path] = exc
     app_tokens = {f: tokens(d.text) for f, d in docs.items() if not isinstance(d, DocumentError)}
+    dictionary = system_dictionary()
     rows = []
     for path in files:
         # the words of the *other* files, as pypdf and the app read them
@@ -314,7 +329,7 @@ def main(argv: list[str]) -> int:
             for other, ts in source.items()
             if other != path
             for t in ts
-        }
+        } | dictionary
         truth_path = path.with_suffix(".truth.json")
         truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
         doc = docs[path]
