@@ -62,7 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
-    a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
+    a.add_argument(
+        "--concurrency",
+        type=int,
+        help="the most requests at once (default: the study's; 0: what the provider allows)",
+    )
     a.add_argument(
         "--prepare-only", action="store_true", help="build the cases and estimate; send nothing"
     )

@@ -25,6 +25,10 @@ from resume_auditor.store.cache import ResponseCache, request_key
 from resume_auditor.store.resultfile import ResultFile
 
 PAGE = 500
+# Without a ceiling the runner finds how many at once the provider allows; before
+# its limit is known, the time assumes this many.
+ASSUMED_AUTO_CONCURRENCY = 16
+MAX_SEEN = 200_000  # request keys remembered to count requests asked twice (single flight)
 # Reasoning models think before they answer; a short screening answer typically
 # takes a few hundred hidden tokens (the worst case allows for the full headroom).
 TYPICAL_REASONING_TOKENS = 500
@@ -129,7 +133,7 @@ def estimate_run(
     *,
     prices: PriceTable | None = None,
     cache: ResponseCache | None = None,
-    concurrency: int = 2,
+    concurrency: int | None = None,
     rpm: float | None = None,
     tpm: float | None = None,
     latency_s: float | None = None,
@@ -146,17 +150,19 @@ def estimate_run(
     to_send = hits = input_tokens = out_typical = out_max = total_tokens = 0
     notes: list[str] = []
     last = 0
+    seen: set[str] = set()
     while True:
         page = result.open_requests(run.id, after_id=last, limit=PAGE)
         if not page:
             break
         for req in page:
             last = req.id
-            if cache is not None and cache.get(
-                request_key(provider, run.base_url, req.body, req.rep)
-            ):
-                hits += 1
+            key = request_key(provider, run.base_url, req.body, req.rep)
+            if key in seen or (cache is not None and cache.get(key)):
+                hits += 1  # asked already in this run (sent once, shared) or in the cache
                 continue
+            if len(seen) < MAX_SEEN:
+                seen.add(key)
             to_send += 1
             tokens_in = body_input_tokens(req.body, provider)
             limit = int(req.body.get("max_tokens", 256))
@@ -189,7 +195,8 @@ def estimate_run(
     latency = latency_s or TYPICAL_LATENCY_S.get(provider, DEFAULT_LATENCY_S)
     eta = None
     if to_send:
-        per_minute = max(1, concurrency) * 60.0 / latency
+        at_once = concurrency or ASSUMED_AUTO_CONCURRENCY
+        per_minute = at_once * 60.0 / latency
         if rpm:
             per_minute = min(per_minute, rpm)
         if tpm and total_tokens:
@@ -198,7 +205,8 @@ def estimate_run(
         if not rpm and not free:
             notes.append(
                 "The provider's rate limit is not known yet; the time assumes "
-                f"{latency:g} s per answer with {concurrency} at once."
+                f"{latency:g} s per answer with {at_once} at once"
+                + (" (the number at once is found during the run)." if not concurrency else ".")
             )
     notes.append(
         f"Token counts are approximate (about {CHARS_PER_TOKEN.get(provider, 4.0):g} characters "

@@ -7,7 +7,8 @@ line), from the rate-limit headers every answer carries (OpenAI, Azure and
 OpenRouter `x-ratelimit-*`, Anthropic `anthropic-ratelimit-*`), or both — the
 lower wins. An exhausted `remaining` holds everyone until its reset, and a 429
 with retry-after cools the whole run down, not just the request that got it:
-the others would only be refused too.
+the others would only be refused too. How many requests are out at once is the
+concurrency window's business (window.py); this paces them.
 
 Everything here runs on the runner's event loop; it is not thread-safe.
 """
@@ -161,6 +162,7 @@ class RateLimiter:
         self.waits = 0
         self.waited_s = 0.0
         self.cooldowns = 0
+        self.exhausted = 0  # answers whose headers said nothing was left
 
     # -- limits in force --------------------------------------------------------------
 
@@ -199,11 +201,17 @@ class RateLimiter:
                 self.learned_rpm = float(info.requests_limit)
             if info.tokens_limit and (info.tokens_reset_s or 0) <= self._window_s:
                 self.learned_tpm = float(info.tokens_limit)
-        for remaining, reset in (
-            (info.requests_remaining, info.requests_reset_s),
-            (info.tokens_remaining, info.tokens_reset_s),
+        for remaining, reset, limit in (
+            (info.requests_remaining, info.requests_reset_s, info.requests_limit),
+            (info.tokens_remaining, info.tokens_reset_s, info.tokens_limit),
         ):
             if remaining is not None and remaining <= 0 and reset:
+                self.exhausted += 1
+                if limit and reset <= self._window_s:
+                    # OpenAI's reset is when the whole allowance is back; a token
+                    # bucket has room for one more long before. Wait for that one
+                    # (a fixed window answers 429 with the real wait instead).
+                    reset = min(reset, self._window_s / limit)
                 self._hold(now + reset)
 
     def cool_down(self, seconds: float) -> None:

@@ -121,8 +121,12 @@ class RunPage(Page):
             "of Castleman et al. (2025); a different preset becomes a separate run."
         )
         self.concurrency = QSpinBox()
-        self.concurrency.setRange(1, 32)
-        self.concurrency.setToolTip("How many requests are in flight at once.")
+        self.concurrency.setRange(0, 256)
+        self.concurrency.setSpecialValueText("Auto")  # 0: learnt from the provider's limits
+        self.concurrency.setToolTip(
+            "The most requests in flight at once. Auto: as many as the provider's rate "
+            "limits allow, found during the run."
+        )
         self.plan_text = QLabel("")
         self.plan_text.setWordWrap(True)
         self.budget = QDoubleSpinBox()
