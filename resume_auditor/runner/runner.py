@@ -178,7 +178,7 @@ class Runner:
         self._on_event = on_event or (lambda _e: None)
         self._cancel_grace_s = cancel_grace_s
         self._rng = random.Random(seed)
-        self.limiter = limiter or RateLimiter()
+        self.limiter = limiter or RateLimiter(smooth=True)
         self._budget = budget_usd
         self._prices = prices
         self._use_cache = use_cache

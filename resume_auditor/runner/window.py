@@ -53,7 +53,7 @@ class ConcurrencyWindow:
     @property
     def limit(self) -> int:
         """Requests allowed at once now."""
-        return max(1, min(self.ceiling, int(self._cwnd)))
+        return max(1, min(self.ceiling, int(self._cwnd + 1e-9)))  # 16.999... is 17
 
     # -- slots -------------------------------------------------------------------------
 
@@ -109,7 +109,7 @@ class ConcurrencyWindow:
         if self.slow_start:
             self._cwnd += 1.0
         else:
-            self._cwnd += 1.0 / max(1.0, self._cwnd)
+            self._cwnd += 1.0 / self.limit
         self._cwnd = min(self._cwnd, float(self.ceiling))
         self.peak = max(self.peak, self.limit)
         self._wake()

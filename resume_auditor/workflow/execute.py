@@ -130,7 +130,7 @@ def make_runner(
     options: BatchOptions | None = None
     if batch:
         options = batch if isinstance(batch, BatchOptions) else BatchOptions()
-    limiter = RateLimiter(rpm, tpm)
+    limiter = RateLimiter(rpm, tpm, smooth=True)
     # Start from what the provider said last time; its headers correct it.
     limiter.learned_rpm, limiter.learned_tpm = limits_memory.recall(
         run.provider, run.base_url, run.model
