@@ -14,8 +14,9 @@ rate    N requests (default 1,000) per setting against a simulated provider with
         surplus payments), some next to each other (in flight together), some
         far apart; the response cache is off, so only single flight can keep them
         from being paid twice. Reports, per setting: the sustained rate (answers
-        bought per minute after the first tenth, while the window grows) and over
-        the whole run, its share of the limit, 429s, sessions (a run that stops is
+        bought per minute between the first and the last tenth of them: the
+        window's growth and the last retries' tail left out) and over the whole
+        run, its share of the limit, 429s, sessions (a run that stops is
         resumed; it should not stop), requests left, the largest window, answers
         shared, bodies the simulator was sent and paid more than once, and how
         long the setting took.
@@ -211,10 +212,15 @@ def rate_setting(
             status = make_runner(path, run_id, use_cache=False, on_event=on_event, **flags).run()
         elapsed = time.monotonic() - started
         assert status is not None
-        # The rate once the window has grown: answers bought after the first tenth.
+        # The rate a long run keeps up: answers bought between the first and the last
+        # tenth (leaving out the window's growth and the tail of the last retries).
         tenth = len(stamps) // 10
-        late = stamps[tenth:]
-        steady = (len(late) - 1) / (late[-1] - late[0]) * 60 if len(late) > 1 else 0.0
+        middle = stamps[tenth : len(stamps) - tenth]
+        steady = (
+            (len(middle) - 1) / (middle[-1] - middle[0]) * 60
+            if len(middle) > 1 and middle[-1] > middle[0]
+            else 0.0
+        )
         with ResultFile(path) as rf:
             progress = rf.progress(run_id)
         sent_twice, paid_twice, surplus = _duplicates(sim)

@@ -236,3 +236,30 @@ def test_a_failure_of_the_request_sent_is_the_failure_of_its_twins(tmp_path: Pat
     with ResultFile(out) as rf:
         kinds = sorted(kind for _, kind, _ in rf.failures(run_id))
     assert kinds == ["context", "context"]
+
+
+def test_smooth_pacing_spreads_a_minutes_allowance_over_the_minute() -> None:
+    clock = FakeClock()
+    limiter = RateLimiter(rpm=600, tpm=None, clock=clock, smooth=True)
+    burst = 0
+    while limiter.wait_for(1) == 0:
+        limiter.take(1)
+        burst += 1
+    assert burst == 9  # a second's worth at 98% of 10/s, not the minute's 588
+    sent, start = burst, clock.now
+    while clock.now - start < 60.0:
+        wait = limiter.wait_for(1)
+        if wait > 0:
+            clock.now += wait
+            continue
+        limiter.take(1)
+        sent += 1
+    assert 588 <= sent <= 588 + burst + 1
+
+
+def test_smooth_pacing_of_tokens_waits_for_a_big_requests_share() -> None:
+    clock = FakeClock()
+    limiter = RateLimiter(tpm=6000, clock=clock, smooth=True)
+    assert limiter.wait_for(3000) == 0
+    limiter.take(3000)  # half a minute's allowance
+    assert limiter.wait_for(100) == pytest.approx(3000 * 60 / (6000 * 0.98) - 1.0)

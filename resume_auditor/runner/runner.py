@@ -2,15 +2,20 @@
 
 A `Runner` works in its own thread with its own asyncio loop and its own
 connection to the result file. It reads the open requests a page at a time,
-serves what the shared response cache already has (free, and said so), and
-sends the rest with a bounded number in flight, under the provider's
-requests/min and tokens/min limits (configured, or learnt from the rate-limit
-headers). Each request is marked sent before it goes out and each answer is
-committed before it is counted, so after a crash — even `kill -9` — a run
-resumes with only the requests that have no answer. Retryable failures are
-retried a bounded number of times, honouring retry-after; an error every request
-would hit (a wrong key, no credit) stops the run after the answers already on
-their way are in. A budget cap pauses the run before a request could pass it.
+serves what the shared response cache already has (free, and said so), sends a
+body that several requests ask only once and shares the answer (single flight),
+and sends the rest with as many in flight as the provider allows — a window that
+grows until the provider's limits hold it back and halves on a 429 (window.py),
+never above the user's ceiling — paced under the requests/min and tokens/min
+limits (configured, or learnt from the rate-limit headers). Each request is
+marked sent before it goes out and back to pending while it waits to retry, and
+each answer is committed before it is counted, so after a crash — even
+`kill -9` — a run resumes with only the requests that have no answer, and only
+those that were at the provider can have been answered unseen. A 429 re-queues
+the request after its retry-after and uses up no retry; other retryable failures
+are retried a bounded number of times; an error every request would hit (a wrong
+key, no credit) stops the run after the answers already on their way are in. A
+budget cap pauses the run before a request could pass it.
 
 The UI and the CLI only see `RunStatus` snapshots and `Answer` events through a
 callback; pause, resume and cancel are thread-safe and take effect within a

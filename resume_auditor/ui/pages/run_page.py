@@ -353,7 +353,11 @@ class RunPage(Page):
             f"{status.failed} failed, {status.invalid} unreadable, {status.in_flight} in flight."
         )
         if status.state is RunState.RUNNING:
+            if status.concurrency:
+                text += f" Up to {status.concurrency} at once (learnt from the provider)."
             text += f" Time left: {fmt_eta(status.eta_s)}."
+        if status.shared:
+            text += f" {status.shared} answered once for identical requests (paid once)."
         text += " " + spend_text(status)
         if status.message:
             text += f"\n{status.message}"
