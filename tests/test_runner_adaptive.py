@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -263,3 +264,25 @@ def test_smooth_pacing_of_tokens_waits_for_a_big_requests_share() -> None:
     assert limiter.wait_for(3000) == 0
     limiter.take(3000)  # half a minute's allowance
     assert limiter.wait_for(100) == pytest.approx(3000 * 60 / (6000 * 0.98) - 1.0)
+
+
+def test_a_request_waiting_to_retry_is_not_left_marked_sent(tmp_path: Path) -> None:
+    """After a stop (or a crash) only requests at the provider show as sent."""
+    out = tmp_path / "w.audit"
+    with Simulator(policy=kind_policy) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        run_id, ids = new_audit(out, model)
+        queue(out, run_id, [spec(model, "d3-yes-no", [ids[0]])])
+        sim.inject(Fault(500, headers={"retry-after": "30"}))
+        runner = _runner(out, run_id, model)
+        runner.start()
+        deadline = time.monotonic() + 20
+        while sim.received < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        while "retry" not in runner.status().message and time.monotonic() < deadline:
+            time.sleep(0.01)
+        runner.cancel()
+        assert runner.join(10)
+    with ResultFile(out) as rf:
+        (req,) = rf.open_requests(run_id)
+    assert req.status == "pending" and req.attempts == 1

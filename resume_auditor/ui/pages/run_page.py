@@ -354,7 +354,7 @@ class RunPage(Page):
         )
         if status.state is RunState.RUNNING:
             if status.concurrency:
-                text += f" Up to {status.concurrency} at once (learnt from the provider)."
+                text += f" Up to {status.concurrency} at once."
             text += f" Time left: {fmt_eta(status.eta_s)}."
         if status.shared:
             text += f" {status.shared} answered once for identical requests (paid once)."
