@@ -9,7 +9,9 @@ rate    N requests (default 1,000) per setting against a simulated provider with
           - the best flags of old (`--rpm 600 --concurrency 16`),
           - `--concurrency 64` (too many at once for this limit: must slow, not fail),
           - the defaults with 10% injected faults (500, 503, malformed, truncated,
-            dropped, stalled answers).
+            dropped, stalled answers),
+          - the defaults under a tokens/min limit that binds before the 600/min
+            (its share is of the requests/min that limit allows).
         Half of the requests share their body with another one (30% would be
         surplus payments), some next to each other (in flight together), some
         far apart; the response cache is off, so only single flight can keep them
@@ -148,11 +150,13 @@ RATE_FAULTS = (
     lambda: Fault(kind="drop"),
     lambda: Fault(kind="hang", delay_s=10.0),
 )
-SETTINGS: tuple[tuple[str, dict[str, Any], bool], ...] = (
-    ("defaults (no flags)", {}, False),
-    ("--rpm 600 --concurrency 16", {"rpm": LIMIT, "concurrency": 16}, False),
-    ("--concurrency 64", {"concurrency": 64}, False),
-    ("defaults, 10% faults", {}, True),
+TPM = 200_000  # the tokens/min setting: about 230 of these requests a minute
+SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None], ...] = (
+    ("defaults (no flags)", {}, False, None),
+    ("--rpm 600 --concurrency 16", {"rpm": LIMIT, "concurrency": 16}, False, None),
+    ("--concurrency 64", {"concurrency": 64}, False, None),
+    ("defaults, 10% faults", {}, True, None),
+    (f"defaults, {TPM:,} tokens/min too", {}, False, TPM),
 )
 
 
@@ -177,7 +181,13 @@ def _duplicates(sim: Simulator) -> tuple[int, int, int]:
 
 
 def rate_setting(
-    name: str, flags: dict[str, Any], faults: bool, n: int, workdir: Path, seed: int
+    name: str,
+    flags: dict[str, Any],
+    faults: bool,
+    n: int,
+    workdir: Path,
+    seed: int,
+    tpm: int | None = None,
 ) -> dict[str, Any]:
     """One setting on a fresh provider (a full bucket) and a fresh data folder."""
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-{seed}")
@@ -185,6 +195,7 @@ def rate_setting(
     with Simulator(
         latency_s=_latency(seed),
         rpm=LIMIT,
+        tpm=tpm,
         bucket=True,
         keep_requests=False,
         random_fault=draw,
@@ -223,6 +234,13 @@ def rate_setting(
         )
         with ResultFile(path) as rf:
             progress = rf.progress(run_id)
+            body = rf.request_body(1) or {}
+        # The limit in requests/min: the token limit over what one request counts
+        # (prompt / 4 + max_tokens, as the simulator counts).
+        per_request = (len(body.get("system", "")) + len(body.get("user", ""))) // 4 + int(
+            body.get("max_tokens", 0)
+        )
+        limit = min(LIMIT, tpm / per_request) if tpm else LIMIT
         sent_twice, paid_twice, surplus = _duplicates(sim)
         return {
             "setting": name,
@@ -243,19 +261,21 @@ def rate_setting(
             "paid_twice": paid_twice,
             "surplus": surplus,
             "api_answers": len(stamps),
+            "limit": limit,
         }
 
 
 def scenario_rate(n: int, workdir: Path) -> bool:
     rows = []
-    for seed, (name, flags, faults) in enumerate(SETTINGS, start=1):
-        row = rate_setting(name, flags, faults, n, workdir, seed)
+    for seed, (name, flags, faults, tpm) in enumerate(SETTINGS, start=1):
+        row = rate_setting(name, flags, faults, n, workdir, seed, tpm)
         rows.append(row)
         print(
             f"rate: {row['setting']}: {row['answered']}/{row['n']} answered in "
             f"{row['elapsed']:.0f} s over {row['sessions']} session(s); sustained "
-            f"{row['steady']:.0f}/min ({row['steady'] / LIMIT:.0%} of {LIMIT}/min), whole run "
-            f"{row['overall']:.0f}/min ({row['overall'] / LIMIT:.0%}); 429s: {row['limited']}; "
+            f"{row['steady']:.0f}/min ({row['steady'] / row['limit']:.0%} of "
+            f"{row['limit']:.0f}/min), whole run {row['overall']:.0f}/min "
+            f"({row['overall'] / row['limit']:.0%}); 429s: {row['limited']}; "
             f"largest window: {row['peak']}; answers shared instead of sent: {row['shared']} "
             f"({row['twins']} bodies asked more than once); bodies sent twice: "
             f"{row['sent_twice']}, paid twice: {row['paid_twice']} (surplus payments "
@@ -269,16 +289,17 @@ def scenario_rate(n: int, workdir: Path) -> bool:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['setting']} | {r['steady']:.0f} | {r['steady'] / LIMIT:.0%} | "
+            f"| {r['setting']} | {r['steady']:.0f} | {r['steady'] / r['limit']:.0%} | "
             f"{r['overall']:.0f} | {r['limited']} | {r['sessions']} | {r['left']} | "
             f"{r['peak']} | {r['shared']} | {r['paid_twice']} | {r['elapsed']:.0f} s |"
         )
-    defaults, _, too_many, faulty = rows
+    defaults, _, too_many, faulty, tokens = rows
     return (
         all(r["left"] == 0 and r["sessions"] == 1 and r["paid_twice"] == 0 for r in rows)
         and defaults["steady"] >= 0.90 * LIMIT
         and too_many["steady"] >= 0.90 * LIMIT
         and faulty["steady"] >= 0.85 * LIMIT
+        and tokens["steady"] >= 0.90 * tokens["limit"]
     )
 
 
