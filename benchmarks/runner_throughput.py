@@ -31,12 +31,13 @@ faults  The same with 10% of requests given an injected fault, drawn evenly from
         the runner saw and what became of the request, and checks every failure
         recorded in the result file names its cause.
 kill    N requests (default 600), the same 600/min provider, the defaults; the
-        runner (`resume-auditor run` in a child process) is killed with SIGKILL at 5
-        random points and resumed; then runs to the end. The simulator finishes and
-        bills a request whose client has gone, as hosted APIs do. Reports per kill:
-        requests at the provider at that instant, requests the file shows as sent
-        without an answer (the only ones a resumed run may send again), and the
-        requests actually sent again; then answers paid but never stored.
+        runner (`resume-auditor run` in a child process) is killed with SIGKILL
+        2-8 s after it starts sending, 5 times, and resumed; then runs to the end.
+        The simulator finishes and bills a request whose client has gone, as
+        hosted APIs do. Reports per kill: requests at the provider at that
+        instant, requests the file shows as sent without an answer (the only ones
+        a resumed run may send again), and the requests actually sent again; then
+        answers paid but never stored.
 memory  N requests (default 100,000) answered at once; the runner in a child
         process; reports its resident memory as the run goes (and the peak), next
         to the size of the result file it writes.
@@ -433,8 +434,12 @@ def scenario_kill(n: int, workdir: Path) -> bool:
         snapshots: list[Counter[str]] = []
         started = time.monotonic()
         for _ in range(5):
+            before = sim.received
             child = subprocess.Popen(command, env=env, stdout=log, stderr=log)
-            wait = rng.uniform(3.0, 12.0)
+            ready = time.monotonic() + 60
+            while sim.received == before and time.monotonic() < ready:
+                time.sleep(0.05)  # the child is starting (imports, the estimate)
+            wait = rng.uniform(2.0, 8.0)
             time.sleep(wait)
             at_provider = sim.in_flight
             child.send_signal(signal.SIGKILL)
@@ -464,7 +469,8 @@ def scenario_kill(n: int, workdir: Path) -> bool:
         twice = sum(c - 1 for c in sim.paid.values() if c > 1)
         for k, kill in enumerate(kills, start=1):
             print(
-                f"kill {k}: after {kill['after']:.1f} s ({kill['done']} answered): at the "
+                f"kill {k}: {kill['after']:.1f} s after it began sending ({kill['done']} "
+                f"answered): at the "
                 f"provider {kill['at_provider']}; sent without an answer in the file "
                 f"{kill['sent']}; sent again after the resume {kill['resent']}"
             )

@@ -37,6 +37,7 @@ import re
 import select
 import socket
 import ssl
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -764,6 +765,12 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     sim: Simulator
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (killed, timed out) is expected here, not an error."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class Simulator:
