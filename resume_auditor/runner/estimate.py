@@ -61,6 +61,7 @@ class Estimate:
     reasoning: bool
     in_batches: int = 0  # already submitted to a provider batch
     notes: tuple[str, ...] = field(default_factory=tuple)
+    shared: int = 0  # of the rest, asking what another request asks: sent once, shared
 
     def lines(self) -> list[str]:
         """The estimate in plain sentences (CLI and GUI)."""
@@ -72,7 +73,13 @@ class Estimate:
                 if self.cache_hits
                 else ""
             )
-            + (")" if self.answered or self.cache_hits else "")
+            + (
+                f"{'; ' if self.answered or self.cache_hits else ' ('}{self.shared} ask the "
+                "same as another request and share its answer, paid once"
+                if self.shared
+                else ""
+            )
+            + (")" if self.answered or self.cache_hits or self.shared else "")
             + ".",
             f"About {self.input_tokens:,} input tokens and {self.output_tokens:,} output tokens "
             f"(at most {self.output_tokens_max:,}).",
@@ -147,7 +154,7 @@ def estimate_run(
     provider, model = run.provider, run.model
     reasoning = model_traits(_wire(provider), model).reasoning
     progress = result.progress(run.id)
-    to_send = hits = input_tokens = out_typical = out_max = total_tokens = 0
+    to_send = hits = shared = input_tokens = out_typical = out_max = total_tokens = 0
     notes: list[str] = []
     last = 0
     seen: set[str] = set()
@@ -158,8 +165,11 @@ def estimate_run(
         for req in page:
             last = req.id
             key = request_key(provider, run.base_url, req.body, req.rep)
-            if key in seen or (cache is not None and cache.get(key)):
-                hits += 1  # asked already in this run (sent once, shared) or in the cache
+            if key in seen:
+                shared += 1  # asked already in this run: sent once, the answer shared
+                continue
+            if cache is not None and cache.get(key):
+                hits += 1
                 continue
             if len(seen) < MAX_SEEN:
                 seen.add(key)
@@ -218,6 +228,7 @@ def estimate_run(
         requests=progress.total,
         answered=progress.done,
         cache_hits=hits,
+        shared=shared,
         to_send=to_send,
         input_tokens=input_tokens,
         output_tokens=out_typical,
