@@ -11,7 +11,9 @@ rate    N requests (default 1,000) per setting against a simulated provider with
           - the defaults with 10% injected faults (500, 503, malformed, truncated,
             dropped, stalled answers),
           - the defaults under a tokens/min limit that binds before the 600/min
-            (its share is of the requests/min that limit allows).
+            (its share is of the requests/min that limit allows),
+          - the defaults against a provider that sends no rate-limit headers:
+            only its 429s tell the runner the limit.
         Half of the requests share their body with another one (30% would be
         surplus payments), some next to each other (in flight together), some
         far apart; the response cache is off, so only single flight can keep them
@@ -152,12 +154,14 @@ RATE_FAULTS = (
     lambda: Fault(kind="hang", delay_s=10.0),
 )
 TPM = 450_000  # the tokens/min setting: about 360 of these requests a minute
-SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None], ...] = (
-    ("defaults (no flags)", {}, False, None),
-    ("--rpm 600 --concurrency 16", {"rpm": LIMIT, "concurrency": 16}, False, None),
-    ("--concurrency 64", {"concurrency": 64}, False, None),
-    ("defaults, 10% faults", {}, True, None),
-    (f"defaults, {TPM:,} tokens/min too", {}, False, TPM),
+SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None, bool], ...] = (
+    # (name, runner flags, 10% faults, the provider's tokens/min, rate-limit headers)
+    ("defaults (no flags)", {}, False, None, True),
+    ("--rpm 600 --concurrency 16", {"rpm": LIMIT, "concurrency": 16}, False, None, True),
+    ("--concurrency 64", {"concurrency": 64}, False, None, True),
+    ("defaults, 10% faults", {}, True, None, True),
+    (f"defaults, {TPM:,} tokens/min too", {}, False, TPM, True),
+    ("defaults, no rate-limit headers (429s only)", {}, False, None, False),
 )
 
 
@@ -189,6 +193,7 @@ def rate_setting(
     workdir: Path,
     seed: int,
     tpm: int | None = None,
+    headers: bool = True,
 ) -> dict[str, Any]:
     """One setting on a fresh provider (a full bucket) and a fresh data folder."""
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-{seed}")
@@ -200,6 +205,7 @@ def rate_setting(
         bucket=True,
         keep_requests=False,
         random_fault=draw,
+        limit_headers=headers,
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
         path = workdir / f"rate-{seed}.audit"
@@ -268,8 +274,8 @@ def rate_setting(
 
 def scenario_rate(n: int, workdir: Path) -> bool:
     rows = []
-    for seed, (name, flags, faults, tpm) in enumerate(SETTINGS, start=1):
-        row = rate_setting(name, flags, faults, n, workdir, seed, tpm)
+    for seed, (name, flags, faults, tpm, headers) in enumerate(SETTINGS, start=1):
+        row = rate_setting(name, flags, faults, n, workdir, seed, tpm, headers)
         rows.append(row)
         print(
             f"rate: {row['setting']}: {row['answered']}/{row['n']} answered in "
@@ -294,13 +300,14 @@ def scenario_rate(n: int, workdir: Path) -> bool:
             f"{r['overall']:.0f} | {r['limited']} | {r['sessions']} | {r['left']} | "
             f"{r['peak']} | {r['shared']} | {r['paid_twice']} | {r['elapsed']:.0f} s |"
         )
-    defaults, _, too_many, faulty, tokens = rows
+    defaults, _, too_many, faulty, tokens, blind = rows
     return (
         all(r["left"] == 0 and r["sessions"] == 1 and r["paid_twice"] == 0 for r in rows)
         and defaults["steady"] >= 0.90 * LIMIT
         and too_many["steady"] >= 0.90 * LIMIT
         and faulty["steady"] >= 0.85 * LIMIT
         and tokens["steady"] >= 0.90 * tokens["limit"]
+        and blind["steady"] >= 0.85 * LIMIT
     )
 
 
