@@ -13,7 +13,8 @@ rate    N requests (default 1,000) per setting against a simulated provider with
           - the defaults under a tokens/min limit that binds before the 600/min
             (its share is of the requests/min that limit allows),
           - the defaults against a provider that sends no rate-limit headers:
-            only its 429s tell the runner the limit.
+            only its 429s tell the runner the limit (its bucket starts empty, so
+            the first minute's burst does not hide them).
         Half of the requests share their body with another one (30% would be
         surplus payments), some next to each other (in flight together), some
         far apart; the response cache is off, so only single flight can keep them
@@ -206,6 +207,7 @@ def rate_setting(
         keep_requests=False,
         random_fault=draw,
         limit_headers=headers,
+        bucket_full=headers,  # without headers: no first-minute burst to hide the 429s
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
         path = workdir / f"rate-{seed}.audit"

@@ -799,6 +799,7 @@ class Simulator:
         batch_expire: bool = False,
         bucket: bool = False,
         bill_abandoned: bool = False,
+        bucket_full: bool = True,
     ) -> None:
         """
         rpm, tpm: answer 429 (with the vendor's retry hint) past this many requests or
@@ -822,7 +823,8 @@ class Simulator:
         bucket: count rpm/tpm as token buckets (full at the start, refilled evenly
             over a minute, as OpenAI describes its limits) instead of a sliding 60 s
             window; the headers then say what is left in the bucket and how long
-            until it is full again.
+            until it is full again. `bucket_full=False` starts them empty (a
+            provider whose allowance another client has just used up).
         bill_abandoned: finish and bill a request whose client hung up (as hosted
             APIs do) instead of dropping it the way local servers do; it still
             counts in `abandoned`.
@@ -862,7 +864,8 @@ class Simulator:
         self.in_flight = 0
         self.bucket = bucket
         self.bill_abandoned = bill_abandoned
-        self._buckets: dict[str, float] = {}  # what is left, per limit (bucket mode)
+        # what is left, per limit (bucket mode); absent: full
+        self._buckets: dict[str, float] = {} if bucket_full else {"requests": 0, "tokens": 0}
         self._bucket_at = clock()
         self.bodies: list[dict[str, Any]] = []
         self.requests: list[Received] = []
