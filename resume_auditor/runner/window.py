@@ -4,11 +4,12 @@ A fixed number in flight is wrong for almost everyone: two at once leaves most
 of a paid rate limit unused, sixty-four at once on a small account only buys
 429s. The window starts small and grows while it is what holds the run back —
 by one per answer at first (slow start), then by one per window's worth of
-answers — and halves when the provider says "too many" (a 429 or an exhausted
-`remaining` count), at most once per window's worth of requests, as TCP does
-with a lost packet. The rate limiter (ratelimit.py) paces requests to the
-requests/min and tokens/min it has learnt; while it is the one holding requests
-back, the window does not grow: more in flight would only wait longer there.
+answers — and halves when the provider says "too many" (a 429), at most once
+per window's worth of requests, as TCP does with a lost packet (an exhausted
+`remaining` count in the headers holds requests in the rate limiter instead).
+The rate limiter (ratelimit.py) paces requests to the requests/min and
+tokens/min it has learnt; while it is the one holding requests back, the window
+does not grow: more in flight would only wait longer there.
 
 A user's concurrency is a ceiling, never a starting point; `adaptive=False`
 keeps the window at that number (a local model serves one request at a time
@@ -128,8 +129,3 @@ class ConcurrencyWindow:
         self._recover_until = self.sent + 1
         self.decreases += 1
         logger.info("the provider said too many: %d -> %d requests at once", before, self.limit)
-
-    def on_exhausted(self) -> None:
-        """A header said nothing is left (remaining 0): stop slow start, keep the size."""
-        if self.adaptive and self.slow_start:
-            self.slow_start = False
