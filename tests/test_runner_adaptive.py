@@ -286,3 +286,20 @@ def test_a_request_waiting_to_retry_is_not_left_marked_sent(tmp_path: Path) -> N
     with ResultFile(out) as rf:
         (req,) = rf.open_requests(run_id)
     assert req.status == "pending" and req.attempts == 1
+
+
+def test_a_stopped_run_keeps_saying_why_it_stopped(tmp_path: Path) -> None:
+    out = tmp_path / "q.audit"
+    with Simulator(policy=kind_policy) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        run_id, ids = new_audit(out, model)
+        queue(out, run_id, [spec(model, "d3-yes-no", [ids[0]], rep=i) for i in range(2)])
+        # One is told the account is out of credit; the other fails later, while the
+        # run stops: the message must still name the credit, the thing to fix.
+        sim.inject(Fault(kind="quota"), Fault(500, delay_s=0.3))
+        status = _runner(out, run_id, model, concurrency=2).run()
+    with ResultFile(out) as rf:
+        causes = {kind: message for _, kind, message in rf.failures(run_id)}
+    assert status.state is RunState.STOPPED
+    assert set(causes) == {"quota", "server"}
+    assert status.message == causes["quota"]

@@ -881,14 +881,16 @@ class Runner:
             recorder.store.record_failure(req.id, error.kind.value, error.message)
             c.failed += not was_failed
             self._state = RunState.STOPPED
-            self._message = error.message
+            if not self._draining:  # the first cause is the one the user must fix
+                self._message = error.message
             self._draining = True  # answers already on their way still come in
             self.emit(self.status())
             return True
         if not error.retryable or attempt >= self._max_retries or self._draining:
             recorder.store.record_failure(req.id, error.kind.value, error.message)
             c.failed += not was_failed
-            self._message = error.message
+            if not self._draining:  # a stopped run keeps saying why it stopped
+                self._message = error.message
             self.emit(self.status())
             return True
         return False
