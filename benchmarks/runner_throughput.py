@@ -2,11 +2,29 @@
 
 Run: .venv/bin/python benchmarks/runner_throughput.py {rate|faults|kill|memory|all} [N]
 
-rate    N requests (default 3,000) against a simulated 600 requests/min limit with
-        0.3-3 s latency per answer. The runner is told nothing about the limit: it
-        learns it from the rate-limit headers. Reports the achieved rate (answers
-        per minute over the whole run) as a share of the limit, requests lost (no
-        answer) and requests paid more than once (counted at the simulator).
+rate    N requests (default 1,000) per setting against a simulated provider with a
+        600 requests/min token bucket (429 with retry-after, x-ratelimit-* headers on
+        every answer) and 0.3-3 s latency drawn at random, side by side:
+          - the defaults (no flags: the runner learns the limit and how many at once),
+          - the best flags of old (`--rpm 600 --concurrency 16`),
+          - `--concurrency 64` (too many at once for this limit: must slow, not fail),
+          - the defaults with 10% injected faults (500, 503, malformed, truncated,
+            dropped, stalled answers),
+          - the defaults under a tokens/min limit that binds before the 600/min
+            (its share is of the requests/min that limit allows),
+          - the defaults against a provider that sends no rate-limit headers:
+            only its 429s tell the runner the limit (its bucket starts empty, so
+            the first minute's burst does not hide them).
+        Half of the requests share their body with another one (30% would be
+        surplus payments), some next to each other (in flight together), some
+        far apart; the response cache is off, so only single flight can keep them
+        from being paid twice. Reports, per setting: the sustained rate (answers
+        bought per minute between the first and the last tenth of them: the
+        window's growth and the last retries' tail left out) and over the whole
+        run, its share of the limit, 429s, sessions (a run that stops is
+        resumed; it should not stop), requests left, the largest window, answers
+        shared, bodies the simulator was sent and paid more than once, and how
+        long the setting took.
 faults  The same with 10% of requests given an injected fault, drawn evenly from
         every kind the simulator has (rate limits, overload, 5xx, out of quota,
         unknown model, wrong key, prompt too long, refusals, content filters,
@@ -15,18 +33,20 @@ faults  The same with 10% of requests given an injected fault, drawn evenly from
         resumed, as a user would after fixing it. Reports, per fault kind, what
         the runner saw and what became of the request, and checks every failure
         recorded in the result file names its cause.
-kill    N requests (default 600) with 0.3-3 s latency, 16 at once; the runner
-        (`resume-auditor run` in a child process) is killed with SIGKILL at 5
-        random points and resumed; then runs to the end. Reports requests lost
-        and paid more than once at the simulator. The simulator, like vLLM and
-        llama.cpp, does not answer a client that hung up; an answer it sends in the
-        very instant of the kill is paid but never received, and is bought again:
-        the check allows exactly those, identified by time.
+kill    N requests (default 600), the same 600/min provider, the defaults; the
+        runner (`resume-auditor run` in a child process) is killed with SIGKILL
+        2-8 s after it starts sending, 5 times, and resumed; then runs to the end.
+        The simulator finishes and bills a request whose client has gone, as
+        hosted APIs do. Reports per kill: requests at the provider at that
+        instant, requests the file shows as sent without an answer (the only ones
+        a resumed run may send again), and the requests actually sent again; then
+        answers paid but never stored.
 memory  N requests (default 100,000) answered at once; the runner in a child
         process; reports its resident memory as the run goes (and the peak), next
         to the size of the result file it writes.
 
-Every scenario exits 1 if a request is lost or a check fails.
+Every scenario exits 1 if a request is lost or a check fails. Times are real: run
+it on a quiet machine for figures to compare.
 """
 
 from __future__ import annotations
@@ -49,7 +69,7 @@ from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import build_body, get_preset
 from resume_auditor.providers.base import ChatRequest, ChatResponse, Provider, ProviderError
-from resume_auditor.runner import RunState
+from resume_auditor.runner import RunState, RunStatus
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.workflow.execute import make_runner, model_of, provider_factory
 
@@ -58,8 +78,21 @@ JOB = "Junior Data Analyst. " + "Requirements: advanced SQL, Python, dashboards.
 RESUME = "Analyst with SQL reporting pipelines, Python notebooks and Tableau dashboards. " * 18
 
 
-def build_audit(path: Path, model: ModelSpec, n: int) -> int:
-    """A result file with `n` distinct pairwise requests (about 3,000 characters each)."""
+def case_of(i: int, n: int, shared: bool) -> int:
+    """Which case request `i` asks about: with `shared`, about 40% ask what another
+    request asks (every fifth next to its twin, in flight together; every fifth of
+    the second half the same as one far back, the way D2-D4 ask again)."""
+    if not shared:
+        return i
+    if i % 5 == 1:
+        return i - 1
+    if i >= n // 2 and i % 5 == 3:
+        return i - n // 2
+    return i
+
+
+def build_audit(path: Path, model: ModelSpec, n: int, *, shared: bool = False) -> int:
+    """A result file with `n` pairwise requests (about 3,000 characters each)."""
     preset = get_preset("pairwise-job-first")
     with ResultFile(path, create=True) as rf:
         with rf.transaction():
@@ -76,7 +109,7 @@ def build_audit(path: Path, model: ModelSpec, n: int) -> int:
             RequestSpec(
                 ukey=f"bench:{i}",
                 kind=preset.kind,
-                body={**template, "user": template["user"] + f"\n(case {i})"},
+                body={**template, "user": template["user"] + f"\n(case {case_of(i, n, shared)})"},
                 variants=(a, b),
                 preset=preset.id,
             )
@@ -110,25 +143,174 @@ def _paid_twice(sim: Simulator) -> int:
 
 # -- rate ------------------------------------------------------------------------------------
 
+LIMIT = 600
+# The faults the issue measured the rate under: server errors, overload, bodies that
+# cannot be read or are cut off, dropped connections and answers that stall.
+RATE_FAULTS = (
+    lambda: Fault(500),
+    lambda: Fault(kind="overloaded"),
+    lambda: Fault(kind="malformed"),
+    lambda: Fault(kind="truncate"),
+    lambda: Fault(kind="drop"),
+    lambda: Fault(kind="hang", delay_s=10.0),
+)
+TPM = 450_000  # the tokens/min setting: about 360 of these requests a minute
+SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None, bool], ...] = (
+    # (name, runner flags, 10% faults, the provider's tokens/min, rate-limit headers)
+    ("defaults (no flags)", {}, False, None, True),
+    ("--rpm 600 --concurrency 16", {"rpm": LIMIT, "concurrency": 16}, False, None, True),
+    ("--concurrency 64", {"concurrency": 64}, False, None, True),
+    ("defaults, 10% faults", {}, True, None, True),
+    (f"defaults, {TPM:,} tokens/min too", {}, False, TPM, True),
+    ("defaults, no rate-limit headers (429s only)", {}, False, None, False),
+)
+
+
+def _fault_draw(seed: int, share: float) -> Any:
+    rng = random.Random(seed)
+    lock = threading.Lock()
+
+    def draw() -> Fault | None:
+        with lock:
+            if rng.random() >= share:
+                return None
+            return rng.choice(RATE_FAULTS)()
+
+    return draw
+
+
+def _duplicates(sim: Simulator) -> tuple[int, int, int]:
+    """(bodies sent more than once, bodies paid more than once, surplus payments)."""
+    sent = sum(1 for c in sim.sent.values() if c > 1)
+    paid = sum(1 for c in sim.paid.values() if c > 1)
+    return sent, paid, sum(c - 1 for c in sim.paid.values() if c > 1)
+
+
+def rate_setting(
+    name: str,
+    flags: dict[str, Any],
+    faults: bool,
+    n: int,
+    workdir: Path,
+    seed: int,
+    tpm: int | None = None,
+    headers: bool = True,
+) -> dict[str, Any]:
+    """One setting on a fresh provider (a full bucket) and a fresh data folder."""
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-{seed}")
+    draw = _fault_draw(seed, 0.10) if faults else None
+    with Simulator(
+        latency_s=_latency(seed),
+        rpm=LIMIT,
+        tpm=tpm,
+        bucket=True,
+        keep_requests=False,
+        random_fault=draw,
+        limit_headers=headers,
+        bucket_full=headers,  # without headers: no first-minute burst to hide the 429s
+    ) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        path = workdir / f"rate-{seed}.audit"
+        run_id = build_audit(path, model, n, shared=True)
+        with ResultFile(path) as rf:
+            twins = sum(1 for _ in rf.duplicate_bodies(run_id))  # bodies asked more than once
+        stamps: list[float] = []
+        peak = 0
+
+        def on_event(event: Any) -> None:
+            nonlocal peak
+            if isinstance(event, RunStatus):
+                peak = max(peak, event.concurrency)
+            elif getattr(event, "source", "") == "api":
+                stamps.append(time.monotonic())
+
+        started = time.monotonic()
+        sessions = 0
+        status = None
+        while _lost(path, run_id) and sessions < 20:
+            sessions += 1  # a run that stops (it should not) is resumed, and that shows
+            status = make_runner(path, run_id, use_cache=False, on_event=on_event, **flags).run()
+        elapsed = time.monotonic() - started
+        assert status is not None
+        # The rate a long run keeps up: answers bought between the first and the last
+        # tenth (leaving out the window's growth and the tail of the last retries).
+        tenth = len(stamps) // 10
+        middle = stamps[tenth : len(stamps) - tenth]
+        steady = (
+            (len(middle) - 1) / (middle[-1] - middle[0]) * 60
+            if len(middle) > 1 and middle[-1] > middle[0]
+            else 0.0
+        )
+        with ResultFile(path) as rf:
+            progress = rf.progress(run_id)
+            body = rf.request_body(1) or {}
+        # The limit in requests/min: the token limit over what one request counts
+        # (prompt / 4 + max_tokens, as the simulator counts).
+        per_request = (len(body.get("system", "")) + len(body.get("user", ""))) // 4 + int(
+            body.get("max_tokens", 0)
+        )
+        limit = min(LIMIT, tpm / per_request) if tpm else LIMIT
+        sent_twice, paid_twice, surplus = _duplicates(sim)
+        return {
+            "setting": name,
+            "answered": progress.done,
+            "n": n,
+            "elapsed": elapsed,
+            "sessions": sessions,
+            "steady": steady,
+            "overall": len(stamps) / elapsed * 60,
+            "limited": sim.rate_limited,
+            "failed_first": 0 if sessions == 1 else 1,
+            "failed": status.failed,
+            "left": progress.total - progress.done,
+            "peak": peak,
+            "shared": progress.cache_hits,
+            "twins": twins,
+            "sent_twice": sent_twice,
+            "paid_twice": paid_twice,
+            "surplus": surplus,
+            "api_answers": len(stamps),
+            "limit": limit,
+        }
+
 
 def scenario_rate(n: int, workdir: Path) -> bool:
-    limit = 600
-    with Simulator(latency_s=_latency(1), rpm=limit, keep_requests=False) as sim:
-        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
-        path = workdir / "rate.audit"
-        run_id = build_audit(path, model, n)
-        started = time.monotonic()
-        status = make_runner(path, run_id, concurrency=64, use_cache=False).run()
-        elapsed = time.monotonic() - started
-        rate = status.done / elapsed * 60
-        lost, twice = _lost(path, run_id), _paid_twice(sim)
+    rows = []
+    for seed, (name, flags, faults, tpm, headers) in enumerate(SETTINGS, start=1):
+        row = rate_setting(name, flags, faults, n, workdir, seed, tpm, headers)
+        rows.append(row)
         print(
-            f"rate: {status.done} answers in {elapsed:.1f} s = {rate:.0f}/min "
-            f"({rate / limit:.1%} of the {limit}/min limit); limit learnt from headers: "
-            f"{status.rpm_limit}; 429s received: {sim.rate_limited}; waits for the limit: "
-            f"{status.rate_limit_waits}; lost: {lost}; paid twice: {twice}"
+            f"rate: {row['setting']}: {row['answered']}/{row['n']} answered in "
+            f"{row['elapsed']:.0f} s over {row['sessions']} session(s); sustained "
+            f"{row['steady']:.0f}/min ({row['steady'] / row['limit']:.0%} of "
+            f"{row['limit']:.0f}/min), whole run {row['overall']:.0f}/min "
+            f"({row['overall'] / row['limit']:.0%}); 429s: {row['limited']}; "
+            f"largest window: {row['peak']}; answers shared instead of sent: {row['shared']} "
+            f"({row['twins']} bodies asked more than once); bodies sent twice: "
+            f"{row['sent_twice']}, paid twice: {row['paid_twice']} (surplus payments "
+            f"{row['surplus']})",
+            flush=True,
         )
-    return rate >= 0.95 * limit and lost == 0 and twice == 0
+    print(
+        "\n| setting | sustained /min | share | whole run /min | 429s | sessions | left | "
+        "largest window | shared | paid twice | took |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(
+            f"| {r['setting']} | {r['steady']:.0f} | {r['steady'] / r['limit']:.0%} | "
+            f"{r['overall']:.0f} | {r['limited']} | {r['sessions']} | {r['left']} | "
+            f"{r['peak']} | {r['shared']} | {r['paid_twice']} | {r['elapsed']:.0f} s |"
+        )
+    defaults, _, too_many, faulty, tokens, blind = rows
+    return (
+        all(r["left"] == 0 and r["sessions"] == 1 and r["paid_twice"] == 0 for r in rows)
+        and defaults["steady"] >= 0.90 * LIMIT
+        and too_many["steady"] >= 0.90 * LIMIT
+        and faulty["steady"] >= 0.85 * LIMIT
+        and tokens["steady"] >= 0.90 * tokens["limit"]
+        and blind["steady"] >= 0.85 * LIMIT
+    )
 
 
 # -- faults ----------------------------------------------------------------------------------
@@ -239,62 +421,79 @@ def scenario_faults(n: int, workdir: Path) -> bool:
 # -- kill -9 ---------------------------------------------------------------------------------
 
 
-class _TimedSimulator(Simulator):
-    """Notes when each answer was paid for, to tell a crash's race from a resend."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.paid_at: list[tuple[float, str]] = []
-
-    def count_paid(self, request: dict[str, Any]) -> None:
-        super().count_paid(request)
-        with self.lock:
-            self.paid_at.append((time.monotonic(), self.fingerprint(request)))
+def _open_sent(path: Path, run_id: int) -> int:
+    """Requests the file shows as sent without an answer: the only re-send candidates."""
+    with ResultFile(path) as rf:
+        return sum(1 for r in rf.open_requests(run_id) if r.status == "sent")
 
 
 def scenario_kill(n: int, workdir: Path) -> bool:
     rng = random.Random(11)
-    with _TimedSimulator(latency_s=_latency(3), keep_requests=False) as sim:
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / "data-kill")
+    with Simulator(
+        latency_s=_latency(3), rpm=LIMIT, bucket=True, keep_requests=False, bill_abandoned=True
+    ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
         path = workdir / "kill.audit"
         run_id = build_audit(path, model, n)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         command = [sys.executable, "-m", "resume_auditor.cli", "run", str(path)]
         log = open(workdir / "kill.log", "w")  # noqa: SIM115 - closed below
-        kills: list[float] = []
-        notes = []
+        kills = []
+        snapshots: list[Counter[str]] = []
+        started = time.monotonic()
         for _ in range(5):
-            child = subprocess.Popen(
-                [*command, "--concurrency", "16"], env=env, stdout=log, stderr=log
-            )
-            wait = rng.uniform(3.0, 12.0)
+            before = sim.received
+            child = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+            ready = time.monotonic() + 60
+            while sim.received == before and time.monotonic() < ready:
+                time.sleep(0.05)  # the child is starting (imports, the estimate)
+            wait = rng.uniform(2.0, 8.0)
             time.sleep(wait)
-            kills.append(time.monotonic())
+            at_provider = sim.in_flight
             child.send_signal(signal.SIGKILL)
             child.wait()
-            time.sleep(0.2)
+            with sim.lock:
+                snapshots.append(Counter(sim.sent))
+            time.sleep(3.5)  # what was in flight finishes at the provider (and is billed)
             with ResultFile(path) as rf:
                 done = rf.progress(run_id).done
-            notes.append(f"{wait:.1f} s ({done} answered)")
-        code = subprocess.call([*command, "--concurrency", "16"], env=env, stdout=log, stderr=log)
+            kills.append(
+                {
+                    "after": wait,
+                    "done": done,
+                    "at_provider": at_provider,
+                    "sent": _open_sent(path, run_id),
+                }
+            )
+        code = subprocess.call(command, env=env, stdout=log, stderr=log)
         log.close()
-        time.sleep(3.5)  # requests hung up at a kill finish at the simulator (unanswered)
+        elapsed = time.monotonic() - started
         lost = _lost(path, run_id)
+        final = Counter(sim.sent)
+        for k, snap in enumerate(snapshots):
+            later = snapshots[k + 1] if k + 1 < len(snapshots) else final
+            kills[k]["resent"] = sum(1 for f, c in snap.items() if later[f] > c)
         paid = sum(sim.paid.values())
-        twice = {f for f, c in sim.paid.items() if c > 1}
-        # An answer the simulator sent in the instant the client was being killed
-        # never reached it: the resumed run must buy it again (no client can avoid
-        # that; batch mode can). Any other second payment would be the runner's fault.
-        raced = {
-            f for t, f in sim.paid_at if f in twice and any(-0.05 <= t - k <= 0.1 for k in kills)
-        }
+        twice = sum(c - 1 for c in sim.paid.values() if c > 1)
+        for k, kill in enumerate(kills, start=1):
+            print(
+                f"kill {k}: {kill['after']:.1f} s after it began sending ({kill['done']} "
+                f"answered): at the "
+                f"provider {kill['at_provider']}; sent without an answer in the file "
+                f"{kill['sent']}; sent again after the resume {kill['resent']}"
+            )
+        resent = sum(k["resent"] for k in kills)
         print(
-            f"kill: killed after {', '.join(notes)}; the final run exited {code}; lost: {lost}; "
-            f"answers paid: {paid} for {n} requests; paid twice: {len(twice)} "
-            f"(answered by the simulator within 0.1 s of a kill: {len(raced)}); in flight at a "
-            f"kill and not answered because the client had gone: {sim.abandoned}"
+            f"kill: {n} requests, 5 kills, {elapsed:.0f} s; the final run exited {code}; "
+            f"lost: {lost}; answers paid: {paid}; paid but never stored (paid twice): {twice}; "
+            f"re-sends per kill: {resent / len(kills):.1f} (at the provider at a kill: "
+            f"{sum(k['at_provider'] for k in kills) / len(kills):.1f} on average)"
         )
-    return lost == 0 and code == 0 and twice == raced
+    # Only what was on its way can be sent again: nothing answered, nothing waiting
+    # (a request that had met a 429 before the kill is the one exception, and is free).
+    within = resent <= sum(k["sent"] for k in kills) + sim.rate_limited
+    return lost == 0 and code == 0 and within
 
 
 # -- memory ----------------------------------------------------------------------------------
@@ -349,7 +548,7 @@ def scenario_memory(n: int, workdir: Path) -> bool:
 
 
 SCENARIOS = {
-    "rate": (scenario_rate, 3000),
+    "rate": (scenario_rate, 1000),
     "faults": (scenario_faults, 3000),
     "kill": (scenario_kill, 600),
     "memory": (scenario_memory, 100_000),

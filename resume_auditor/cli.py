@@ -64,7 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--base-url", help="override the model server's base URL")
     a.add_argument("--model", help="override the model id")
-    a.add_argument("--concurrency", type=int, help="requests at once (default: the study's)")
+    a.add_argument(
+        "--concurrency",
+        type=int,
+        help="the most requests at once (default: the study's; 0: what the provider allows)",
+    )
     a.add_argument(
         "--password",
         help="the password of protected resume PDFs (over the study's resumes.password; "

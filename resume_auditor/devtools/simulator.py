@@ -37,6 +37,7 @@ import re
 import select
 import socket
 import ssl
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -415,6 +416,16 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._send(400, error_body(vendor, 400, "body is not JSON"))
             return
+        with sim.lock:
+            sim.in_flight += 1
+        try:
+            self._chat(vendor, path_model, body)
+        finally:
+            with sim.lock:
+                sim.in_flight -= 1
+
+    def _chat(self, vendor: str, path_model: str, body: dict[str, Any]) -> None:
+        sim = self.server.sim
         fault = sim.next_fault()
         if fault is None and sim.random_fault is not None:
             fault = sim.random_fault()
@@ -429,6 +440,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(*self._auth_error(vendor))
             return
         request = neutral_body(vendor, body, path_model)
+        with sim.lock:
+            sim.sent[sim.fingerprint(request)] += 1
         if fault is not None and self._fault(vendor, fault, request):
             return
         refusal = self._refuse_settings(vendor, request, body)
@@ -445,6 +458,8 @@ class _Handler(BaseHTTPRequestHandler):
             # Like vLLM, llama.cpp and Ollama: a client that hung up is not answered.
             with sim.lock:
                 sim.abandoned += 1
+            if sim.bill_abandoned:
+                sim.count_paid(request)  # made and billed; nobody there to receive it
             self._drop()
             return
         text = sim.policy(request)
@@ -778,6 +793,12 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     sim: Simulator
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (killed, timed out) is expected here, not an error."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
 
 class Simulator:
     """The server; a context manager. Counters and records are safe to read from tests."""
@@ -803,6 +824,9 @@ class Simulator:
         batch_delay_s: float = 0.0,
         batch_error_every: int = 0,
         batch_expire: bool = False,
+        bucket: bool = False,
+        bill_abandoned: bool = False,
+        bucket_full: bool = True,
     ) -> None:
         """
         rpm, tpm: answer 429 (with the vendor's retry hint) past this many requests or
@@ -823,10 +847,20 @@ class Simulator:
         batch_delay_s, batch_error_every, batch_expire: the batch APIs (see
             simulator_batch.py): answer a batch this long after it was created,
             fail every n-th line, or let batches expire unanswered.
+        bucket: count rpm/tpm as token buckets (full at the start, refilled evenly
+            over a minute, as OpenAI describes its limits) instead of a sliding 60 s
+            window; the headers then say what is left in the bucket and how long
+            until it is full again. `bucket_full=False` starts them empty (a
+            provider whose allowance another client has just used up).
+        bill_abandoned: finish and bill a request whose client hung up (as hosted
+            APIs do) instead of dropping it the way local servers do; it still
+            counts in `abandoned`.
 
         `paid` counts each answered request by the hash of its model and messages
-        (sync and batch): a request bought twice shows a count of 2. A client that
-        hangs up before its answer is ready is not answered (`abandoned`).
+        (sync and batch): a request bought twice shows a count of 2; `sent` counts
+        every chat request received the same way (429s and faults included), and
+        `in_flight` the ones being worked on now. A client that hangs up before its
+        answer is ready is not answered (`abandoned`).
         """
         self.policy = policy
         self.models = models
@@ -853,6 +887,13 @@ class Simulator:
         self.rate_limited = 0
         self.abandoned = 0
         self.paid: Counter[str] = Counter()
+        self.sent: Counter[str] = Counter()
+        self.in_flight = 0
+        self.bucket = bucket
+        self.bill_abandoned = bill_abandoned
+        # what is left, per limit (bucket mode); absent: full
+        self._buckets: dict[str, float] = {} if bucket_full else {"requests": 0, "tokens": 0}
+        self._bucket_at = clock()
         self.bodies: list[dict[str, Any]] = []
         self.requests: list[Received] = []
         self._window: deque[tuple[float, int]] = deque()
@@ -911,17 +952,34 @@ class Simulator:
         """The rate-limit headers a vendor sends with an answer (empty without limits)."""
         if not self.send_limit_headers or (self.rpm is None and self.tpm is None):
             return {}
+        resets: dict[str, float] = {}
         with self.lock:
             now = self.clock()
-            while self._window and now - self._window[0][0] >= 60.0:
-                self._window.popleft()
-            used = len(self._window)
-            tokens = sum(t for _, t in self._window)
-            reset = 60.0 - (now - self._window[0][0]) if self._window else 0.0
+            if self.bucket:
+                self._refill(now)
+                spent_now = {
+                    name: (limit or 0) - self._buckets.get(name, float(limit or 0))
+                    for name, limit in (("requests", self.rpm), ("tokens", self.tpm))
+                }
+                used, tokens = int(spent_now["requests"]), int(spent_now["tokens"])
+                # OpenAI's reset: until the bucket is full again
+                resets = {
+                    name: spent_now[name] * 60.0 / limit
+                    for name, limit in (("requests", self.rpm), ("tokens", self.tpm))
+                    if limit
+                }
+                reset = 0.0
+            else:
+                while self._window and now - self._window[0][0] >= 60.0:
+                    self._window.popleft()
+                used = len(self._window)
+                tokens = sum(t for _, t in self._window)
+                reset = 60.0 - (now - self._window[0][0]) if self._window else 0.0
         headers: dict[str, str] = {}
         for what, limit, spent in (("requests", self.rpm, used), ("tokens", self.tpm, tokens)):
             if limit is None:
                 continue
+            reset = resets.get(what, reset)
             if vendor == "anthropic":
                 when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + reset))
                 headers[f"anthropic-ratelimit-{what}-limit"] = str(limit)
@@ -941,12 +999,41 @@ class Simulator:
         with self.lock:
             return self.faults.popleft() if self.faults else None
 
+    def _refill(self, now: float) -> None:
+        """Bucket mode: top the buckets up for the time since the last look (lock held)."""
+        elapsed = max(0.0, now - self._bucket_at)
+        self._bucket_at = now
+        for name, limit in (("requests", self.rpm), ("tokens", self.tpm)):
+            if limit is not None:
+                left = self._buckets.get(name, float(limit))
+                self._buckets[name] = min(float(limit), left + elapsed * limit / 60.0)
+
+    def _admit_bucket(self, tokens: int) -> float | None:
+        """Bucket mode of `admit` (lock held)."""
+        self._refill(self.clock())
+        if self.tpm is not None and tokens > self.tpm:
+            return 60.0  # never fits
+        wait = 0.0
+        for name, limit, need in (("requests", self.rpm, 1), ("tokens", self.tpm, tokens)):
+            if limit is not None and self._buckets[name] < need:
+                wait = max(wait, (need - self._buckets[name]) * 60.0 / limit)
+        if wait > 0:
+            return max(0.001, wait)
+        if self.rpm is not None:
+            self._buckets["requests"] -= 1
+        if self.tpm is not None:
+            self._buckets["tokens"] -= tokens
+        return None
+
     def admit(self, request: dict[str, Any]) -> float | None:
         """Count `request` against the limits; None if admitted, else seconds to wait."""
         if self.rpm is None and self.tpm is None:
             return None
         chars = sum(len(str(m.get("content", ""))) for m in request.get("messages", []))
         tokens = chars // 4 + int(request.get("max_tokens") or 0)
+        if self.bucket:
+            with self.lock:
+                return self._admit_bucket(tokens)
         with self.lock:
             now = self.clock()
             while self._window and now - self._window[0][0] >= 60.0:
@@ -991,6 +1078,7 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--rpm", type=int, help="requests per minute before answering 429")
     parser.add_argument("--tpm", type=int, help="tokens per minute before answering 429")
+    parser.add_argument("--bucket", action="store_true", help="limits as token buckets")
     # -- answer styles (devtools/simulator_styles.py) --
     parser.add_argument(
         "--answer-styles",
@@ -1010,7 +1098,12 @@ def main() -> int:
             parser.error(str(exc))
     # -- end of answer styles --
     sim = Simulator(
-        policy, port=args.port, latency_s=args.latency, rpm=args.rpm, tpm=args.tpm
+        policy,
+        port=args.port,
+        latency_s=args.latency,
+        rpm=args.rpm,
+        tpm=args.tpm,
+        bucket=args.bucket,
     ).start()
     print(f"Simulator on {sim.root_url}: OpenAI {sim.base_url}, Anthropic and Gemini at the root")
     print("(Ctrl-C to stop)")

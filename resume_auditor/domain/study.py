@@ -365,7 +365,7 @@ class RunSpec:
     prompt: str = "d1-baseline"
     orders: str = "both"
     repeats: int = 1
-    concurrency: int = 2
+    concurrency: int = 0  # the most at once; 0: as many as the provider's limits allow
     timeout_s: float = 120.0
 
 
@@ -621,7 +621,7 @@ def study_from_dict(
         prompt=str(run.get("prompt", run_defaults.prompt)),
         orders=orders,
         repeats=_int(run.get("repeats", run_defaults.repeats), "run.repeats", 1),
-        concurrency=_int(run.get("concurrency", run_defaults.concurrency), "run.concurrency", 1),
+        concurrency=_int(run.get("concurrency", run_defaults.concurrency), "run.concurrency", 0),
         timeout_s=_float(run.get("timeout_s", run_defaults.timeout_s), "run.timeout_s"),
     )
 

@@ -226,6 +226,44 @@ class Recorder:
         )
         return self._answer(req, reading, parsed, "cache", 0.0, notes)
 
+    def share(
+        self, req: PendingRequest, leader_id: int, outcome: ChatResponse | ProviderError
+    ) -> Answer:
+        """Commit the answer an identical request (`leader_id`) bought, as free.
+
+        Marked the way a response-cache hit is (source `cache`, no tokens, no
+        cost) with `parsed.shared_with` naming the request that paid, so spend
+        counts it once. It is read with this request's own kind and context.
+        """
+        note = (
+            f"Shared with request {leader_id}: the identical request was sent once for both "
+            "and paid once; it cost nothing here."
+        )
+        if isinstance(outcome, ProviderError):  # a refusal that came with a body
+            raw = outcome.raw or {}
+            parsed: dict[str, Any] = {"refused": outcome.message, "shared_with": leader_id}
+            notes: tuple[str, ...] = (note, outcome.message)
+            self.store.record_cached(
+                req.id, raw, "", INVALID, "", parsed, str(raw.get("model") or ""), notes=notes
+            )
+            return self._answer(req, Reading(INVALID, "", parsed), parsed, "cache", 0.0, notes)
+        reading = self.read(req, outcome.text, outcome.logprobs)
+        parsed = {**reading.parsed, "shared_with": leader_id}
+        if outcome.logprobs is None and req.body.get("top_logprobs"):
+            parsed.setdefault("logprobs", "not given")
+        notes = (note, *outcome.notes)
+        self.store.record_cached(
+            req.id,
+            outcome.raw,
+            outcome.text,
+            reading.label,
+            reading.justification,
+            parsed,
+            outcome.model_version,
+            notes=notes,
+        )
+        return self._answer(req, reading, parsed, "cache", 0.0, notes)
+
     def record_refusal(
         self, req: PendingRequest, error: ProviderError, source: str = "api"
     ) -> Answer:

@@ -25,6 +25,10 @@ from resume_auditor.store.cache import ResponseCache, request_key
 from resume_auditor.store.resultfile import ResultFile
 
 PAGE = 500
+# Without a ceiling the runner finds how many at once the provider allows; before
+# its limit is known, the time assumes this many.
+ASSUMED_AUTO_CONCURRENCY = 16
+MAX_SEEN = 200_000  # request keys remembered to count requests asked twice (single flight)
 # Reasoning models think before they answer; a short screening answer typically
 # takes a few hundred hidden tokens (the worst case allows for the full headroom).
 TYPICAL_REASONING_TOKENS = 500
@@ -57,6 +61,7 @@ class Estimate:
     reasoning: bool
     in_batches: int = 0  # already submitted to a provider batch
     notes: tuple[str, ...] = field(default_factory=tuple)
+    shared: int = 0  # of the rest, asking what another request asks: sent once, shared
 
     def lines(self) -> list[str]:
         """The estimate in plain sentences (CLI and GUI)."""
@@ -68,7 +73,13 @@ class Estimate:
                 if self.cache_hits
                 else ""
             )
-            + (")" if self.answered or self.cache_hits else "")
+            + (
+                f"{'; ' if self.answered or self.cache_hits else ' ('}{self.shared} ask the "
+                "same as another request and share its answer, paid once"
+                if self.shared
+                else ""
+            )
+            + (")" if self.answered or self.cache_hits or self.shared else "")
             + ".",
             f"About {self.input_tokens:,} input tokens and {self.output_tokens:,} output tokens "
             f"(at most {self.output_tokens_max:,}).",
@@ -129,7 +140,7 @@ def estimate_run(
     *,
     prices: PriceTable | None = None,
     cache: ResponseCache | None = None,
-    concurrency: int = 2,
+    concurrency: int | None = None,
     rpm: float | None = None,
     tpm: float | None = None,
     latency_s: float | None = None,
@@ -143,20 +154,25 @@ def estimate_run(
     provider, model = run.provider, run.model
     reasoning = model_traits(_wire(provider), model).reasoning
     progress = result.progress(run.id)
-    to_send = hits = input_tokens = out_typical = out_max = total_tokens = 0
+    to_send = hits = shared = input_tokens = out_typical = out_max = total_tokens = 0
     notes: list[str] = []
     last = 0
+    seen: set[str] = set()
     while True:
         page = result.open_requests(run.id, after_id=last, limit=PAGE)
         if not page:
             break
         for req in page:
             last = req.id
-            if cache is not None and cache.get(
-                request_key(provider, run.base_url, req.body, req.rep)
-            ):
+            key = request_key(provider, run.base_url, req.body, req.rep)
+            if key in seen:
+                shared += 1  # asked already in this run: sent once, the answer shared
+                continue
+            if cache is not None and cache.get(key):
                 hits += 1
                 continue
+            if len(seen) < MAX_SEEN:
+                seen.add(key)
             to_send += 1
             tokens_in = body_input_tokens(req.body, provider)
             limit = int(req.body.get("max_tokens", 256))
@@ -189,7 +205,8 @@ def estimate_run(
     latency = latency_s or TYPICAL_LATENCY_S.get(provider, DEFAULT_LATENCY_S)
     eta = None
     if to_send:
-        per_minute = max(1, concurrency) * 60.0 / latency
+        at_once = concurrency or ASSUMED_AUTO_CONCURRENCY
+        per_minute = at_once * 60.0 / latency
         if rpm:
             per_minute = min(per_minute, rpm)
         if tpm and total_tokens:
@@ -198,7 +215,8 @@ def estimate_run(
         if not rpm and not free:
             notes.append(
                 "The provider's rate limit is not known yet; the time assumes "
-                f"{latency:g} s per answer with {concurrency} at once."
+                f"{latency:g} s per answer with {at_once} at once"
+                + (" (the number at once is found during the run)." if not concurrency else ".")
             )
     notes.append(
         f"Token counts are approximate (about {CHARS_PER_TOKEN.get(provider, 4.0):g} characters "
@@ -210,6 +228,7 @@ def estimate_run(
         requests=progress.total,
         answered=progress.done,
         cache_hits=hits,
+        shared=shared,
         to_send=to_send,
         input_tokens=input_tokens,
         output_tokens=out_typical,

@@ -54,6 +54,12 @@ class RunStatus:
     tpm_limit: float | None = None  # tokens/min in force
     batch_message: str = ""  # where a provider batch stands, in words
     batched: int = 0  # requests waiting inside provider batches
+    # Requests allowed at once right now: learnt from the provider's answers (it
+    # grows until the rate limit holds the run back, halves on a 429), never above
+    # the user's ceiling `concurrency_ceiling`.
+    concurrency: int = 0
+    concurrency_ceiling: int = 0
+    shared: int = 0  # answers shared with an identical request sent once (free)
 
     @property
     def remaining(self) -> int:

@@ -7,7 +7,8 @@ line), from the rate-limit headers every answer carries (OpenAI, Azure and
 OpenRouter `x-ratelimit-*`, Anthropic `anthropic-ratelimit-*`), or both — the
 lower wins. An exhausted `remaining` holds everyone until its reset, and a 429
 with retry-after cools the whole run down, not just the request that got it:
-the others would only be refused too.
+the others would only be refused too. How many requests are out at once is the
+concurrency window's business (window.py); this paces them.
 
 Everything here runs on the runner's event loop; it is not thread-safe.
 """
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 WINDOW_S = 60.0
 SAFETY = 0.98  # use this share of a limit: arrival jitter must not tip us over it
 POLL_S = 0.25  # waiting requests look again this often (limits may change)
+BURST_S = 1.0  # smooth pacing lets this many seconds' worth go at once
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,14 @@ class RateLimiter:
         safety: float = SAFETY,
         window_s: float = WINDOW_S,
         learn: bool = True,
+        smooth: bool = False,
     ) -> None:
+        """
+        smooth: also pace requests evenly (a minute's allowance spread over the
+            minute, a second's worth at once), as providers that enforce a
+            per-minute limit per second or as a token bucket need; the runner's
+            limiter does. Without it only the sliding minute holds requests back.
+        """
         self.configured_rpm = rpm
         self.configured_tpm = tpm
         self.learned_rpm: float | None = None
@@ -157,10 +166,14 @@ class RateLimiter:
         self._sent: deque[tuple[float, int]] = deque()
         self._tokens_in_window = 0
         self._hold_until = 0.0
+        self._smooth = smooth
+        self._next_request = 0.0  # smooth pacing: when the next request is due
+        self._next_tokens = 0.0  # and when the next token is
         self._waiting_until = 0.0  # when the request now waiting may go (for state())
         self.waits = 0
         self.waited_s = 0.0
         self.cooldowns = 0
+        self.exhausted = 0  # answers whose headers said nothing was left
 
     # -- limits in force --------------------------------------------------------------
 
@@ -199,11 +212,17 @@ class RateLimiter:
                 self.learned_rpm = float(info.requests_limit)
             if info.tokens_limit and (info.tokens_reset_s or 0) <= self._window_s:
                 self.learned_tpm = float(info.tokens_limit)
-        for remaining, reset in (
-            (info.requests_remaining, info.requests_reset_s),
-            (info.tokens_remaining, info.tokens_reset_s),
+        for remaining, reset, limit in (
+            (info.requests_remaining, info.requests_reset_s, info.requests_limit),
+            (info.tokens_remaining, info.tokens_reset_s, info.tokens_limit),
         ):
             if remaining is not None and remaining <= 0 and reset:
+                self.exhausted += 1
+                if limit and reset <= self._window_s:
+                    # OpenAI's reset is when the whole allowance is back; a token
+                    # bucket has room for one more long before. Wait for that one
+                    # (a fixed window answers 429 with the real wait instead).
+                    reset = min(reset, self._window_s / limit)
                 self._hold(now + reset)
 
     def cool_down(self, seconds: float) -> None:
@@ -234,6 +253,8 @@ class RateLimiter:
             if len(self._sent) >= cap:
                 oldest = self._sent[len(self._sent) - cap][0]
                 wait = max(wait, oldest + self._window_s - now)
+        if self._smooth:
+            wait = max(wait, self._paced_wait(now, tokens))
         tpm = self.tpm
         if tpm is not None and self._sent:
             cap_t = max(1.0, tpm * self._safety)
@@ -247,10 +268,29 @@ class RateLimiter:
                         break
         return wait
 
+    def _paced_wait(self, now: float, tokens: int) -> float:
+        """Smooth pacing (a generic cell rate algorithm): how long until this one is due."""
+        wait = 0.0
+        rpm, tpm = self.rpm, self.tpm
+        if rpm is not None:
+            tolerance = max(0.0, BURST_S - self._window_s / (rpm * self._safety))
+            wait = max(wait, self._next_request - tolerance - now)
+        if tpm is not None:
+            wait = max(wait, self._next_tokens - BURST_S - now)
+        return wait
+
     def take(self, tokens: int) -> None:
         """Count a request as sent now (after `wait_for` said 0)."""
-        self._sent.append((self._clock(), tokens))
+        now = self._clock()
+        self._sent.append((now, tokens))
         self._tokens_in_window += tokens
+        rpm, tpm = self.rpm, self.tpm
+        if rpm is not None:
+            step = self._window_s / (rpm * self._safety)
+            self._next_request = max(self._next_request, now) + step
+        if tpm is not None:
+            step = self._window_s / (tpm * self._safety)
+            self._next_tokens = max(self._next_tokens, now) + tokens * step
 
     async def acquire(self, tokens: int, stop: asyncio.Event | None = None) -> float:
         """Wait until a request of `tokens` fits, then count it; returns seconds waited.

@@ -2,15 +2,20 @@
 
 A `Runner` works in its own thread with its own asyncio loop and its own
 connection to the result file. It reads the open requests a page at a time,
-serves what the shared response cache already has (free, and said so), and
-sends the rest with a bounded number in flight, under the provider's
-requests/min and tokens/min limits (configured, or learnt from the rate-limit
-headers). Each request is marked sent before it goes out and each answer is
-committed before it is counted, so after a crash — even `kill -9` — a run
-resumes with only the requests that have no answer. Retryable failures are
-retried a bounded number of times, honouring retry-after; an error every request
-would hit (a wrong key, no credit) stops the run after the answers already on
-their way are in. A budget cap pauses the run before a request could pass it.
+serves what the shared response cache already has (free, and said so), sends a
+body that several requests ask only once and shares the answer (single flight),
+and sends the rest with as many in flight as the provider allows — a window that
+grows until the provider's limits hold it back and halves on a 429 (window.py),
+never above the user's ceiling — paced under the requests/min and tokens/min
+limits (configured, or learnt from the rate-limit headers). Each request is
+marked sent before it goes out and back to pending while it waits to retry, and
+each answer is committed before it is counted, so after a crash — even
+`kill -9` — a run resumes with only the requests that have no answer, and only
+those that were at the provider can have been answered unseen. A 429 re-queues
+the request after its retry-after and uses up no retry; other retryable failures
+are retried a bounded number of times; an error every request would hit (a wrong
+key, no credit) stops the run after the answers already on their way are in. A
+budget cap pauses the run before a request could pass it.
 
 The UI and the CLI only see `RunStatus` snapshots and `Answer` events through a
 callback; pause, resume and cancel are thread-safe and take effect within a
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import threading
@@ -32,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from resume_auditor.prompts import INVALID, KINDS
-from resume_auditor.providers.base import ErrorKind, Provider, ProviderError
+from resume_auditor.providers.base import ChatResponse, ErrorKind, Provider, ProviderError
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
 from resume_auditor.runner import limits_memory
 from resume_auditor.runner.answering import (
@@ -46,7 +52,9 @@ from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
 from resume_auditor.runner.prices import PriceTable
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.tokens import body_input_tokens
+from resume_auditor.runner.window import AUTO_CEILING, ConcurrencyWindow
 from resume_auditor.store.cache import ResponseCache
+from resume_auditor.store.packing import pack
 from resume_auditor.store.resultfile import PendingRequest, ResultFile
 
 if TYPE_CHECKING:
@@ -59,6 +67,10 @@ logger = logging.getLogger(__name__)
 FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND, ErrorKind.TLS}
 PAGE = 256  # open requests read from the file at a time
 REASK_REMINDER = "\n\nReminder: give your final answer exactly in the format requested above."
+# 429s in a row after which one request is given up (each honoured its retry-after
+# and shrank the window; it is tried again on resume). Never reached by a limit the
+# runner can learn.
+MAX_RATE_LIMITED = 30
 
 __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
@@ -66,6 +78,35 @@ __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backo
 def backoff_delay(attempt: int, rng: random.Random, base: float = 1.0, cap: float = 60.0) -> float:
     """Random exponential back-off: ~1 s, 2 s, 4 s ... capped at 60 s."""
     return float(min(cap, base * (2**attempt)) * (0.5 + rng.random() / 2))
+
+
+def body_key(req: PendingRequest) -> tuple[str, int]:
+    """What makes two requests of a run the same: the stored body (as the result file
+    hashes it, `body_sha256`) and the sample number."""
+    return hashlib.sha256(pack(req.body)).hexdigest(), req.rep
+
+
+@dataclass
+class _Flight:
+    """One body on its way for every request that asks it (single flight)."""
+
+    leader: int  # the request that is sent (and paid)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    outcome: ChatResponse | ProviderError | None = None  # an answer, or a refusal with a body
+    failure: tuple[str, str] | None = None  # (kind, message) it failed with
+
+
+class _Slot:
+    """A request's place in the concurrency window, given back while it waits to retry."""
+
+    def __init__(self, window: ConcurrencyWindow) -> None:
+        self.window = window
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.window.release()
 
 
 @dataclass
@@ -80,6 +121,7 @@ class _Counters:
     reasoning_tokens: int = 0
     cost: float | None = 0.0
     cache_hits: int = 0
+    shared: int = 0
     refused: int = 0
     reasked: int = 0
     skipped: int = 0
@@ -97,7 +139,8 @@ class Runner:
         provider_factory: Callable[[], Provider],
         parse: Parser | None = None,
         *,
-        concurrency: int = 2,
+        concurrency: int | None = None,
+        adaptive: bool = True,
         timeout_s: float = 120.0,
         max_retries: int = 5,
         on_event: Callable[[Event], None] | None = None,
@@ -113,6 +156,9 @@ class Runner:
         batch: BatchOptions | None = None,
     ) -> None:
         """
+        concurrency: the most requests at once (None or 0: no ceiling of the user's,
+            AUTO_CEILING). Below it the number follows the provider (window.py).
+        adaptive: False keeps exactly `concurrency` at once (a local model).
         parse: a pairwise reader that overrides the kind's own for pairwise_abstain
             requests (None: every kind is read by prompts.read_answer).
         limiter: requests/min and tokens/min (make one with the provider's limits;
@@ -131,13 +177,13 @@ class Runner:
         self.run_id = run_id
         self._provider_factory = provider_factory
         self._parse = parse
-        self._concurrency = max(1, concurrency)
+        self.window = ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
         self._timeout_s = timeout_s
         self._max_retries = max_retries
         self._on_event = on_event or (lambda _e: None)
         self._cancel_grace_s = cancel_grace_s
         self._rng = random.Random(seed)
-        self.limiter = limiter or RateLimiter()
+        self.limiter = limiter or RateLimiter(smooth=True)
         self._budget = budget_usd
         self._prices = prices
         self._use_cache = use_cache
@@ -272,6 +318,9 @@ class Runner:
             tpm_limit=limits.tpm,
             batch_message=self._batch_message,
             batched=c.batched,
+            concurrency=self.window.limit,
+            concurrency_ceiling=self.window.ceiling,
+            shared=c.shared,
         )
 
     def emit(self, event: Event) -> None:
@@ -441,11 +490,38 @@ class Runner:
 
     # -- synchronous requests -------------------------------------------------------
 
+    async def _take_slot(self, stop: asyncio.Event) -> bool:
+        """A place in the concurrency window; False if the run stops first."""
+        window = self.window
+        if window.in_use < window.limit and not stop.is_set():
+            window.in_use += 1
+            return True
+        acquire = asyncio.ensure_future(window.acquire())
+        stopper = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({acquire, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if not acquire.done():
+            acquire.cancel()
+        await asyncio.gather(acquire, stopper, return_exceptions=True)
+        got = acquire.done() and not acquire.cancelled() and acquire.exception() is None
+        if got and stop.is_set():
+            window.release()
+            return False
+        return got
+
+    def _spawn(self, tasks: set[asyncio.Task[None]], coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
     async def _dispatch(self, store: ResultFile, recorder: Recorder, provider: Provider) -> None:
-        sem = asyncio.Semaphore(self._concurrency)
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
+        # Bodies asked more than once (D2-D4 ask the same about the same text): each is
+        # sent once and its answer shared (single flight). Samples (`rep`) differ.
+        duplicates = store.duplicate_bodies(self.run_id)
+        flights: dict[tuple[str, int], _Flight] = {}
         try:
             last_id = 0
             feeding = True
@@ -475,23 +551,35 @@ class Runner:
                         )
                         await asyncio.sleep(0)  # let answers in flight be recorded
                         continue
-                    await sem.acquire()
+                    key = body_key(req) if duplicates else None
+                    flight: _Flight | None = None
+                    if key is not None and key in duplicates:
+                        earlier = flights.get(key)
+                        if earlier is not None and earlier.outcome is not None:
+                            self._share(recorder, req, earlier)
+                            await asyncio.sleep(0)
+                            continue
+                        if earlier is not None and not earlier.done.is_set():
+                            self._spawn(tasks, self._follow(recorder, req, earlier, stop))
+                            continue
+                        flight = _Flight(req.id)
+                    if not await self._take_slot(stop):
+                        feeding = False
+                        break
                     # The budget is checked with a slot in hand, so every request it let
                     # through is already reserved for: spend can never pass the cap.
                     reserve = self._worst(req.body)  # estimated once per request
                     if not await self.gate(stop, reserve):
-                        sem.release()
+                        self.window.release()
                         feeding = False
                         break
                     if self._skip_if_closed(store, req):  # answers that came in meanwhile
-                        sem.release()
+                        self.window.release()
                         continue
+                    if key is not None and flight is not None:
+                        flights[key] = flight
                     self.counters.reserved += reserve
-                    task = asyncio.create_task(
-                        self._one(recorder, provider, req, sem, stop, reserve)
-                    )
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
+                    self._spawn(tasks, self._one(recorder, provider, req, stop, reserve, flight))
             await self._finish_tasks(tasks, stop)
         finally:
             watcher.cancel()
@@ -572,28 +660,65 @@ class Runner:
         self.emit(answer)
         self.emit(self.status())
 
+    def _share(self, recorder: Recorder, req: PendingRequest, flight: _Flight) -> None:
+        """Commit and count the answer an identical request bought (free, marked shared)."""
+        assert flight.outcome is not None
+        answer = recorder.share(req, flight.leader, flight.outcome)
+        self.counters.shared += 1
+        self.count_answer(
+            req, answer, (0, 0, 0, 0), from_cache=True, was_failed=req.status == "failed"
+        )
+        self._queue_samples(recorder, req, answer)
+
+    async def _follow(
+        self, recorder: Recorder, req: PendingRequest, flight: _Flight, stop: asyncio.Event
+    ) -> None:
+        """Wait for the identical request on its way; share its answer (or its failure)."""
+        waiter = asyncio.ensure_future(flight.done.wait())
+        stopper = asyncio.ensure_future(stop.wait())
+        try:
+            await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+            stopper.cancel()
+            await asyncio.gather(waiter, stopper, return_exceptions=True)
+        if flight.outcome is not None:
+            self._share(recorder, req, flight)
+        elif flight.failure is not None and not stop.is_set():
+            kind, message = flight.failure
+            recorder.store.record_failure(
+                req.id, kind, f"{message} (the identical request {flight.leader} failed so)"
+            )
+            self.counters.failed += req.status != "failed"
+        # else: the run stopped before an answer came; this one stays in the queue
+
     async def _one(
         self,
         recorder: Recorder,
         provider: Provider,
         req: PendingRequest,
-        sem: asyncio.Semaphore,
         stop: asyncio.Event,
         reserve: float,
+        flight: _Flight | None,
     ) -> None:
         c = self.counters
         c.in_flight += 1
         was_failed = req.status == "failed"
+        slot = _Slot(self.window)
         try:
-            await self._attempts(recorder, provider, req, stop, was_failed)
+            await self._attempts(recorder, provider, req, stop, was_failed, slot, flight)
         except Exception as exc:  # a bug must not make a request vanish silently
             logger.exception("request %s failed unexpectedly", req.id)
             recorder.store.record_failure(req.id, "internal", f"Unexpected error: {exc}")
             c.failed += not was_failed
+            if flight is not None:
+                flight.failure = ("internal", f"Unexpected error: {exc}")
         finally:
             c.in_flight -= 1
             c.reserved -= reserve
-            sem.release()
+            slot.release()
+            if flight is not None:
+                flight.done.set()
 
     async def _attempts(
         self,
@@ -602,30 +727,42 @@ class Runner:
         req: PendingRequest,
         stop: asyncio.Event,
         was_failed: bool,
+        slot: _Slot,
+        flight: _Flight | None,
     ) -> None:
         c = self.counters
         try:
             request = request_from_body(req.body)
         except (KeyError, TypeError, ValueError) as exc:
-            recorder.store.record_failure(
-                req.id, "bad_request", f"This request's stored body is incomplete ({exc})."
-            )
+            message = f"This request's stored body is incomplete ({exc})."
+            recorder.store.record_failure(req.id, "bad_request", message)
             c.failed += not was_failed
+            if flight is not None:
+                flight.failure = ("bad_request", message)
             return
         tokens = body_input_tokens(req.body, recorder.run.provider) + request.max_tokens
-        for attempt in range(self._max_retries + 1):
+        attempt = 0  # failures that count against max_retries (a 429 does not)
+        limited = 0  # 429s this request met
+        while True:
+            # Wait for a place in the window (given back while it waited for a retry),
+            # then for the rate limit; a pause holds it before it is sent.
             while True:
                 if stop.is_set() or not await self.gate(stop, None):
                     if self._draining and not stop.is_set() and attempt > 0:
                         recorder.store.record_failure(req.id, "stopped", self._message)
                         c.failed += not was_failed
                     return
+                if not slot.held:
+                    if not await self._take_slot(stop):
+                        return
+                    slot.held = True
                 await self.limiter.acquire(tokens, stop)
                 if stop.is_set():
                     return
                 if self._resume.is_set() and not self._draining:
                     break  # not paused while it waited for the rate limit
             recorder.store.mark_sent(req.id)  # recorded before it goes out
+            number = self.window.on_send()
             try:
                 response = await asyncio.wait_for(provider.chat(request), timeout=self._timeout_s)
             except TimeoutError:
@@ -635,8 +772,16 @@ class Runner:
                 )
             except ProviderError as exc:
                 error = exc
+            except BaseException:  # cancelled (the run stops): it is no longer out
+                self.window.on_return()
+                raise
             else:
+                out = self.window.at_provider  # it included: was the window full?
+                self.window.on_return()
+                self.window.on_answer(out)
                 answer = recorder.accept(req, response)
+                if flight is not None:
+                    flight.outcome = response
                 usage = (
                     response.usage.input_tokens,
                     response.usage.output_tokens,
@@ -647,16 +792,76 @@ class Runner:
                 self.count_answer(req, answer, usage, was_failed=was_failed)
                 await self._after_answer(recorder, provider, req, answer, stop)
                 return
+            self.window.on_return()
+            if error.kind is ErrorKind.RATE_LIMIT and not self._draining:
+                limited += 1
+                if self._requeue_after_429(recorder, req, error, tokens, limited, number):
+                    slot.release()  # re-queued: the limiter holds it until the cool-down ends
+                    continue
+                error = self._never_fits(error, tokens, limited)
             if self._handle_error(recorder, req, error, attempt, was_failed):
+                if flight is not None:
+                    if error.kind is ErrorKind.REFUSED and error.raw is not None:
+                        flight.outcome = error
+                    elif self._state is not RunState.STOPPED:
+                        flight.failure = (error.kind.value, error.message)
                 return
             delay = error.retry_after_s
             if delay is None:
                 delay = backoff_delay(attempt, self._rng)
-            if error.kind in (ErrorKind.RATE_LIMIT, ErrorKind.OVERLOADED):
-                self.limiter.cool_down(delay)
+            recorder.store.mark_unsent(req.id)  # not at the provider while it waits
+            slot.release()  # its place goes to a request that can be sent now
             self._message = f"{error.message} (retry {attempt + 1} in {delay:.1f} s)"
             self.emit(self.status())
             await self._sleep_unless_stopped(delay, stop)
+            attempt += 1
+
+    def _requeue_after_429(
+        self,
+        recorder: Recorder,
+        req: PendingRequest,
+        error: ProviderError,
+        tokens: int,
+        limited: int,
+        number: int,
+    ) -> bool:
+        """A 429: fewer at once, everyone waits the retry-after, this one goes again.
+
+        It uses up no retry: a rate limit says "later", not "no". Only a request
+        the provider can never take (bigger than its tokens/min) or one refused
+        MAX_RATE_LIMITED times in a row is given up (and tried again on resume).
+        """
+        tpm = self.limiter.tpm
+        if limited > MAX_RATE_LIMITED or (tpm is not None and tokens > tpm):
+            return False
+        delay = error.retry_after_s
+        if delay is None:
+            delay = backoff_delay(min(limited - 1, 6), self._rng)
+        self.window.on_rate_limited(number)
+        self.limiter.cool_down(delay)
+        recorder.store.mark_unsent(req.id)
+        self._message = (
+            f"The provider's rate limit was reached; waiting {delay:.1f} s, then "
+            f"{self.window.limit} request(s) at once."
+        )
+        self.emit(self.status())
+        return True
+
+    def _never_fits(self, error: ProviderError, tokens: int, limited: int) -> ProviderError:
+        """The failure recorded for a request the rate limit will never let through."""
+        tpm = self.limiter.tpm
+        if tpm is not None and tokens > tpm:
+            message = (
+                f"This request (about {tokens:,} tokens with its answer) is larger than the "
+                f"provider's limit of {tpm:,.0f} tokens per minute, so it is always refused. "
+                "Shorten the prompt or lower max_tokens, or ask the provider for a higher limit."
+            )
+        else:
+            message = (
+                f"The provider refused this request {limited} times for its rate limit "
+                "although the run waited each time as asked; resume the run to try again."
+            )
+        return ProviderError(ErrorKind.BAD_REQUEST, message, status=error.status)
 
     def _handle_error(
         self,
@@ -676,14 +881,16 @@ class Runner:
             recorder.store.record_failure(req.id, error.kind.value, error.message)
             c.failed += not was_failed
             self._state = RunState.STOPPED
-            self._message = error.message
+            if not self._draining:  # the first cause is the one the user must fix
+                self._message = error.message
             self._draining = True  # answers already on their way still come in
             self.emit(self.status())
             return True
-        if not error.retryable or attempt == self._max_retries or self._draining:
+        if not error.retryable or attempt >= self._max_retries or self._draining:
             recorder.store.record_failure(req.id, error.kind.value, error.message)
             c.failed += not was_failed
-            self._message = error.message
+            if not self._draining:  # a stopped run keeps saying why it stopped
+                self._message = error.message
             self.emit(self.status())
             return True
         return False
@@ -705,6 +912,9 @@ class Runner:
             and self._resume.is_set()
         ):
             await self._reask_once(recorder, provider, req, stop)
+        self._queue_samples(recorder, req, answer)
+
+    def _queue_samples(self, recorder: Recorder, req: PendingRequest, answer: Answer) -> None:
         samples = int(req.context.get("samples_without_logprobs", 0) or 0)
         kind = KINDS.get(req.kind)
         if (

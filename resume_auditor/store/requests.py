@@ -157,6 +157,30 @@ class RequestTables:
             )
             return int(cur.lastrowid or 0) if cur.rowcount else 0
 
+    def duplicate_bodies(self, run_id: int) -> set[tuple[str, int]]:
+        """(body_sha256, rep) asked by more than one open or answered request of a run.
+
+        The runner sends each of these once and shares the answer (single flight);
+        a different `rep` is another sample, never a duplicate.
+        """
+        return {
+            (str(r[0]), int(r[1]))
+            for r in self._db.execute(
+                "SELECT body_sha256, rep FROM request WHERE run_id = ? AND status != 'skipped' "
+                "GROUP BY body_sha256, rep HAVING count(*) > 1",
+                (run_id,),
+            )
+        }
+
+    def mark_unsent(self, request_id: int) -> None:
+        """Back in the queue after an attempt that got no answer (a 429, an error being
+        retried): `sent` then means at the provider right now, so after a crash only
+        those can have an answer that never arrived."""
+        self._db.execute(
+            "UPDATE request SET status = 'pending' WHERE id = ? AND status = 'sent'",
+            (request_id,),
+        )
+
     # -- answers -------------------------------------------------------------------
 
     def record_cached(

@@ -17,6 +17,7 @@ from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
+from resume_auditor.runner.window import AUTO_CEILING, LOCAL_CONCURRENCY
 from resume_auditor.store.backup import make_backup
 from resume_auditor.store.resultfile import ResultFile, ResultFileError, RunRecord
 
@@ -92,7 +93,7 @@ def make_runner(
     path: str | Path,
     run_id: int | None = None,
     *,
-    concurrency: int = 2,
+    concurrency: int | None = None,
     timeout_s: float = 120.0,
     on_event: Callable[[Event], None] | None = None,
     factory: Callable[[], Provider] | None = None,
@@ -108,6 +109,8 @@ def make_runner(
 ) -> Runner:
     """A runner for one run of an audit file (default: the latest run).
 
+    concurrency: the most requests at once (None or 0: as many as the provider's
+        limits allow, learnt during the run; a local model gets LOCAL_CONCURRENCY).
     budget_usd: pause before spend could pass it (needs a price for the model).
     rpm, tpm: the provider's limits, if known; they are also learnt from headers.
     batch: True (or options) to use the provider's batch API; remembered for the
@@ -132,22 +135,27 @@ def make_runner(
     options: BatchOptions | None = None
     if batch:
         options = batch if isinstance(batch, BatchOptions) else BatchOptions()
-    limiter = RateLimiter(rpm, tpm)
+    limiter = RateLimiter(rpm, tpm, smooth=True)
     # Start from what the provider said last time; its headers correct it.
     limiter.learned_rpm, limiter.learned_tpm = limits_memory.recall(
         run.provider, run.base_url, run.model
     )
+    adaptive = True
     if run.provider == "local":
         timeout_s = max(timeout_s, 300.0)
+        # The bundled model answers one at a time; more at once only queue there.
+        concurrency, adaptive = concurrency or LOCAL_CONCURRENCY, False
+    ceiling = concurrency or AUTO_CEILING
     make_provider_ = factory or provider_factory(
-        model_of(run), timeout_s, on_headers=limiter.observe, connections=concurrency + 4
+        model_of(run), timeout_s, on_headers=limiter.observe, connections=ceiling + 4
     )
     return Runner(
         path,
         run.id,
         _backing_up(Path(path), make_provider_),
         None,
-        concurrency=concurrency,
+        concurrency=ceiling,
+        adaptive=adaptive,
         timeout_s=timeout_s,
         max_retries=max_retries,
         on_event=on_event,
@@ -183,7 +191,7 @@ def estimate_for(
     path: str | Path,
     run_id: int | None = None,
     *,
-    concurrency: int = 2,
+    concurrency: int | None = None,
     use_cache: bool = True,
     rpm: float | None = None,
     tpm: float | None = None,

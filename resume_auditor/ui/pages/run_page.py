@@ -129,8 +129,12 @@ class RunPage(Page):
             "of Castleman et al. (2025); a different preset becomes a separate run."
         )
         self.concurrency = QSpinBox()
-        self.concurrency.setRange(1, 32)
-        self.concurrency.setToolTip("How many requests are in flight at once.")
+        self.concurrency.setRange(0, 256)
+        self.concurrency.setSpecialValueText("Auto")  # 0: learnt from the provider's limits
+        self.concurrency.setToolTip(
+            "The most requests in flight at once. Auto: as many as the provider's rate "
+            "limits allow, found during the run."
+        )
         self.plan_text = QLabel("")
         self.plan_text.setWordWrap(True)
         self.budget = QDoubleSpinBox()
@@ -371,7 +375,11 @@ class RunPage(Page):
             f"{status.failed} failed, {status.invalid} unreadable, {status.in_flight} in flight."
         )
         if status.state is RunState.RUNNING:
+            if status.concurrency:
+                text += f" Up to {status.concurrency} at once."
             text += f" Time left: {fmt_eta(status.eta_s)}."
+        if status.shared:
+            text += f" {status.shared} answered once for identical requests (paid once)."
         text += " " + spend_text(status)
         if status.message:
             text += f"\n{status.message}"
