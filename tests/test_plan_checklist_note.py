@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.store.resultfile import ResultFile
@@ -36,3 +38,18 @@ def test_a_checklist_with_requirements_adds_no_note(tmp_path: Path) -> None:
     with ResultFile(path) as rf:
         plan = plan_run(rf, study_of(rf), small_cell=30)
     assert plan.notes == []
+
+
+def test_a_study_whose_posting_lists_only_duties_is_refused_with_the_reason() -> None:
+    """`audit` stops before anything is built, saying why the checklist is empty."""
+    from resume_auditor.domain.study import StudyError
+    from resume_auditor.workflow.ingest import check_job, read_job
+
+    job = read_job(
+        "# Billing Coordinator\n\n## Duties\n- Prepare daily billing\n"
+        "- Reconcile delivery documents\n- Coordinate dispatch with carriers\n",
+        "Billing Coordinator",
+    )
+    with pytest.raises(StudyError) as err:
+        check_job(job)
+    assert "Duties" in str(err.value) and "by hand" in str(err.value)

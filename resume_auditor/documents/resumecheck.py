@@ -130,7 +130,8 @@ _RESUME_WORDS = re.compile(
 _JOB_WORDS = re.compile(
     r"\b(requirements?|qualifications?|responsibilities|you will|you'll|we are looking|"
     r"we're looking|the role|this role|apply|benefits|salary|equal opportunity|preferred|"
-    r"must have|nice to have|job description|about (?:us|the team))\b",
+    r"must have|nice to have|job description|about (?:us|the team)|duties|what you(?:'|’)ll do|"
+    r"job (?:summary|title|type|location)|position|hiring|candidates?)\b",
     re.IGNORECASE,
 )
 MIN_RESUME_CHARS = 200

@@ -12,7 +12,7 @@ from typing import Any
 
 from resume_auditor.documents.errors import DocumentError
 from resume_auditor.documents.extract import analyse_resume, notice
-from resume_auditor.documents.jobparse import classify, parse_job
+from resume_auditor.documents.jobparse import classify, parse_job, read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, load_bytes, load_file
 from resume_auditor.documents.names import is_placeholder_name
 from resume_auditor.documents.resumecheck import (
@@ -76,11 +76,22 @@ def read_job(
 
 
 def check_job(job: Job) -> None:
-    if not job.required:
-        raise StudyError(
-            "No required qualifications were found in the job description. Put them under a "
-            "heading such as 'Requirements', or add them to the checklist."
-        )
+    """A study needs required qualifications: without them no validity pair can be built.
+
+    The parser's own notes say why the list came out empty (only duties, only
+    preferred items, an empty heading...) and what to do, so the user is told that
+    rather than a generic line.
+    """
+    if job.required:
+        return
+    notes = read_checklist(job.text, job.title).notes if job.text.strip() else []
+    if notes:  # they say why the list is empty and what to do
+        raise StudyError(" ".join(notes))
+    raise StudyError(
+        "No required qualifications were found in the job description. List them under [job] "
+        'in the study file as required = ["...", ...], or put them under a heading such as '
+        "'Requirements' in the job description."
+    )
 
 
 def job_from_study(study: StudyFile) -> tuple[Job, str | None, bytes | None]:
