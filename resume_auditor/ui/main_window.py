@@ -322,14 +322,14 @@ class MainWindow(QMainWindow):
         self._shown_path = data.path
         if not reopened:
             self.settings.add_recent(data.path)
-            if data.notes:
-                self.statusBar().showMessage(data.notes[0], 15000)
         for action in self.audit_actions:
             action.setEnabled(True)
         for page in self.pages:
             page.show_audit(data)
         self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
         self.statusBar().showMessage(f"Audit file: {data.path}")
+        if not reopened and data.notes:  # after the file name, which would hide it at once
+            self.statusBar().showMessage(data.notes[0], 15000)
         self._update_steps(data)
         self._show_next_hint(data)
         if self._start_when_loaded and shipped_sample(data.study.name) == "quick":

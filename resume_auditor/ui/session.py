@@ -91,7 +91,8 @@ def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
                 n += 1
             target = candidate
     prepared = prepare(study, target, generate=False)  # the Test cases page has a button
-    return load_audit(prepared.path, prepared.notes)
+    # the study file's own notes first (e.g. a key taken out of an address)
+    return load_audit(prepared.path, [*study.notes, *prepared.notes])
 
 
 def import_and_load(bundle: Path) -> AuditData:
