@@ -86,8 +86,8 @@ in_chroot() {
     HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive DISPLAY=":$display_num" "$@"
 }
 
-apt_line_in() {  # the packages of the `apt-get install` line in a log ("" when none)
-  grep -m1 -oE 'apt-get install [a-z0-9.+ -]+' "$1" | sed 's/^apt-get install //; s/ *$//' || true
+apt_line_in() {  # the packages of the first `apt(-get) install` line in a log ("" when none)
+  grep -m1 -oE 'apt(-get)? install [a-z0-9.+ -]+' "$1" | sed -E 's/^apt(-get)? install //; s/ *$//' || true
 }
 
 # The README's first command, verbatim except for the last part: the app opens the sample
@@ -166,11 +166,7 @@ for attempt in 1 2 3 4; do
     echo "   the app opened and loaded the sample"
     break
   fi
-  if grep -q "python3-venv package" "$logs/run-$attempt.log"; then
-    packages=python3-venv  # Debian's own message: "apt install python3.11-venv"
-  else
-    packages=$(apt_line_in "$logs/run-$attempt.log")
-  fi
+  packages=$(apt_line_in "$logs/run-$attempt.log")  # Debian's venv says "apt install python3.11-venv"
   if [[ -z $packages || $mode == readme ]]; then
     echo "!! the command stopped without an apt-get line to follow" >&2
     exit 1
