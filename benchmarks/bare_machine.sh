@@ -181,6 +181,13 @@ missing=$(in_chroot sh -c 'cd /root/ra/.venv/lib/python3.11/site-packages/PySide
   ldd Qt/plugins/platforms/libqxcb.so QtPdf.abi3.so QtPdfWidgets.abi3.so | grep "not found" | sort -u')
 echo "   libraries still missing for Qt's X11 plugin and QtPdf: ${missing:-none}"
 
+echo "== user, over SSH without a display: .venv/bin/resume-auditor"
+code=0
+in_chroot env -u DISPLAY /root/ra/.venv/bin/resume-auditor >"$logs/no-display.log" 2>&1 || code=$?
+sed 's/^/    | /' "$logs/no-display.log"
+echo "    (exit $code)"
+[[ $code == 3 ]] || { echo "!! without a display the app did not stop with its message" >&2; exit 1; }
+
 # --- the PDF report --------------------------------------------------------------------------
 audit=/root/.local/share/resume-auditor/audits/sample.audit
 for attempt in 1 2; do
