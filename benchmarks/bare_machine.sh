@@ -20,7 +20,8 @@
 # The app is opened on Xvfb display :${BARE_DISPLAY:-77} (started if it is not running) with
 # `gui --quit-after-load`, which exits once the sample study is loaded ("loaded ..."). The PDF
 # report is then tried without Pango, and again after installing the line its message gives.
-# Every mount is undone on exit (trap), so the script is safe to interrupt and to re-run.
+# Every mount is undone on exit (trap), so the script is safe to interrupt (Ctrl-C, or SIGINT to
+# its process group) and to re-run.
 # Everything runs under `nice -n 19`. Prints wall times per step; logs go to CHROOT.logs/.
 set -euo pipefail
 
@@ -95,7 +96,7 @@ apt_line_in() {  # the packages of the first `apt(-get) install` line in a log (
 readme_command="python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/resume-auditor gui --quit-after-load"
 readme_run() {  # readme_run LOG: run it in the clone, tee its output into LOG
   local code=0
-  in_chroot timeout 1800 sh -c "cd /root/ra && $readme_command" >"$1" 2>&1 || code=$?
+  in_chroot timeout --foreground 1800 sh -c "cd /root/ra && $readme_command" >"$1" 2>&1 || code=$?
   sed 's/^/    | /' "$1" | grep -v -E '^    \| +(Collecting|Downloading|Using cached|Requirement already|━)' | tail -25
   echo "    (exit $code)"
   return 0
