@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,13 +58,83 @@ def test_the_message_gives_one_line_to_paste() -> None:
     assert "libxcb-cursor0" not in message, "a package that is installed is not named"
 
 
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="Qt's xcb and Wayland plugins exist on Linux only"
+)
+
+
+class FakeLdd:
+    """What `ldd` would find missing, per platform plugin; records which were asked."""
+
+    def __init__(self, **missing: list[str]) -> None:
+        self.missing = missing
+        self.asked: list[str] = []
+
+    def __call__(self, plugin: str) -> list[str]:
+        self.asked.append(plugin)
+        return self.missing.get(plugin, [])
+
+
+@linux_only
 def test_offscreen_and_other_platforms_are_not_checked() -> None:
-    if not sys.platform.startswith("linux"):
-        pytest.skip("the xcb plugin exists on Linux only")
-    assert not pc.uses_xcb({"QT_QPA_PLATFORM": "offscreen", "DISPLAY": ":0"})
-    assert pc.uses_xcb({"QT_QPA_PLATFORM": "xcb"})
-    assert pc.uses_xcb({"DISPLAY": ":1"})
-    assert not pc.uses_xcb({})
+    ldd = FakeLdd(xcb=["libxcb-icccm.so.4"])
+    for platform in ("offscreen", "minimal", "vnc", "eglfs", "offscreen;xcb"):
+        assert pc.qt_start_problem({"QT_QPA_PLATFORM": platform, "DISPLAY": ":0"}, ldd) is None
+    assert ldd.asked == []
+
+
+@linux_only
+def test_an_x11_display_with_every_library_starts() -> None:
+    assert pc.qt_start_problem({"DISPLAY": ":1"}, FakeLdd()) is None
+    assert (
+        pc.qt_start_problem({"QT_QPA_PLATFORM": "xcb:nograb", "DISPLAY": ":1"}, FakeLdd()) is None
+    )
+
+
+@linux_only
+def test_an_x11_display_without_a_library_names_the_package() -> None:
+    message = pc.qt_start_problem({"DISPLAY": ":1"}, FakeLdd(xcb=["libxcb-icccm.so.4"]))
+    assert message is not None and "sudo apt-get install libxcb-icccm4\n" in message
+    assert pc.NO_DISPLAY_MESSAGE not in message
+
+
+@linux_only
+def test_no_display_says_so_instead_of_qts_misleading_xcb_cursor_hint() -> None:
+    # A bare server reached over SSH: every library installed, no DISPLAY.
+    for environ in ({}, {"QT_QPA_PLATFORM": "xcb"}, {"QT_QPA_PLATFORM": "wayland"}):
+        message = pc.qt_start_problem(environ, FakeLdd())
+        assert message == pc.NO_DISPLAY_MESSAGE, environ
+    both = pc.qt_start_problem({}, FakeLdd(xcb=["libEGL.so.1"]))
+    assert both is not None and "sudo apt-get install libegl1" in both
+    assert pc.NO_DISPLAY_MESSAGE in both
+
+
+@linux_only
+def test_a_wayland_session_is_not_stopped_for_missing_x11_libraries(tmp_path: Path) -> None:
+    ldd = FakeLdd(xcb=["libxcb-cursor.so.0"])
+    assert pc.qt_start_problem({"WAYLAND_DISPLAY": "wayland-0"}, ldd) is None
+    # libwayland's default socket, with only the session type set
+    (tmp_path / "wayland-0").touch()
+    session = {"XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": str(tmp_path)}
+    assert pc.qt_start_problem(session, ldd) is None
+
+
+@linux_only
+def test_a_wayland_session_falls_back_to_x11_and_names_what_both_lack() -> None:
+    environ = {"XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}
+    assert pc.qt_start_problem(environ, FakeLdd(wayland=["libwayland-client.so.0"])) is None
+    message = pc.qt_start_problem(
+        environ, FakeLdd(wayland=["libwayland-client.so.0"], xcb=["libxcb-icccm.so.4"])
+    )
+    assert message is not None and "sudo apt-get install libxcb-icccm4\n" in message
+    # Outside a Wayland session Qt uses X11 whatever WAYLAND_DISPLAY says.
+    x11 = {"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}
+    assert pc.qt_start_problem(x11, FakeLdd(xcb=["libxcb-icccm.so.4"])) is not None
+    only_wayland = pc.qt_start_problem(
+        {"QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "w"},
+        FakeLdd(wayland=["libwayland-cursor.so.0"]),
+    )
+    assert only_wayland is not None and "sudo apt-get install libwayland-cursor0" in only_wayland
 
 
 def test_on_this_machine_the_plugin_is_found_and_ldd_agrees() -> None:

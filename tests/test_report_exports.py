@@ -191,16 +191,24 @@ def test_an_output_that_fails_does_not_stop_the_others(
     assert not list(tmp_path.glob(".*partial"))
 
 
-def test_missing_pango_is_a_plain_message(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_pango_is_a_plain_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import builtins
 
     real_import = builtins.__import__
 
     def fake_import(name: str, *args: object, **kwargs: object) -> object:
         if name == "weasyprint":
+            # What WeasyPrint does without Pango: a banner on stdout, then the error.
+            print("WeasyPrint could not import some external libraries.")
             raise OSError("cannot load library 'libpango-1.0-0'")
         return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
-    with pytest.raises(PdfUnavailable, match="libpango-1.0-0 libpangoft2-1.0-0"):
+    with pytest.raises(PdfUnavailable) as caught:
         pdf_module.html_to_pdf("<p>x</p>")
+    # One line the user can paste, on a line of its own.
+    lines = [line.strip() for line in str(caught.value).splitlines()]
+    assert "sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0" in lines
+    assert "WeasyPrint could not import" not in capsys.readouterr().out
