@@ -18,7 +18,7 @@ from typing import Any
 from resume_auditor.prompts import KINDS, PromptError, get_preset
 from resume_auditor.providers.base import ProviderError
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
-from resume_auditor.runner import limits_memory
+from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.prices import Price, PriceTable
 from resume_auditor.runner.tokens import CHARS_PER_TOKEN, body_input_tokens
 from resume_auditor.store.cache import ResponseCache, request_key
@@ -204,7 +204,16 @@ def estimate_run(
     tpm = tpm or remembered[1]
     latency = latency_s or TYPICAL_LATENCY_S.get(provider, DEFAULT_LATENCY_S)
     eta = None
-    if to_send:
+    pace = speed_memory.recall(provider, run.base_url, model) if provider == "local" else None
+    if to_send and pace is not None:
+        # this computer's own pace in its last run, scaled to the planned answers' size
+        per_answer = pace.seconds_per_answer(input_tokens / to_send, out_typical / to_send)
+        eta = to_send * per_answer
+        notes.append(
+            f"The time comes from this computer's last run of {model}: {pace.answers} answers "
+            f"in {pace.seconds:.0f} s; it is measured again as answers arrive."
+        )
+    elif to_send:
         at_once = concurrency or ASSUMED_AUTO_CONCURRENCY
         per_minute = at_once * 60.0 / latency
         if rpm:
@@ -212,6 +221,11 @@ def estimate_run(
         if tpm and total_tokens:
             per_minute = min(per_minute, tpm / (total_tokens / to_send))
         eta = to_send / per_minute * 60.0
+        if provider == "local":
+            notes.append(
+                "The time is a guess until the bundled model has answered on this computer; "
+                "it is measured during the run, and the next estimate uses that."
+            )
         if not rpm and not free:
             notes.append(
                 "The provider's rate limit is not known yet; the time assumes "

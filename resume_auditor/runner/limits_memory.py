@@ -29,7 +29,7 @@ def _path() -> Path:
     return data_dir() / LIMITS_FILE
 
 
-def _read(path: Path) -> dict[str, dict[str, float]]:
+def read_entries(path: Path) -> dict[str, dict[str, float]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -45,7 +45,7 @@ def recall(
     provider: str, base_url: str, model: str, path: Path | None = None
 ) -> tuple[float | None, float | None]:
     """(requests/min, tokens/min) a run saw last time, or None for each not known."""
-    entry = _read(path or _path()).get(model_key(provider, base_url, model), {})
+    entry = read_entries(path or _path()).get(model_key(provider, base_url, model), {})
     if time.time() - float(entry.get("seen", 0)) > MAX_AGE_S:
         return None, None
     rpm, tpm = entry.get("rpm"), entry.get("tpm")
@@ -62,18 +62,19 @@ def remember(
 ) -> None:
     if rpm is None and tpm is None:
         return
-    path = path or _path()
-    data = _read(path)
-    data[model_key(provider, base_url, model)] = {
-        "rpm": rpm or 0,
-        "tpm": tpm or 0,
-        "seen": time.time(),
-    }
+    entry = {"rpm": rpm or 0, "tpm": tpm or 0}
+    write_entry(path or _path(), model_key(provider, base_url, model), entry, "rate limits")
+
+
+def write_entry(path: Path, key: str, entry: dict[str, float], what: str) -> None:
+    """Set one model's entry (stamped `seen` now) in a small JSON memory file, atomically."""
+    data = read_entries(path)
+    data[key] = {**entry, "seen": time.time()}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".limits-", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=1, sort_keys=True)
         os.replace(tmp, path)
     except OSError as exc:
-        logger.warning("could not remember rate limits in %s: %s", path, exc)
+        logger.warning("could not remember %s in %s: %s", what, path, exc)

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from resume_auditor.prompts import INVALID, KINDS
 from resume_auditor.providers.base import ChatResponse, ErrorKind, Provider, ProviderError
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
-from resume_auditor.runner import limits_memory
+from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.answering import (
     Parser,
     Recorder,
@@ -129,6 +129,12 @@ class _Counters:
     in_flight: int = 0
     reserved: float = 0.0  # worst-case cost of the requests in flight
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=50))
+    # the model's own answers (not cache hits or shared ones) and when the last came,
+    # for the pace remembered for the next estimate (speed_memory)
+    paid: int = 0
+    paid_input_tokens: int = 0
+    paid_output_tokens: int = 0
+    last_paid_at: float = 0.0
 
 
 class Runner:
@@ -202,6 +208,7 @@ class Runner:
         self._budget_blocked = False
         self._draining = False  # a fatal error: no new requests, in-flight ones finish
         self._started = 0.0
+        self._dispatch_started = 0.0  # when the first request could go out (pace memory)
         self.worst_case: Callable[[dict[str, Any]], float] | None = None
         self.final_status: RunStatus | None = None
 
@@ -398,6 +405,8 @@ class Runner:
             if cache is not None:
                 cache.close()
             store.close()
+            if identity is not None:
+                self._remember_pace(identity)
             if identity is not None and (self.limiter.learned_rpm or self.limiter.learned_tpm):
                 limits_memory.remember(
                     identity.provider,
@@ -412,6 +421,23 @@ class Runner:
             self._message = ""
             if c.failed:
                 self._message = f"{c.failed} request(s) failed; resume the run to try them again."
+
+    def _remember_pace(self, identity: RunIdentity) -> None:
+        """Write down how fast the model answered, for the next run's estimate."""
+        c = self.counters
+        if not self._dispatch_started or not c.last_paid_at:
+            return
+        speed_memory.remember(
+            identity.provider,
+            identity.base_url,
+            identity.model,
+            speed_memory.Pace(
+                answers=c.paid,
+                seconds=c.last_paid_at - self._dispatch_started,
+                input_tokens=c.paid_input_tokens,
+                output_tokens=c.paid_output_tokens,
+            ),
+        )
 
     # -- budget --------------------------------------------------------------------
 
@@ -515,6 +541,7 @@ class Runner:
         task.add_done_callback(tasks.discard)
 
     async def _dispatch(self, store: ResultFile, recorder: Recorder, provider: Provider) -> None:
+        self._dispatch_started = time.monotonic()
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
@@ -648,6 +675,11 @@ class Runner:
         c.invalid += answer.value == INVALID
         c.refused += "refused" in answer.parsed
         c.cache_hits += from_cache
+        if not from_cache:
+            c.paid += 1
+            c.paid_input_tokens += usage[0]
+            c.paid_output_tokens += usage[1]
+            c.last_paid_at = time.monotonic()
         c.input_tokens += usage[0]
         c.output_tokens += usage[1]
         c.cached_tokens += usage[2]
