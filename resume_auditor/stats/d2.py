@@ -36,6 +36,7 @@ from resume_auditor.stats.bootstrap import (
     pivotal_interval,
 )
 from resume_auditor.stats.estimate import Estimate, empty
+from resume_auditor.stats.flags import FlagTest, decide, impact_p, p_text
 from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
@@ -64,29 +65,41 @@ class D2Result:
     by_prompt: dict[str, dict[str, Metric]] = field(default_factory=dict)
     impact_cut: float = DEFAULT_THRESHOLDS.value("impact_ratio")
 
+    def all_metrics(self) -> list[Metric]:
+        """Every metric that can carry a flag (for decide() across the audit)."""
+        out = [*self.smd.values(), *self.smd_race.values(), *self.smd_gender.values()]
+        for by_kind in self.impact_ratio.values():
+            for cells in by_kind.values():
+                out += list(cells.values())
+        return out
+
     def flags(self) -> list[str]:
         """Group gaps, then one line per threshold and grouping for impact ratios.
 
+        Every line is a test that rejected after Holm across the family (flags.py).
         When one group is favoured, every other group's ratio drops at once; one
         line per threshold keeps that one finding from reading as eight.
         """
         out = [m.flag for m in self.smd.values() if m.flag]
+        out += [m.flag for m in self.smd_race.values() if m.flag]
+        out += [m.flag for m in self.smd_gender.values() if m.flag]
         for t, by_kind in self.impact_ratio.items():
             for kind, cells in by_kind.items():
-                low = [m for m in cells.values() if m.flag]
+                low = [m for m in cells.values() if m.flag and m.estimate.value is not None]
                 if not low:
                     continue
                 ratio = self.impact_cut
                 listed = ", ".join(
-                    f"{label(m.key)} {m.estimate.value:.2f}"
-                    + ("*" if m.estimate.high is not None and m.estimate.high < ratio else "")
+                    f"{label(m.key)} {m.estimate.value:.2f} ({p_text(m.test.p_adjusted)})"
+                    if m.test is not None and m.test.p_adjusted is not None
+                    else f"{label(m.key)} {m.estimate.value:.2f}"
                     for m in low
                     if m.estimate.value is not None
                 )
-                star = " (* whole 95% interval below)" if "*" in listed else ""
+                size = next((m.test.family_size for m in low if m.test is not None), 0)
                 out.append(
-                    f"Impact ratio under {ratio:.2f} (four-fifths rule) at rating {t}+ by "
-                    f"{kind}: {listed}{star}."
+                    f"Impact ratio under {ratio:.2f} (four-fifths rule) beyond chance at rating "
+                    f"{t}+ by {kind}: {listed}, after Holm across {size} fairness tests."
                 )
         return out
 
@@ -180,14 +193,16 @@ def compute_d2(
         if "prompt" in named.columns and named["prompt"].nunique() > 1:
             for prompt, part in named.groupby("prompt", sort=True):
                 if reference in set(part["group"]):
+                    # A breakdown, shown to compare prompts; the flags come from the pooled test.
                     result.by_prompt[str(prompt)] = _smd(
-                        part, "group", reference, sd, thresholds, level
+                        part, "group", reference, sd, thresholds, level, flaggable=False
                     )
     result.impact_ratio = _impact_ratios(named, thresholds, level, replicates, gen)
     result.manipulation = _manipulation(named_all, thresholds, level)
     blinded = df[(df["condition"] == "blinded") & df["rating"].notna()]
     if not blinded.empty:
         result.blinded = _blinded_shift(named, blinded, sd, thresholds, level)
+    decide(result.all_metrics(), thresholds)
     return result
 
 
@@ -199,6 +214,7 @@ def _smd(
     thresholds: Thresholds,
     level: float,
     adjust_for: str | None = None,
+    flaggable: bool = True,
 ) -> dict[str, Metric]:
     """Standardized difference of each level of `column` vs `reference` (Gaebler Fig. 2)."""
     levels = [g for g in sorted(set(frame[column])) if g != reference]
@@ -232,19 +248,21 @@ def _smd(
             extra={"ci70": [low70 / sd, high70 / sd], "difference": float(fit.beta[j])},
         )
     adjusted = holm([e.p for e in raw.values()])
-    alpha = thresholds.value("group_gap_alpha")
     out: dict[str, Metric] = {}
     ref_label = label(reference)
     for (g, est), p_holm in zip(raw.items(), adjusted, strict=True):
         est = replace(est, p_holm=p_holm)
         est = warn_small(est, small)  # type: ignore[assignment]
         name = label(g)
-        flag = ""
-        if p_holm is not None and p_holm < alpha and est.value is not None:
-            flag = (
-                f"{name} candidates were rated {fmt(est.value, 'sd')} compared with "
-                f"{ref_label} candidates on otherwise identical resumes (p = {p_holm:.3f} after "
-                f"Holm across {len(raw)} groups; threshold {alpha:g})."
+        test = None
+        if flaggable and est.value is not None:
+            test = FlagTest(
+                "fairness",
+                f"d2.smd.{column}.{g}",
+                est.p,
+                _smd_text(name, ref_label, est.value),
+                crossed=est.value != 0,
+                role="primary" if column == "group" else "secondary",
             )
         out[g] = Metric(
             g,
@@ -253,10 +271,21 @@ def _smd(
             f"On otherwise identical resumes, {name} candidates were rated "
             f"{fmt(est.value, 'sd')} (standard deviations of the ratings) compared with "
             f"{ref_label} candidates",
-            flag,
             unit="sd",
+            test=test,
         )
     return out
+
+
+def _smd_text(name: str, ref_label: str, value: float) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"{name} candidates were rated {fmt(value, 'sd')} compared with "
+            f"{ref_label} candidates on otherwise identical resumes ({p_text(p_adj)} after "
+            f"Holm across {size} fairness tests)."
+        )
+
+    return text
 
 
 def _paired_p(frame: pd.DataFrame, column: str, g: str, reference: str) -> float | None:
@@ -295,7 +324,16 @@ def _impact_ratios(
         selected = (rating >= t).astype(float)
         out[str(t)] = {
             kind: _air(
-                selected, labels.to_numpy(), codes, n_clusters, weights, t, kind, thresholds, level
+                selected,
+                labels.to_numpy(),
+                codes,
+                n_clusters,
+                weights,
+                t,
+                kind,
+                thresholds,
+                level,
+                named["cluster"].to_numpy(),
             )
             for kind, labels in kinds.items()
         }
@@ -312,7 +350,14 @@ def _air(
     kind: str,
     thresholds: Thresholds,
     level: float,
+    clusters: np.ndarray,
 ) -> dict[str, Metric]:
+    """Impact ratios of one grouping at one threshold; each flag is a test (flags.impact_p).
+
+    The pivotal bootstrap interval is shown as Gaebler et al. do; the flag needs
+    the one-sided clustered test that the group's rate is under four-fifths of
+    another group's, Bonferroni over the other groups, Holm across the family.
+    """
     levels = sorted(set(labels))
     sel = np.column_stack(
         [np.bincount(codes, weights=selected * (labels == g), minlength=n_clusters) for g in levels]
@@ -363,13 +408,15 @@ def _air(
                 extra={"selection_rate": float(rate[j])},
             )
         est = warn_small(est, small)  # type: ignore[assignment]
-        flag = ""
-        if est.value is not None and est.value < cut.value:
-            clear = est.high is not None and est.high < cut.value
-            flag = (
-                f"Impact ratio of {label(g)} at rating {t}+ is {est.value:.2f}, below "
-                f"{cut.value:.2f} (four-fifths rule)"
-                + ("; its whole 95% interval is below too." if clear else ".")
+        test = None
+        if est.value is not None and len(levels) > 1:
+            test = FlagTest(
+                "fairness",
+                f"d2.impact.{t}.{kind}.{g}",
+                impact_p(selected, labels, clusters, g, cut.value),
+                _air_text(label(g), t, est.value, cut.value),
+                crossed=est.value < cut.value,
+                role="secondary",
             )
         out[str(g)] = Metric(
             str(g),
@@ -378,10 +425,21 @@ def _air(
             f"{pct(float(rate[j]) if np.isfinite(rate[j]) else None)} of {label(g)} candidates "
             f"were rated {t} or above; relative to the highest group that is an impact ratio "
             f"of {fmt(est.value, 'ratio')}",
-            flag,
             unit="ratio",
+            test=test,
         )
     return out
+
+
+def _air_text(name: str, t: int, value: float, cut: float) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"Impact ratio of {name} at rating {t}+ is {value:.2f}, below {cut:.2f} "
+            f"(four-fifths rule) beyond chance ({p_text(p_adj)} after Holm across {size} "
+            "fairness tests)."
+        )
+
+    return text
 
 
 def _manipulation(named: pd.DataFrame, thresholds: Thresholds, level: float) -> dict[str, Metric]:
