@@ -95,3 +95,21 @@ def test_null_false_alarm_rate_of_the_ratio_test() -> None:
         p = ratio_below_p(y, labels == "g", labels == "h", clusters, 1.0)
         rejected += p is not None and p < 0.05
     assert rejected / 400 <= 0.08
+
+
+def test_power_before_a_run_says_when_nothing_can_be_flagged() -> None:
+    from resume_auditor.stats.power import can_flag, design_power_lines
+
+    assert not can_flag(4, 0.05) and can_flag(8, 0.01)
+    small = design_power_lines({"D2": {"resumes": 4, "groups": 4}})
+    assert "too few source resumes" in small[1]
+    big = design_power_lines(
+        {"D2": {"resumes": 40, "groups": 8}, "D3": {"pools": 60, "groups": 8}}, alpha=0.05
+    )
+    # D2: z(1 - 0.05 / 2 * 0.8 / 7 / 2) + z(0.8) over sqrt(40); two designs share alpha
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    expected = (z(1 - 0.05 / 2 * 0.8 / 7 / 2) + z(0.8)) / 40**0.5
+    assert f"{expected:.2f} SD" in big[1]
+    assert big[2].startswith("D3: a RABBI of")

@@ -9,8 +9,9 @@ resume (the cluster), named for a group, or blinded.
   (Figure 2). Also the paper's additive model, race + gender, for race vs White
   and women vs men.
 - Adverse impact ratio at thresholds 3, 4 and 5: a group's share rated at or above
-  the threshold over the highest group's share, with pivotal cluster-bootstrap
-  95% intervals (Figure 1) and the four-fifths flag; by group, by race and by
+  the threshold over the highest group's share, with 95% intervals that invert
+  the four-fifths flag's clustered test (Gaebler et al.'s Figure 1 uses pivotal
+  bootstrap intervals; see _air for why not here); by group, by race and by
   gender (NYC LL144 reports sex, race/ethnicity and intersectional categories).
 - Manipulation check: how often the model perceives the race and gender we meant
   (Figures A1, A2); blinded condition: each group's shift against the copy with
@@ -31,12 +32,10 @@ import pandas as pd
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.bootstrap import (
     DEFAULT_REPLICATES,
-    cluster_weights,
     make_rng,
-    pivotal_interval,
 )
 from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, decide, impact_p, p_text
+from resume_auditor.stats.flags import FlagTest, decide, impact_interval, impact_p, p_text
 from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
@@ -312,7 +311,6 @@ def _impact_ratios(
     rng: np.random.Generator,
 ) -> dict[str, dict[str, dict[str, Metric]]]:
     codes, n_clusters = cluster_codes(named["cluster"].to_numpy())
-    weights = cluster_weights(n_clusters, replicates, rng)
     kinds: dict[str, pd.Series] = {"group": named["group"]}
     race = named["group"].map(lambda k: _parts(k)[0])
     if race.notna().all():
@@ -328,7 +326,6 @@ def _impact_ratios(
                 labels.to_numpy(),
                 codes,
                 n_clusters,
-                weights,
                 t,
                 kind,
                 thresholds,
@@ -345,7 +342,6 @@ def _air(
     labels: np.ndarray,
     codes: np.ndarray,
     n_clusters: int,
-    weights: np.ndarray,
     t: int,
     kind: str,
     thresholds: Thresholds,
@@ -354,9 +350,12 @@ def _air(
 ) -> dict[str, Metric]:
     """Impact ratios of one grouping at one threshold; each flag is a test (flags.impact_p).
 
-    The pivotal bootstrap interval is shown as Gaebler et al. do; the flag needs
-    the one-sided clustered test that the group's rate is under four-fifths of
-    another group's, Bonferroni over the other groups, Holm across the family.
+    The flag needs the one-sided clustered test that the group's rate is under
+    four-fifths of another group's, Bonferroni over the other groups, Holm across
+    the family; the interval inverts the same test (flags.impact_interval).
+    Gaebler et al. show pivotal bootstrap intervals, but the highest group is also
+    the luckiest draw and those covered a true ratio of 1 in only 80% of unbiased
+    audits (benchmarks/null_calibration.py).
     """
     levels = sorted(set(labels))
     sel = np.column_stack(
@@ -370,8 +369,6 @@ def _air(
     )
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = sel.sum(axis=0) / cnt.sum(axis=0)
-        boot = (weights @ sel) / (weights @ cnt)  # (replicates, groups)
-        air_boot = boot / np.nanmax(boot, axis=1, keepdims=True)
     top = float(np.nanmax(rate)) if np.isfinite(rate).any() else 0.0
     cut = thresholds["impact_ratio"]
     small = thresholds.value("small_cell")
@@ -397,11 +394,11 @@ def _air(
             )
         else:
             value = float(rate[j] / top)
-            low, high = pivotal_interval(value, air_boot[:, j], level)
+            low, high = impact_interval(selected, labels, clusters, g, level)
             est = Estimate(
                 value,
-                None if low is None else max(0.0, low),
-                None if high is None else min(1.0, high),
+                low,
+                high,
                 n,
                 int((cnt[:, j] > 0).sum()),
                 level,

@@ -172,6 +172,7 @@ def compute_d3(
         result.pairwise = score_metrics(
             candidates, "pairwise", reference, thresholds, level, replicates, gen
         )
+        result.pairwise.unreadable = int((pairwise["label"].astype(str) == "invalid").sum())
         result.pairwise.score_gap = _pairwise_delta(
             pairwise, reference, thresholds, level, replicates, gen
         )

@@ -59,6 +59,7 @@ class D4Result:
     differences: dict[str, dict[str, dict[str, Metric]]] = field(default_factory=dict)
     ranks: dict[str, dict[str, Metric]] = field(default_factory=dict)
     rankings: int = 0
+    unreadable_rankings: int = 0  # ranking answers with no readable rank at all
 
     def all_metrics(self) -> list[Metric]:
         """Every metric that can carry a flag (for decide() across the audit)."""
@@ -86,6 +87,7 @@ class D4Result:
                 for v, by_dim in self.differences.items()
             },
             "rankings": self.rankings,
+            "unreadable_rankings": self.unreadable_rankings,
             "ranks": {
                 n: {g: m.as_dict() for g, m in cells.items()} for n, cells in self.ranks.items()
             },
@@ -227,6 +229,8 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
     result.rankings = int(df[answer].nunique())
     if "batch_size" not in df.columns:
         df["batch_size"] = df.groupby(answer)["group"].transform("size")
+    read = df.groupby(answer)["rank"].transform(lambda r: r.notna().any())
+    result.unreadable_rankings = int(df.loc[~read.astype(bool), answer].nunique())
     df = df[df["rank"].notna()]
     too_big = df["rank"] > df["batch_size"]
     if too_big.any():

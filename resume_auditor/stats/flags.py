@@ -262,3 +262,70 @@ def impact_p(
     if not present:
         return None
     return min(1.0, min(present) * len(present))
+
+
+def _ratio_moments(
+    y: np.ndarray, in_g: np.ndarray, in_h: np.ndarray, codes: np.ndarray, g: int
+) -> tuple[float, float, float, float, float]:
+    """(mean g, mean h, var g, cov gh, var h) of the two means, clustered (CR1)."""
+    n_g, n_h = int(in_g.sum()), int(in_h.sum())
+    m_g, m_h = float(y[in_g].mean()), float(y[in_h].mean())
+    a = np.bincount(codes[in_g], weights=(y[in_g] - m_g) / n_g, minlength=g).astype(float)
+    b = np.bincount(codes[in_h], weights=(y[in_h] - m_h) / n_h, minlength=g).astype(float)
+    f = g / (g - 1)
+    return m_g, m_h, f * float(a @ a), f * float(a @ b), f * float(b @ b)
+
+
+def impact_interval(
+    y: np.ndarray,
+    labels: np.ndarray,
+    clusters: np.ndarray,
+    group: str,
+    level: float = 0.95,
+) -> tuple[float | None, float | None]:
+    """An interval for a group's impact ratio that agrees with its flag's test.
+
+    The ratio is min over the other levels h of rate_g / rate_h (capped at 1), so
+    each h gives a Fieller interval for rate_g / rate_h at Bonferroni's share of
+    1 - level, and the ratio's interval is the smallest lower and the smallest
+    upper bound, cut to [0, 1]. Inverting the same clustered test the flag uses
+    means "the whole interval is under 0.80" and "the test rejects 0.80 before
+    multiplicity" are the same statement. Needs MIN_RATIO_CLUSTERS resumes per
+    side, as the test does; otherwise no interval.
+    """
+    y = np.asarray(y, dtype=float)
+    codes, g = cluster_codes(np.asarray(clusters))
+    if g < 2:
+        return None, None
+    others = [h for h in sorted(set(labels.tolist())) if h != group]
+    in_g = labels == group
+    if not others or np.unique(codes[in_g]).size < MIN_RATIO_CLUSTERS:
+        return None, None
+    alpha = (1 - level) / 2 / len(others)
+    crit = float(sps.t.ppf(1 - alpha, g - 1))
+    lows, highs = [], []
+    for h in others:
+        in_h = labels == h
+        if np.unique(codes[in_h]).size < MIN_RATIO_CLUSTERS:
+            return None, None
+        m_g, m_h, v_gg, v_gh, v_hh = _ratio_moments(y, in_g, in_h, codes, g)
+        lo, hi = _fieller(m_g, m_h, v_gg, v_gh, v_hh, crit)
+        lows.append(lo)
+        highs.append(hi)
+    return max(0.0, min(lows)), min(1.0, max(0.0, min(highs)))
+
+
+def _fieller(
+    m_g: float, m_h: float, v_gg: float, v_gh: float, v_hh: float, crit: float
+) -> tuple[float, float]:
+    """Fieller's interval for m_g / m_h: the c with (m_g - c m_h)^2 <= crit^2 var(c)."""
+    a = m_h * m_h - crit * crit * v_hh
+    b = m_g * m_h - crit * crit * v_gh
+    c = m_g * m_g - crit * crit * v_gg
+    if a <= 0:  # the denominator is not clearly above zero: no upper bound
+        return 0.0, math.inf
+    disc = b * b - a * c
+    if disc < 0:
+        return 0.0, math.inf
+    root = math.sqrt(disc)
+    return (b - root) / a, (b + root) / a

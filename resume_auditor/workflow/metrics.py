@@ -105,8 +105,16 @@ def metrics_report(
             f"The run is not finished: {progress.total - progress.done} of {progress.total} "
             "requests have no answer yet; these numbers cover the answered ones."
         )
-    if d1.invalid:
-        notes.append(f"{d1.invalid} answer(s) could not be read and are left out of every metric.")
+    if progress.invalid:
+        # One count for the whole run (the verdict and the counts use the same one), with
+        # where the unreadable answers were.
+        parts = {"D1": d1.invalid}
+        parts |= _unreadable_by_design(designs)
+        where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
+        notes.append(
+            f"{progress.invalid} answer(s) could not be read and are left out of every metric"
+            + (f" ({where})." if where else ".")
+        )
     return {
         "schema": SCHEMA,
         "app_version": __version__,
@@ -140,6 +148,16 @@ def metrics_report(
         + [f for block in designs.values() for f in block.get("flags", [])],
         "notes": notes,
     } | designs
+
+
+def _unreadable_by_design(designs: dict[str, Any]) -> dict[str, int]:
+    d2 = designs.get("d2") or {}
+    d3 = designs.get("d3") or {}
+    d4 = designs.get("d4") or {}
+    d3_count = sum(int((d3.get(m) or {}).get("unreadable", 0)) for m in ("pointwise", "pairwise"))
+    out = {"D2": int(d2.get("unreadable", 0)), "D3": d3_count, "D4": int(d4.get("unreadable", 0))}
+    out["D4"] += int(d4.get("unreadable_rankings", 0))
+    return out
 
 
 def _abstain_allowed(prompt_id: str) -> bool:

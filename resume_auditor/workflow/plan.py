@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.stats.power import design_power_lines
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import request_specs
@@ -31,6 +32,7 @@ class PlanCell:
 class RunPlan:
     cells: list[PlanCell] = field(default_factory=list)
     small_cell: int = 30
+    power: list[str] = field(default_factory=list)
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -59,6 +61,7 @@ class RunPlan:
         out += [f"  {c.cell}: {c.cases} case(s), {c.requests} request(s)" for c in self.cells]
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
+        out += self.power
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -68,6 +71,7 @@ class RunPlan:
             "designs": self.by_design(),
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
+            "power": self.power,
         }
 
 
@@ -96,4 +100,48 @@ def plan_run(
             else ""
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
+    plan.power = design_power_lines(
+        _sizes(result, study), active_thresholds().value("group_gap_alpha")
+    )
     return plan
+
+
+def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
+    """What each design's power depends on, counted from the built cases."""
+    out: dict[str, dict[str, int]] = {}
+    pairs = result.pairs()
+    if pairs:
+        cross = [
+            p for p in pairs if p.kind.value == "equal" and p.group_a and p.group_a != p.group_b
+        ]
+        groups = sorted({g for p in cross for g in (p.group_a, p.group_b) if g})
+        per = 2 if study.run.orders == "both" else 1
+        if groups:
+            counts = [
+                sum(1 for p in cross if g in (p.group_a, p.group_b)) * per * study.run.repeats
+                for g in groups
+            ]
+            out["D1"] = {
+                "answers_per_group": min(counts),
+                "groups": len(groups),
+                "resumes": len({p.cluster for p in cross}),
+            }
+    sets = result.case_sets()
+    d2 = [s for s in sets if s["design"] == "D2"]
+    if d2:
+        d2_groups = {g for s in d2 for g in s["meta"].get("groups", []) if g}
+        out["D2"] = {"resumes": len({s["cluster"] for s in d2}), "groups": len(d2_groups)}
+    d3 = [s for s in sets if s["design"] == "D3"]
+    if d3:
+        out["D3"] = {"pools": len(d3), "groups": len(d3[0]["meta"].get("groups", []))}
+    scoring = [s for s in sets if s["design"] == "D4" and s["kind"] == "scoring"]
+    ranking = [s for s in sets if s["design"] == "D4" and s["kind"] == "ranking"]
+    if scoring or ranking:
+        d4_groups = {g for s in scoring for g in s["meta"].get("groups", []) if g}
+        out["D4"] = {
+            "resumes": len({s["cluster"] for s in scoring}),
+            "groups": max(len(d4_groups), 2),
+            "batches": len(ranking),
+            "batch_size": max((len(s["variants"]) for s in ranking), default=5),
+        }
+    return out
