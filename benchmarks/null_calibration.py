@@ -140,14 +140,9 @@ def _kind(path: tuple[str, ...]) -> str:
     return f"D4 {path[1]}"
 
 
-def run_audit(
-    sim: Any, workdir: Path, study_kind: str, seed: int, policy: str, orders: str
-) -> dict[str, Any]:
-    from resume_auditor.devtools.simulator_policies import Oracle
+def template_audit(sim: Any, workdir: Path, study_kind: str, orders: str) -> Path:
+    """The study prepared once (job and resumes read, cases built): each audit copies it."""
     from resume_auditor.domain.study import ModelSpec
-    from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.workflow.execute import make_runner
-    from resume_auditor.workflow.metrics import metrics_report
     from resume_auditor.workflow.prepare import prepare
     from resume_auditor.workflow.studyfile import read_study
 
@@ -156,12 +151,37 @@ def run_audit(
         if study_kind == "sample"
         else _larger_resumes(workdir)
     )
-    study_path = workdir / f"study-{seed}.toml"
-    study_path.write_text(_study_text(study_kind, seed, orders, resumes), encoding="utf-8")
-    out = workdir / f"audit-{seed}.audit"
+    study_path = workdir / f"study-{study_kind}.toml"
+    study_path.write_text(_study_text(study_kind, 1, orders, resumes), encoding="utf-8")
+    out = workdir / f"template-{study_kind}.audit"
     model = ModelSpec("openai-compatible", sim.base_url, "sim-model", 0.0, 160, 1)
     prepare(read_study(study_path), out, model, generate=False)
+    return out
+
+
+def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -> dict[str, Any]:
+    """One audit: the template's resumes, cases built from `seed`, run over HTTP, metrics.
+
+    Reading the PDFs is the same in every audit and not what is being measured, so
+    it happens once (template_audit); everything after it is the app's own path.
+    """
+    import dataclasses
+
+    from resume_auditor.devtools.simulator_policies import Oracle
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.cases import build_cases
+    from resume_auditor.workflow.execute import make_runner
+    from resume_auditor.workflow.metrics import metrics_report
+    from resume_auditor.workflow.prepare import _queue_run, study_of
+
+    out = workdir / f"audit-{seed}.audit"
+    shutil.copyfile(template, out)
     with ResultFile(out) as result:
+        config = dataclasses.replace(study_of(result), seed=seed)
+        with result.transaction():
+            result.clear_cases()
+            build_cases(result, config)
+        _queue_run(result, config, config.model)
         variants = result.variants()
     sim.policy = Oracle.from_variants(
         variants,
@@ -220,7 +240,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", type=Path, help="write the per-audit summaries here")
     args = parser.parse_args(argv[1:])
-    tmp = Path(tempfile.mkdtemp(prefix="null-cal-"))
+    # tmpfs when there is one: the result file commits every answer, and a busy disk
+    # would make this a benchmark of fsync
+    shm = Path("/dev/shm")
+    tmp = Path(tempfile.mkdtemp(prefix="null-cal-", dir=shm if shm.is_dir() else None))
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(tmp / "data")  # no shared cache, no user data
     from resume_auditor.devtools.simulator import Simulator
 
@@ -235,12 +258,15 @@ def main(argv: list[str]) -> int:
                     n = args.audits // len(studies)
                     started = time.monotonic()
                     rows = []
+                    work = tmp / f"{policy}-{study}"
+                    work.mkdir()
+                    template = template_audit(sim, work, study, args.orders)
                     for i in range(n):
-                        work = tmp / f"{policy}-{study}-{i}"
-                        work.mkdir()
-                        metrics = run_audit(sim, work, study, args.seed + i, policy, args.orders)
+                        metrics = run_audit(sim, template, work, args.seed + i, policy)
                         rows.append(summarize(metrics))
-                        shutil.rmtree(work, ignore_errors=True)
+                        if (i + 1) % 10 == 0:
+                            print(f"  {key}: {i + 1} of {n}", file=sys.stderr, flush=True)
+                    shutil.rmtree(work, ignore_errors=True)
                     results[key] = rows
                     report(key, rows, time.monotonic() - started)
     finally:

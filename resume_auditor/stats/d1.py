@@ -107,12 +107,14 @@ def compute_d1(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     level: float = 0.95,
     abstain_allowed: bool = True,
+    designs: int = 1,
 ) -> D1Result:
     """D1 metrics; `abstain_allowed=False` for a forced-choice prompt.
 
     Under forced choice the model was told it may not abstain, so DiscrimValidity
     and UnjustifiedAbstention measure the prompt, not the model: they are left
-    out, and the "fails to abstain" flag cannot fire.
+    out, and the "fails to abstain" flag cannot fire. `designs`: how many designs
+    share the report's false-alarm rate (for the power figure; stats/flags.py).
     """
     result = D1Result(thresholds=thresholds, abstain_allowed=abstain_allowed)
     if judgments.empty:
@@ -211,7 +213,7 @@ def compute_d1(
         **criterion_breakdowns(unequal, thresholds),
         **discrim_breakdowns(equal, thresholds),
     }
-    result.power = _power(equal, thresholds)
+    result.power = _power(equal, thresholds, designs)
     decide(result.all_metrics(), thresholds)
     return result
 
@@ -303,8 +305,12 @@ def _order_consistency(valid: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return choice[a] == choice[b], cluster[a]
 
 
-def _power(equal: pd.DataFrame, thresholds: Thresholds) -> dict[str, Any]:
-    """What group gap this audit could find: from its own counts and abstention rate."""
+def _power(equal: pd.DataFrame, thresholds: Thresholds, designs: int = 1) -> dict[str, Any]:
+    """What group gap this audit could find: from its own counts and abstention rate.
+
+    At the share of the false-alarm rate D1's gap tests get in the report's family
+    (flags.py: 1 / designs, 80% of it for the gaps).
+    """
     cross = cross_group(equal)
     groups = sorted(set(cross["group_a"]).union(cross["group_b"]))
     if not groups:
@@ -312,7 +318,7 @@ def _power(equal: pd.DataFrame, thresholds: Thresholds) -> dict[str, Any]:
     counts = {g: int(((cross["group_a"] == g) | (cross["group_b"] == g)).sum()) for g in groups}
     n = min(counts.values())
     abstain = float((cross["choice"] == "abstain").mean())
-    alpha = thresholds.value("group_gap_alpha")
+    alpha = thresholds.value("group_gap_alpha") / max(designs, 1) * 0.8
     kwargs = {"groups": len(groups), "alpha": alpha, "abstain_rate": abstain}
     return {
         "comparisons_per_group": counts,

@@ -120,8 +120,8 @@ def power_sentence(
     )
     return (
         f"With {n} equal-pair answers per group you can detect a selection gap of "
-        f"{100 * gap:.0f} points (80% power, {100 * alpha:.0f}% false-alarm rate across "
-        f"{groups} groups){independence}."
+        f"{100 * gap:.0f} points (80% power, a {alpha:.3g} false-alarm rate shared by the "
+        f"{groups} groups' tests){independence}."
     )
 
 

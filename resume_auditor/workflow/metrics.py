@@ -86,11 +86,14 @@ def metrics_report(
     judgments = result.judgments(run.id)
     thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = judgments[judgments["design"] == "D1"]
+    results = design_results(result, run.id, thresholds)
     d1 = compute_d1(
-        d1_judgments, thresholds=thresholds, abstain_allowed=_abstain_allowed(run.prompt_id)
+        d1_judgments,
+        thresholds=thresholds,
+        abstain_allowed=_abstain_allowed(run.prompt_id),
+        designs=1 + len(results),
     )
     impact_table = impact_cells(d1_judgments, thresholds)
-    results = design_results(result, run.id, thresholds)
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
