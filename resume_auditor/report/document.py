@@ -453,9 +453,8 @@ def _method(metrics: dict[str, Any]) -> list[str]:
     cluster = {
         "d1": "D1 by source resume (every pair built from one resume is one cluster)",
         "d2": "D2 by source resume (its copies under every name are one cluster)",
-        "d3": "D3 top-k gaps and pairwise scores by pool and source resume together (pools "
-        "share source resumes: the bootstrap resamples both), pointwise RABBI, score gaps and "
-        "distances by source resume; repeats of a candidate are averaged before ranking",
+        "d3": "D3 by pool and by source resume together (pools share source resumes: the "
+        "bootstrap resamples both; repeats of a candidate are averaged before ranking)",
         "d4": "D4 scores by source resume, D4 ranks by batch (every order and repeat of a "
         "batch is one cluster)",
     }

@@ -14,12 +14,9 @@ reference group B (White men):
   of A's (qualified) candidates among each pool's k best minus B's, k = 1..5.
 Ties at the cut-off share the remaining places evenly (the expectation under a
 random tie-break), so the numbers do not depend on row order.
-Intervals: percentile bootstrap resampling what the numbers share. Top-k gaps
-(and everything pairwise) are decided within pools whose candidates come from
-source resumes that recur across pools: pools *and* source resumes are resampled
-(`row_weights`). A pointwise score is given to one resume on its own, so RABBI,
-the score gap and the distances, which compare candidates across pools, resample
-the source resumes alone. Pools alone when the sources are not known. Repeats of a candidate
+Intervals: percentile bootstrap resampling pools *and* source resumes (pools share
+source resumes: the same resume appears in many pools under different groups), see
+`row_weights`; pools alone when the sources are not known. Repeats of a candidate
 are averaged before ranking (d3_scores). The group-gap flag uses a sign-flip test
 of the within-pool comparisons over pools (randomization.py): resumes are dealt to
 a pool's groups at random, so under "the group changes nothing" swapping two
@@ -198,13 +195,7 @@ def score_metrics(
     if reference not in groups:
         return out
     _, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
-    # Top-k selections happen within a pool: pools and source resumes both. A
-    # pointwise score is given to one resume on its own, so comparisons across pools
-    # (RABBI, score gap, distances) share only the source resume.
     weights = row_weights(candidates, replicates, rng)
-    across = weights
-    if method == "pointwise" and _has_sources(candidates):
-        across = row_weights(candidates, replicates, rng, pools=False)
     scores = candidates["score"].to_numpy(dtype=float)
     group = candidates["group"].to_numpy()
     ref = group == reference
@@ -218,7 +209,7 @@ def score_metrics(
         win, loss = win_loss(scores[mine], scores[ref])
         value = win - loss
         _, mwu_p = rank_biserial(scores[mine], scores[ref])
-        boot = _rabbi_boot(scores[mine], across[:, mine], scores[ref], across[:, ref])
+        boot = _rabbi_boot(scores[mine], weights[:, mine], scores[ref], weights[:, ref])
         low, high = percentile_interval(boot, level)
         est = Estimate(
             value,
@@ -260,10 +251,10 @@ def score_metrics(
         )
         if method == "pointwise":
             out.score_gap[g] = _score_gap(
-                scores, group, across, g, reference, level, small, n_clusters
+                scores, group, weights, g, reference, level, small, n_clusters
             )
         out.jsd[g], out.emd[g] = _distances(
-            scores, group, across, g, reference, level, small, n_clusters
+            scores, group, weights, g, reference, level, small, n_clusters
         )
     out.dp_gap, out.eo_gap = _allocation_gaps(
         candidates, reference, others, weights, level, small, n_clusters
@@ -271,13 +262,7 @@ def score_metrics(
     return out
 
 
-def _has_sources(candidates: pd.DataFrame) -> bool:
-    return "source" in candidates.columns and bool(candidates["source"].notna().all())
-
-
-def row_weights(
-    candidates: pd.DataFrame, replicates: int, rng: np.random.Generator, *, pools: bool = True
-) -> np.ndarray:
+def row_weights(candidates: pd.DataFrame, replicates: int, rng: np.random.Generator) -> np.ndarray:
     """(replicates, candidates) bootstrap weight of every candidate row.
 
     Pools share source resumes, so candidates are crossed by two things: their
@@ -285,18 +270,15 @@ def row_weights(
     replicate resamples pools and source resumes independently and a row's weight
     is the product of its pool's and its resume's counts (the pigeonhole
     bootstrap, Owen 2007), which keeps both kinds of dependence in the interval
-    (conservative: in unbiased simulated audits these intervals covered 98-100%).
-    Without sources, pools alone; `pools=False`, source resumes alone.
+    (slightly conservative). Without sources, pools alone.
     """
     codes, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
-    pool_w = cluster_weights(n_clusters, replicates, rng)[:, codes]
-    if not _has_sources(candidates):
-        return np.asarray(pool_w)
-    src, n_src = cluster_codes(candidates["source"].to_numpy())
-    if n_src < 2:
-        return np.asarray(pool_w)
-    src_w = cluster_weights(n_src, replicates, rng)[:, src]
-    return np.asarray(pool_w * src_w if pools else src_w)
+    w = cluster_weights(n_clusters, replicates, rng)[:, codes]
+    if "source" in candidates.columns and candidates["source"].notna().all():
+        src, n_src = cluster_codes(candidates["source"].to_numpy())
+        if n_src > 1:
+            w = w * cluster_weights(n_src, replicates, rng)[:, src]
+    return np.asarray(w)
 
 
 def _rabbi_text(name: str, ref_label: str, value: float) -> Any:
