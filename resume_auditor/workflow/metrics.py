@@ -116,7 +116,7 @@ def metrics_report(
         where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
         notes.append(
             f"{progress.invalid} answer(s) could not be read and are left out of every metric"
-            + (f" ({where})." if where else ".")
+            + (f" (among them {where})." if where else ".")
         )
     return {
         "schema": SCHEMA,
