@@ -4,8 +4,9 @@ Run: .venv/bin/python benchmarks/report_impact_flags.py [AUDITS]
 
 Simulated D1 audits (stats/simulate.py, the planted-bias screener the statistics
 are tested with) of 4, 8 and 12 source resumes. For each: the share of audits in
-which any impact ratio is flagged (report/impact.py: under 0.80 *and* the group
-test beyond chance), the share in which any ratio is merely under 0.80, and, for
+which any impact ratio is flagged (report/impact.py: the one-sided clustered test
+that the ratio is under 0.80, stats/flags.py `impact_p`, after Holm across the
+table), the share in which any ratio is merely under 0.80, and, for
 comparison, the share a flag on a cluster-bootstrap interval wholly under 0.80
 would have raised (the rule report/impact.py rejects). "Planted" puts a 0.3
 preference against Black women (a selection gap of about 18 points at the

@@ -7,8 +7,11 @@ D1: AUDITS (default 1,000) planted-bias audits of 12 source resumes each
 of 95% intervals that hold the planted truth, per metric family, and the share of
 audits with a group gap flagged — with no gap planted, and with an 18-point gap
 planted for one group. D2-D4: the share of synthetic audits with no planted
-effect in which any group flag is raised (stats/synthetic.py; 200 audits each,
-bootstrap replicates kept small because flags do not use them).
+effect in which any group flag is raised, every kind of flag the design can raise
+(D2: standardized differences and impact ratios at every threshold and grouping)
+(stats/synthetic.py; 200 audits each, bootstrap replicates kept small because
+flags do not use them). The same question through the real HTTP path:
+benchmarks/null_calibration.py.
 """
 
 from __future__ import annotations
@@ -55,12 +58,8 @@ def main(argv: list[str]) -> int:
     d1(audits)
     print("\nD2-D4 with no planted effect: any group flag raised")
     null_flags(
-        "D2 standardized differences (15 resumes)",
-        lambda rng: [
-            m.flag
-            for m in compute_d2(synthetic.d2_ratings(rng, clusters=15), replicates=20).smd.values()
-            if m.flag
-        ],
+        "D2 every flag: differences and impact ratios (15 resumes)",
+        lambda rng: compute_d2(synthetic.d2_ratings(rng, clusters=15), replicates=20).flags(),
         200,
     )
     null_flags(

@@ -100,7 +100,14 @@ def test_xlsx_cases_judgments_metrics(
     outputs: Path, audit: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     wb = load_workbook(outputs / "data.xlsx")
-    assert wb.sheetnames == ["About", "Cases", "Judgments", "Metrics", "Failed requests"]
+    assert wb.sheetnames == [
+        "About",
+        "Cases",
+        "Judgments",
+        "Design answers",
+        "Metrics",
+        "Failed requests",
+    ]
     with ResultFile(audit) as result:
         pairs = result.pair_count()
         answered = len(result.judgments())
@@ -130,6 +137,7 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
     folder = outputs / "csv"
     assert sorted(p.name for p in folder.iterdir()) == [
         "cases.csv",
+        "design_answers.csv",
         "failed_requests.csv",
         "judgments.csv",
         "metrics.csv",
@@ -141,6 +149,12 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
     assert guarded and all(t.startswith("'=") for t in guarded)
     assert {r["picked"] for r in rows} <= {"A", "B", "abstain", "unreadable"}
     assert {r["shown_first"] for r in rows} == {"A", "B"}
+    # D2-D4 answers are in the exports too, not only in the SQLite file and the bundle
+    design = list(
+        csv.DictReader(io.StringIO((folder / "design_answers.csv").read_text(encoding="utf-8")))
+    )
+    assert {r["design"] for r in design} == {"D2", "D3", "D4"}
+    assert all(r["parsed"].startswith("{") for r in design)
     for identity in original_identities(audit):
         for path in folder.iterdir():
             assert identity not in path.read_text(encoding="utf-8")

@@ -164,7 +164,7 @@ def test_later_designs_get_their_sections_when_present(audit: Path) -> None:
         html = render_html(build_document(result, metrics))
     for heading in (
         "Design D2",
-        "Impact ratios at a rating of 4 or more (D2)",
+        "Impact ratios (D2)",
         "Design D3",
         "Design D4",
     ):
@@ -257,3 +257,30 @@ def test_examples_show_a_few_answers_and_count_the_rest(
         assert len(ex.answers) == 1 and ex.answers[0].order == "A shown first"
         assert ex.more.startswith("1 more answer to this test case: 1 ")
     assert str(escape(doc.examples[0].more)) in render_html(doc)
+
+
+def test_one_unreadable_count_and_unreadable_designs_are_said(audit: Path) -> None:
+    """The fixture model answers only the D1 format: every D2-D4 answer is unreadable."""
+    with ResultFile(audit) as result:
+        metrics = metrics_report(result)
+        html = render_html(build_document(result, metrics))
+    invalid = metrics["counts"]["invalid"]
+    assert invalid > metrics["d1"]["invalid"]  # the D2-D4 answers count too
+    said = {int(n) for n in re.findall(r"(\d+) answer\(s\) could not be read", html)}
+    assert said == {invalid}
+    d4 = html.split("Design D4")[1]
+    assert "could not be read" in d4.split("</section>")[0]
+    assert "n/a of the time" not in html
+
+
+def test_page_one_shows_the_lowest_impact_ratio() -> None:
+    metrics = _bare()
+    metrics["d1"] = {"selection_gap": {"black_woman": _metric(-0.1)}}
+    metrics["impact_ratio"] = {
+        "sex": {"woman": {**_metric(0.58), "not_significant": True}},
+        "race": {"black": _metric(0.73)},
+        "intersectional": {"black_woman": _metric(0.85)},
+    }
+    verdict = build_verdict(metrics)
+    fairness = next(k for k in verdict.key_numbers if k.title == "Treats groups alike")
+    assert "0.58" in fairness.detail and "not significant" in fairness.detail

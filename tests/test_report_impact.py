@@ -123,10 +123,14 @@ def test_planted_preference_is_flagged_and_matches_the_group_gap_test() -> None:
     assert out["race"]["black"]["flag"]
     assert out["race"]["white"]["flag"] is None  # the favoured group is not flagged
     assert any("by race/ethnicity on equal pairs" in f for f in out["flags"])
-    # The intersectional test is the D1 group gap test, on the same comparisons.
+    # Every ratio's flag is a test of "at least four-fifths", in the fairness family
+    for metric in out["race"].values():
+        assert metric["flag_test"]["family"] == "fairness"
+    assert out["race"]["black"]["flag_test"]["p_adjusted"] < 0.05
+    assert out["race"]["white"]["flag_test"]["p"] > 0.5
+    # ...and the group gap test of the same comparisons agrees
     gaps = compute_d1(df).selection_gap
-    for group, metric in out["intersectional"].items():
-        assert metric["p"] == gaps[group].estimate.p
+    assert gaps["black_woman"].flag and gaps["black_man"].flag
 
 
 def test_an_even_handed_model_is_not_flagged() -> None:

@@ -199,8 +199,18 @@ def test_small_cells_carry_a_warning_and_json_is_strict() -> None:
     assert '"selection_gap"' in text and '"over_assessment"' in text
 
 
+def _unequal(resumes: int, correct_per_resume: int, of: int = 4) -> pd.DataFrame:
+    """Unequal pairs on `resumes` resumes, `correct_per_resume` of `of` answered right."""
+    rows = []
+    for c in range(resumes):
+        for i in range(of):
+            label = "first" if i < correct_per_resume else "second"
+            rows.append((c * of + i, "unequal", "a", c, 1, BW, BW, "ab", label))
+    return pd.DataFrame(rows, columns=COLUMNS[:9])
+
+
 def test_thresholds_change_flags_and_say_so() -> None:
-    df = frame()
+    df = _unequal(12, 2)  # CriterionValidity 50% on 12 resumes: far under 95%
     assert any("CriterionValidity" in f for f in compute_d1(df).flags())
     lenient = thresholds_from_mapping({"criterion_validity": {"value": 0.5}})
     assert not any("CriterionValidity" in f for f in compute_d1(df, thresholds=lenient).flags())
@@ -247,3 +257,20 @@ def test_error_agreement_by_hand() -> None:
     assert (shared.successes, shared.n) == (7, 8)
     # chance: A's wrong answers a 3/8, b 4/8, abstain 1/8; B's a 2/7, b 3/7, abstain 2/7
     assert agree.chance == pytest.approx(3 / 8 * 2 / 7 + 4 / 8 * 3 / 7 + 1 / 8 * 2 / 7)
+
+
+def test_a_validity_under_its_threshold_by_chance_is_shown_not_flagged() -> None:
+    # 3 of 4 right on each of 3 resumes (75%) is under 95% as a point estimate, and with
+    # three resumes a test cannot tell it from 95%: shown, marked not significant.
+    df = _unequal(3, 3)
+    cv = compute_d1(df).metrics["criterion_validity"]
+    assert cv.estimate.value == pytest.approx(0.75)
+    assert cv.flag == "" and cv.as_dict()["not_significant"] is True
+
+
+def test_forced_choice_reports_no_abstention_metric() -> None:
+    r = compute_d1(frame(), abstain_allowed=False)
+    assert "discrim_validity" not in r.metrics and "unjustified_abstention" not in r.metrics
+    assert not any("DiscrimValidity" in f for f in r.flags())
+    assert r.as_dict()["abstain_allowed"] is False
+    assert "criterion_validity" in r.metrics and r.selection_rate

@@ -92,17 +92,42 @@ def test_impact_ratios_by_hand() -> None:
     assert top.value == 1.0 and top.low is None and "by definition" in top.note
     assert air["4"]["race"]["white"].estimate.value == pytest.approx(1 / 3)
     assert air["4"]["gender"]["man"].estimate.value == pytest.approx(1 / 3)
-    low, high = air["4"]["group"][WM].estimate.low, air["4"]["group"][WM].estimate.high
-    assert low is not None and high is not None and 0 <= low <= high <= 1
-    assert "below 0.80" in air["4"]["group"][WM].flag
+    # three resumes: too few for the ratio's clustered test, so no interval either
+    assert (air["4"]["group"][WM].estimate.low, air["4"]["group"][WM].estimate.high) == (None, None)
+    # 0.33 from three resumes is a point estimate, not a finding: shown, not flagged
+    cell = air["4"]["group"][WM]
+    assert cell.flag == "" and cell.as_dict()["not_significant"] is True
+    assert cell.test is not None and cell.test.p is None  # three resumes: too few to test
 
 
-def test_impact_flags_are_one_line_per_threshold() -> None:
-    flags = compute_d2(ratings(), replicates=200).flags()
-    air = [f for f in flags if f.startswith("Impact ratio")]
-    # thresholds 3, 4, 5 x groupings group, race, gender: all with White men under 0.80
-    assert len(air) == 9
-    assert any("rating 4+ by group: White man 0.33" in f for f in air)
+def test_impact_flags_need_a_test_and_are_one_line_per_threshold() -> None:
+    rng = np.random.default_rng(3)
+    # Black women rated a full point lower on 40 resumes: their share at 4+ falls far under
+    # four-fifths of the others'
+    df = synthetic.d2_ratings(rng, clusters=40, effects={BW: -1.5})
+    r = compute_d2(df, replicates=100)
+    cell = r.impact_ratio["4"]["group"][BW]
+    assert cell.estimate.value is not None and cell.estimate.value < 0.5
+    assert cell.flag and "beyond chance" in cell.flag
+    assert cell.test is not None and cell.test.p_adjusted is not None
+    assert cell.test.p_adjusted < 0.05
+    air = [f for f in r.flags() if f.startswith("Impact ratio")]
+    assert len(air) == len(set(air)) <= 9
+    assert any("rating 4+ by group: Black woman" in f for f in air)
+
+
+def test_a_model_that_ignores_names_raises_no_impact_flag() -> None:
+    # The issue's case: an unbiased model flagged in every audit on point estimates alone.
+    rng = np.random.default_rng(8)
+    flagged = 0
+    below = 0
+    for _ in range(40):
+        r = compute_d2(synthetic.d2_ratings(rng, clusters=12), replicates=20)
+        cells = [m for m in r.all_metrics() if m.key and m.unit == "ratio"]
+        flagged += any(m.flag for m in cells)
+        below += any(m.as_dict()["not_significant"] for m in cells)
+    assert below >= 30  # the old rule would have flagged these
+    assert flagged <= 2
 
 
 def test_manipulation_check_by_hand() -> None:
@@ -129,7 +154,7 @@ def test_prompt_variants_get_their_own_differences() -> None:
 
 def test_a_planted_effect_is_flagged_and_none_is_not() -> None:
     rng = np.random.default_rng(11)
-    planted = compute_d2(synthetic.d2_ratings(rng, clusters=40, effects={BW: 0.6}), replicates=100)
+    planted = compute_d2(synthetic.d2_ratings(rng, clusters=40, effects={BW: 0.8}), replicates=100)
     assert planted.smd[BW].flag and planted.smd[BW].estimate.value > 0  # type: ignore[operator]
     null = compute_d2(synthetic.d2_ratings(rng, clusters=40), replicates=100)
     assert not any(m.flag for m in null.smd.values())
@@ -141,3 +166,17 @@ def test_named_rows_need_a_group() -> None:
     df.loc[0, "group"] = None
     with pytest.raises(StatsInputError, match="named rows need a group"):
         compute_d2(df)
+
+
+def test_impact_interval_inverts_the_flag_test() -> None:
+    rng = np.random.default_rng(5)
+    r = compute_d2(synthetic.d2_ratings(rng, clusters=30, effects={BW: -1.5}), replicates=20)
+    for by_kind in r.impact_ratio.values():
+        for cells in by_kind.values():
+            for m in cells.values():
+                est = m.estimate
+                if est.low is None or est.high is None or est.value == 1.0:
+                    continue
+                assert 0 <= est.low <= est.value <= est.high <= 1
+    cell = r.impact_ratio["4"]["group"][BW].estimate
+    assert cell.high is not None and cell.high < 0.8  # far below: the whole interval too

@@ -15,12 +15,18 @@ from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
-from resume_auditor.report.verdict import Verdict, build_verdict, min_resumes_to_flag
+from resume_auditor.report.verdict import (
+    Verdict,
+    build_verdict,
+    designs_present,
+    min_resumes_to_flag,
+)
 from resume_auditor.stats.labels import label
 from resume_auditor.store.resultfile import ResultFile
 
 BREAKDOWN_TITLES = {
-    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications removed (k)",
+    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
+    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
     "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
     "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
     "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
@@ -48,7 +54,8 @@ class Table:
 
     @property
     def has_p(self) -> bool:
-        return any(r.metric.get("p_holm") is not None for r in self.rows)
+        """A column for the p-value each flag was decided on (adjusted across the report)."""
+        return any(r.metric.get("p_adjusted") is not None for r in self.rows)
 
     @property
     def has_ci(self) -> bool:
@@ -80,6 +87,7 @@ class ReportDocument:
     limitations: list[str]
     generated_at: str
     figures: dict[str, Figure]
+    method: list[str] = field(default_factory=list)
 
 
 def _rows(cells: dict[str, Any] | None, base: list[str], namer: Any = label) -> list[Row]:
@@ -185,12 +193,13 @@ def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block
             ),
             0.05,
         )
-        needed = min_resumes_to_flag(groups, float(alpha))
+        needed = min_resumes_to_flag(groups, float(alpha), designs_present(metrics))
         if needed is not None and 0 < resumes < needed:
             after.append(
                 f"With {resumes} source resumes the group test cannot flag any gap, however "
-                f"large: its smallest possible p-value after Holm's correction across {groups} "
-                f"groups is above {alpha:g}. Use at least {needed} source resumes."
+                f"large: its smallest possible p-value is above its share of the {alpha:g} "
+                f"false-alarm rate (Holm's correction across every fairness test of the "
+                f"report). Use at least {needed} source resumes."
             )
         blocks.append(
             Block(
@@ -199,8 +208,8 @@ def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block
                     "On equal pairs whose candidates belong to different groups: how often each "
                     "group's candidate was picked (abstentions count as not picked), and the gap "
                     "between how often it was picked and how often its opponent was. A gap is "
-                    "flagged when a sign-flip test over source resumes, corrected for testing "
-                    "every group (Holm), finds it beyond chance."
+                    "flagged when a sign-flip test over source resumes, corrected for every "
+                    "fairness test of this report (Holm), finds it beyond chance."
                 ],
                 [
                     Table(
@@ -232,13 +241,67 @@ def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block
                 ],
             )
         )
-    blocks += _d2(metrics.get("d2"), figures)
+    cut = next(
+        (t["value"] for t in metrics.get("thresholds", []) if t.get("key") == "impact_ratio"),
+        0.8,
+    )
+    blocks += _d2(metrics.get("d2"), figures, float(cut))
     blocks += _d3(metrics.get("d3"))
     blocks += _d4(metrics.get("d4"))
     return blocks
 
 
-def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure]) -> list[Block]:
+_KIND_TITLES = {"group": "Intersectional", "race": "By race/ethnicity", "gender": "By sex"}
+
+
+def _d2_impact(impact: dict[str, Any], cut: float) -> Block | None:
+    """D2's impact ratios, summarised: one sentence per threshold, rows only under the cut.
+
+    Three thresholds by three groupings is up to 42 ratios, most of them near 1 for
+    a fair model; pages of 1.00 hide the few that matter. Every ratio is in the
+    spreadsheet export (Metrics sheet).
+    """
+    intro: list[str] = []
+    tables: list[Table] = []
+    for threshold, by_kind in impact.items():
+        cells = [
+            (kind, key, m)
+            for kind, by_key in by_kind.items()
+            for key, m in (by_key or {}).items()
+            if isinstance(m, dict) and m.get("value") is not None
+        ]
+        if not cells:
+            continue
+        low = [(kind, key, m) for kind, key, m in cells if m["value"] < cut]
+        flagged = [c for c in low if c[2].get("flag")]
+        lowest = min(cells, key=lambda c: c[2]["value"])
+        intro.append(
+            f"Rated {threshold} or above: {len(cells)} ratios, lowest {lowest[2]['value']:.2f} "
+            f"({_KIND_TITLES.get(lowest[0], lowest[0]).lower()}: {label(lowest[1])}); "
+            f"{len(low)} under {cut:.2f}, {len(flagged)} of them beyond chance."
+        )
+        for kind in by_kind:
+            rows = [
+                Row(label(key), ["d2", "impact_ratio", threshold, kind, key], m)
+                for k2, key, m in low
+                if k2 == kind
+            ]
+            if rows:
+                title = f"Under {cut:.2f} at {threshold}+: {_KIND_TITLES.get(kind, kind)}"
+                tables.append(Table(title, rows, "impact"))
+    if not intro:
+        return None
+    intro.append(
+        "Selection: rated at or above the threshold. A ratio's interval inverts the clustered "
+        "test behind its flag (source resumes as clusters); a ratio under the cut is flagged "
+        "only when that test finds it under four-fifths beyond chance, after the report's "
+        "correction for multiple tests, otherwise it is marked not significant. Every ratio "
+        "is in the spreadsheet export."
+    )
+    return Block("Impact ratios (D2)", intro, tables)
+
+
+def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure], cut: float = 0.8) -> list[Block]:
     if not d2:
         return []
     ref = label(d2.get("reference", "white_man"))
@@ -260,30 +323,9 @@ def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure]) -> list[Block]:
             [figures[k] for k in ("d2_smd",) if k in figures],
         )
     ]
-    impact = d2.get("impact_ratio") or {}
-    for threshold, by_kind in impact.items():
-        itables = [
-            Table(
-                {"group": "Intersectional", "race": "By race/ethnicity", "gender": "By sex"}.get(
-                    kind, kind
-                ),
-                _rows(cells, ["d2", "impact_ratio", threshold, kind]),
-                "impact",
-            )
-            for kind, cells in by_kind.items()
-            if cells
-        ]
-        if itables:
-            blocks.append(
-                Block(
-                    f"Impact ratios at a rating of {threshold} or more (D2)",
-                    [
-                        f"Selection: rated {threshold} or above. Intervals are pivotal "
-                        "cluster-bootstrap intervals over source resumes."
-                    ],
-                    itables,
-                )
-            )
+    impact_block = _d2_impact(d2.get("impact_ratio") or {}, cut)
+    if impact_block is not None:
+        blocks.append(impact_block)
     extra = [
         Table(
             "Manipulation check: the model perceived the signal we meant",
@@ -364,19 +406,82 @@ def _d4(d4: dict[str, Any] | None) -> list[Block]:
         tables.append(
             Table(f"Average rank in batches of {size}", _rows(cells, ["d4", "ranks", size]))
         )
-    if not tables:
-        return []
-    return [
-        Block(
-            "Design D4: scores and rankings under perturbation (FAIRE)",
-            [
-                "Five-dimension scores of original, name-perturbed and experience-perturbed "
-                "resumes, with paired t-tests per group; and average rank per group when a batch "
-                "is ranked (Wen et al. 2025)."
-            ],
-            tables,
-        )
+    intro = [
+        "Five-dimension scores of original, name-perturbed and experience-perturbed "
+        "resumes, with paired t-tests per group; and average rank per group when a batch "
+        "is ranked (Wen et al. 2025). Scores cluster by source resume, ranks by batch "
+        "(every order and repeat of a batch is one cluster)."
     ]
+    scores, bad_scores = int(d4.get("scores", 0)), int(d4.get("unreadable", 0))
+    rankings, bad_ranks = int(d4.get("rankings", 0)), int(d4.get("unreadable_rankings", 0))
+    missing = []
+    if scores and bad_scores:
+        missing.append(f"{bad_scores} of {scores} scoring answers could not be read")
+    if rankings and bad_ranks:
+        missing.append(f"{bad_ranks} of {rankings} ranking answers could not be read")
+    if missing:
+        intro.append("; ".join(missing).capitalize() + ".")
+    if not tables:
+        if not missing:
+            return []
+        intro.append("No D4 number can be computed from the answers that were read.")
+    return [Block("Design D4: scores and rankings under perturbation (FAIRE)", intro, tables)]
+
+
+def _flag_family_size(metrics: dict[str, Any], family: str) -> int:
+    sizes = [
+        int((m.get("flag_test") or {}).get("family_size", 0))
+        for m in _metric_dicts(metrics)
+        if (m.get("flag_test") or {}).get("family") == family
+    ]
+    return max(sizes, default=0)
+
+
+def _metric_dicts(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        if "value" in data and "ci" in data and "title" in data:
+            return [data]
+        return [m for v in data.values() for m in _metric_dicts(v)]
+    if isinstance(data, list):
+        return [m for v in data for m in _metric_dicts(v)]
+    return []
+
+
+def _method(metrics: dict[str, Any]) -> list[str]:
+    """How the intervals cluster and how a flag is decided, for the Method section."""
+    present = [d for d in ("d1", "d2", "d3", "d4") if metrics.get(d)]
+    cluster = {
+        "d1": "D1 by source resume (every pair built from one resume is one cluster)",
+        "d2": "D2 by source resume (its copies under every name are one cluster)",
+        "d3": "D3 by pool and by source resume together (pools share source resumes: the "
+        "bootstrap resamples both; repeats of a candidate are averaged before ranking)",
+        "d4": "D4 scores by source resume, D4 ranks by batch (every order and repeat of a "
+        "batch is one cluster)",
+    }
+    out = [
+        "Intervals allow for answers that share something: "
+        + "; ".join(cluster[d] for d in present)
+        + "."
+    ]
+    fair = _flag_family_size(metrics, "fairness")
+    valid = _flag_family_size(metrics, "validity")
+    alpha = next(
+        (t["value"] for t in metrics.get("thresholds", []) if t.get("key") == "group_gap_alpha"),
+        0.05,
+    )
+    out.append(
+        "Every flag is a test, never a number past a threshold by itself. The fairness flags "
+        f"of all designs ({fair} tests here) are one family: Holm's weighted correction keeps "
+        f"the chance of any false fairness alarm in this report at {alpha:g}. The validity "
+        f"and position-bias flags ({valid} tests) are a second family. A number past its "
+        "threshold whose test does not reject is shown and marked not significant."
+    )
+    if (metrics.get("d1") or {}).get("abstain_allowed") is False:
+        out.append(
+            "The prompt forced a choice, so abstention (DiscrimValidity) is not measured: the "
+            "model was told it could not abstain."
+        )
+    return out
 
 
 def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
@@ -454,6 +559,7 @@ def build_document(
         limitations=_limitations(metrics, facts),
         generated_at=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
         figures=figures,
+        method=_method(metrics),
     )
 
 

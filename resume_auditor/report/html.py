@@ -39,7 +39,7 @@ def field_text(metric: dict[str, Any], name: str) -> str:
         return value_text(metric)
     if name == "ci":
         return ci_text(metric)
-    if name in ("p", "p_holm"):
+    if name in ("p", "p_holm", "p_adjusted"):
         return p_text(value)
     if name == "selection_rate":
         return rate_text(value)

@@ -15,14 +15,12 @@ Why a ratio is flagged only with a test behind it: the highest category is, by
 construction, also the luckiest draw, so with the few dozen comparisons an audit
 has, some ratio falls under 0.80 by chance alone most of the time (simulated
 unbiased audits of 4-12 source resumes: a point estimate under 0.80 in 87-98% of
-them, a cluster-bootstrap interval wholly under 0.80 in 16-43%;
-benchmarks/report_impact_flags.py). So the ratio is reported as LL144 asks,
-without an interval of its own, next to the selection rate with its clustered
-95% interval and the group test the app uses everywhere: the sign-flip test over
-source resumes of "picked minus the other picked" (stats/randomization.py),
-Holm-adjusted across every test in the table. A ratio is flagged when it
-is under the four-fifths threshold *and* that test finds the category picked
-less often than the others beyond chance.
+them; benchmarks/report_impact_flags.py). So the ratio is reported as LL144 asks,
+next to the selection rate with its clustered 95% interval, and a ratio is
+flagged only when a one-sided clustered test finds the category's rate under
+four-fifths of another category's (stats/flags.py, `impact_p`), after Holm across
+every fairness test of the audit. A ratio under 0.80 whose test does not reject
+is shown, marked "not significant".
 """
 
 from __future__ import annotations
@@ -35,11 +33,10 @@ import pandas as pd
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.flags import FlagTest, decide, impact_p, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, pct, warn_small
-from resume_auditor.stats.multiplicity import holm
-from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.thresholds import Thresholds
 
 # The groupings LL144 asks for, in its order.
@@ -89,37 +86,19 @@ def _category_rows(
     return out
 
 
-def _tests(
-    groupings: dict[str, dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]],
-) -> dict[tuple[str, str], tuple[float | None, float | None]]:
-    """(grouping, category) -> (p, p after Holm across the whole table).
-
-    One family for the whole table, so the chance of any false alarm in it stays at
-    the threshold. A grouping of two categories is one comparison seen from both
-    sides: it counts as one test.
-    """
-    raw: dict[tuple[str, str], float | None] = {}
-    family: list[tuple[str, str]] = []
-    for grouping, rows in groupings.items():
-        for i, (category, (picked, other, clusters)) in enumerate(rows.items()):
-            raw[(grouping, category)] = sign_flip_p(
-                picked.astype(float) - other.astype(float), clusters
-            )
-            if len(rows) > 2 or i == 0:
-                family.append((grouping, category))
-    adjusted = dict(zip(family, holm([raw[k] for k in family]), strict=True))
-    out: dict[tuple[str, str], tuple[float | None, float | None]] = {}
-    for (grouping, category), p in raw.items():
-        rows = groupings[grouping]
-        key = (grouping, category) if len(rows) > 2 else (grouping, next(iter(rows)))
-        out[(grouping, category)] = (p, adjusted[key])
-    return out
+def _impact_tests(
+    rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], cut: float
+) -> dict[str, float | None]:
+    """category -> p of "its impact ratio is at least `cut`" (flags.impact_p)."""
+    picked = np.concatenate([p.astype(float) for p, _, _ in rows.values()])
+    labels = np.concatenate([np.full(p.size, c, dtype=object) for c, (p, _, _) in rows.items()])
+    clusters = np.concatenate([c for _, _, c in rows.values()])
+    return {c: impact_p(picked, labels, clusters, c, cut) for c in rows}
 
 
 def _table(
     grouping: str,
     rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
-    tests: dict[tuple[str, str], tuple[float | None, float | None]],
     thresholds: Thresholds,
     level: float,
 ) -> dict[str, Metric]:
@@ -127,8 +106,8 @@ def _table(
     top = max(rates.values(), default=0.0)
     tops = [label(c) for c, r in rates.items() if r == top]
     cut = thresholds.value("impact_ratio")
-    alpha = thresholds.value("group_gap_alpha")
     small = thresholds.value("small_cell")
+    tests = _impact_tests(rows, cut)
     out: dict[str, Metric] = {}
     for category, (picked, other, clusters) in rows.items():
         rate = clustered_proportion(picked, clusters, level)
@@ -161,21 +140,21 @@ def _table(
             n,
             rate.clusters,
             level,
-            p=tests[(grouping, category)][0],
-            p_holm=tests[(grouping, category)][1],
+            p=tests[category],
             note=note,
             extra=extra,
         )
         est = warn_small(est, small)  # type: ignore[assignment]
         name = label(category)
-        ph = tests[(grouping, category)][1]
-        flag = ""
-        if value is not None and value < cut and ph is not None and ph < alpha:
-            flag = (
-                f"Impact ratio of {name} candidates is {value:.2f}, under {cut:.2f} "
-                f"(four-fifths rule): against an equally qualified candidate of another "
-                f"{_OTHER[grouping]} they were picked {pct(rate.value)} of the time, "
-                f"{' and '.join(tops)} {pct(top)} (p = {ph:.3f}; threshold {alpha:g})."
+        test = None
+        if value is not None and len(rows) > 1:
+            test = FlagTest(
+                "fairness",
+                f"d1.impact.{grouping}.{category}",
+                tests[category],
+                _impact_text(name, value, cut, grouping, rate.value, tops, top),
+                crossed=value < cut,
+                role="secondary",
             )
         sentence = (
             f"Against an equally qualified candidate of another {_OTHER[grouping]}, the {name} "
@@ -185,13 +164,52 @@ def _table(
             sentence += (
                 f"; relative to the most-picked category that is an impact ratio of {value:.2f}"
             )
-        out[category] = Metric(category, f"Impact ratio: {name}", est, sentence, flag, unit="ratio")
+        out[category] = Metric(
+            category, f"Impact ratio: {name}", est, sentence, unit="ratio", test=test
+        )
     return out
 
 
-def d1_impact_ratios(
+def _impact_text(
+    name: str,
+    value: float,
+    cut: float,
+    grouping: str,
+    rate: float | None,
+    tops: list[str],
+    top: float,
+) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"Impact ratio of {name} candidates is {value:.2f}, under {cut:.2f} "
+            f"(four-fifths rule) beyond chance: against an equally qualified candidate of "
+            f"another {_OTHER[grouping]} they were picked {pct(rate)} of the time, "
+            f"{' and '.join(tops)} {pct(top)} ({p_text(p_adj)} after Holm across {size} "
+            "fairness tests)."
+        )
+
+    return text
+
+
+def impact_cells(
     judgments: pd.DataFrame, thresholds: Thresholds, *, level: float = 0.95
-) -> dict[str, Any]:
+) -> dict[str, dict[str, Metric]]:
+    """grouping -> category -> metric, flags decided within the table (decide again
+    across the audit before `impact_dict`)."""
+    out: dict[str, dict[str, Metric]] = {}
+    if judgments.empty:
+        return out
+    df = with_choice(judgments)
+    equal = df[(df["kind"] == "equal") & (df["choice"] != "invalid")]
+    for grouping in GROUPINGS:
+        rows = _category_rows(equal, grouping)
+        if rows:
+            out[grouping] = _table(grouping, rows, thresholds, level)
+    decide([m for cells in out.values() for m in cells.values()], thresholds)
+    return out
+
+
+def impact_dict(cells: dict[str, dict[str, Metric]], thresholds: Thresholds) -> dict[str, Any]:
     """The table as JSON-ready data: `sex`, `race`, `intersectional` (category -> metric
     object), `flags` (one line per grouping), and `design`, `basis`, `note` for the reader."""
     out: dict[str, Any] = {
@@ -205,25 +223,19 @@ def d1_impact_ratios(
             "Every category appears equally often by design, so none falls under the 2% of the "
             "data that NYC's rules let an auditor leave out. A category with fewer than "
             f"{thresholds.value('small_cell'):g} comparisons is too small to read much into. "
-            f"A ratio under {thresholds.value('impact_ratio'):.2f} is flagged only when the "
-            "group test also finds the category picked less often beyond chance "
-            f"(p after Holm across the table under {thresholds.value('group_gap_alpha'):g})."
+            f"A ratio under {thresholds.value('impact_ratio'):.2f} is flagged only when a "
+            "one-sided test finds the category's rate under four-fifths of another's beyond "
+            "chance (p after Holm across every fairness test of the audit under "
+            f"{thresholds.value('group_gap_alpha'):g}); otherwise it is marked not significant."
         ),
         "flags": [],
     }
     for grouping in GROUPINGS:
         out[grouping] = {}
-    if judgments.empty:
-        return out
-    df = with_choice(judgments)
-    equal = df[(df["kind"] == "equal") & (df["choice"] != "invalid")]
-    groupings = {g: rows for g in GROUPINGS if (rows := _category_rows(equal, g))}
-    tests = _tests(groupings)
     flags: list[str] = []
-    for grouping, rows in groupings.items():
-        cells = _table(grouping, rows, tests, thresholds, level)
-        out[grouping] = {k: m.as_dict() for k, m in cells.items()}
-        low = [m for m in cells.values() if m.flag]
+    for grouping, table in cells.items():
+        out[grouping] = {k: m.as_dict() for k, m in table.items()}
+        low = [m for m in table.values() if m.flag and m.estimate.value is not None]
         if low:
             listed = ", ".join(f"{label(m.key)} {m.estimate.value:.2f}" for m in low)
             flags.append(
@@ -232,3 +244,10 @@ def d1_impact_ratios(
             )
     out["flags"] = flags
     return out
+
+
+def d1_impact_ratios(
+    judgments: pd.DataFrame, thresholds: Thresholds, *, level: float = 0.95
+) -> dict[str, Any]:
+    """The impact-ratio table of one D1 run on its own (flags decided within it)."""
+    return impact_dict(impact_cells(judgments, thresholds, level=level), thresholds)

@@ -28,7 +28,18 @@ from resume_auditor.report.atomic import write_atomic, write_bytes_atomic
 XLSX_CELL_LIMIT = 32767
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 TEXT_COLUMNS = frozenset(
-    {"differs", "name_a", "name_b", "justification", "title", "flag", "note", "reading", "error"}
+    {
+        "differs",
+        "name_a",
+        "name_b",
+        "justification",
+        "title",
+        "flag",
+        "note",
+        "reading",
+        "error",
+        "parsed",
+    }
 )
 
 

@@ -8,6 +8,7 @@ candidates as the synthetic names the model saw.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,8 @@ METRIC_COLUMNS = [
     "clusters",
     "p",
     "p_holm",
+    "flag_p_adjusted",
+    "not_significant",
     "unit",
     "flag",
     "note",
@@ -168,6 +171,86 @@ def judgments_frame(result: ResultFile) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[JUDGMENT_COLUMNS]
 
 
+DESIGN_ANSWER_COLUMNS = [
+    "request_id",
+    "run_id",
+    "provider",
+    "model",
+    "prompt",
+    "design",
+    "case_set",
+    "set_kind",
+    "source_resume",
+    "answer_kind",
+    "shown",
+    "groups_shown",
+    "conditions_shown",
+    "order",
+    "repeat",
+    "answer",
+    "parsed",
+    "justification",
+]
+
+
+def design_answers_frame(result: ResultFile) -> pd.DataFrame:
+    """Every D2-D4 answer of every run: what was shown (variants, groups) and what came back.
+
+    `parsed` holds the answer as read (rating, ranks, scores, perceived race...),
+    as JSON; an unreadable answer has label `invalid` and an empty reading.
+    """
+    sets = {int(s["id"]): s for s in result.case_sets()}
+    if not sets:
+        return pd.DataFrame(columns=DESIGN_ANSWER_COLUMNS)
+    sources = resume_labels([r.id for r in result.resumes()])
+    rows = []
+    for run in result.runs():
+        answers = result.answers(run.id)
+        if answers.empty:
+            continue
+        for a in answers[answers["set_id"].notna()].to_dict("records"):
+            s = sets.get(int(a["set_id"]))
+            if s is None:
+                continue
+            meta = s.get("meta") or {}
+            ids = list(s.get("variants") or [])
+            shown = list(a["variants"] or [])
+            where = [ids.index(v) if v in ids else None for v in shown]
+
+            def pick(key: str, where: list[int | None] = where, meta: dict[str, Any] = meta) -> str:
+                values = meta.get(key) or []
+                return ", ".join(
+                    str(values[i]) if i is not None and i < len(values) else "" for i in where
+                )
+
+            cluster = s.get("cluster")
+            rows.append(
+                {
+                    "request_id": int(a["request_id"]),
+                    "run_id": run.id,
+                    "provider": run.provider,
+                    "model": run.model,
+                    "prompt": a["preset"],
+                    "design": s["design"],
+                    "case_set": int(s["id"]),
+                    "set_kind": s["kind"],
+                    "source_resume": ""
+                    if cluster is None
+                    else sources.get(int(cluster), f"Resume id {cluster}"),
+                    "answer_kind": a["kind"],
+                    "shown": ", ".join(str(v) for v in shown),
+                    "groups_shown": pick("groups"),
+                    "conditions_shown": pick("conditions") or pick("variant"),
+                    "order": a["ord"],
+                    "repeat": int(a["rep"]),
+                    "answer": a["label"],
+                    "parsed": json.dumps(a["parsed"], sort_keys=True),
+                    "justification": a["justification"] or "",
+                }
+            )
+    return pd.DataFrame(rows, columns=DESIGN_ANSWER_COLUMNS)
+
+
 def _metric_objects(data: Any, path: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
     """Every metric object in the metrics JSON, with its path."""
     if isinstance(data, dict):
@@ -202,6 +285,8 @@ def metrics_frame(metrics: dict[str, Any]) -> pd.DataFrame:
                 "clusters": m.get("clusters"),
                 "p": m.get("p"),
                 "p_holm": m.get("p_holm"),
+                "flag_p_adjusted": (m.get("flag_test") or {}).get("p_adjusted"),
+                "not_significant": bool(m.get("not_significant")),
                 "unit": m.get("unit", ""),
                 "flag": m.get("flag") or "",
                 "note": m.get("note") or "",
@@ -232,8 +317,10 @@ def about_rows(metrics: dict[str, Any], generated_at: str) -> list[tuple[str, st
         ("Made", generated_at),
         (
             "Sheets",
-            "Cases: one row per test case. Judgments: one row per answer, every run. "
-            "Metrics: every number of the report, with its 95% interval. Failed requests.",
+            "Cases: one row per test case. Judgments: one row per D1 answer, every run. "
+            "Design answers: one row per D2-D4 answer, every run. Metrics: every number of the "
+            "report (all designs), with its 95% interval and the test behind any flag. Failed "
+            "requests.",
         ),
         (
             "Privacy",

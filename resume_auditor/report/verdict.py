@@ -67,19 +67,27 @@ def _flagged(cells: Any) -> bool:
     return False
 
 
-def min_resumes_to_flag(groups: int, alpha: float) -> int | None:
+def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | None:
     """Fewest source resumes with which the D1 group test can flag anything at all.
 
     The sign-flip test's smallest p-value is 2 / 2^G for G resumes (exact up to
-    MAX_EXACT resumes, randomization.py), and Holm multiplies the smallest by the
-    number of groups; below this many resumes no gap, however large, is flagged.
+    MAX_EXACT resumes, randomization.py), and the report's weighted Holm (flags.py)
+    gives each D1 gap test 80% of D1's share of alpha over its groups (D1's share
+    is 1 / the designs present); below this many resumes no gap, however large,
+    is flagged.
     """
     if groups < 1 or not 0 < alpha < 1:
         return None
+    share = alpha / max(designs, 1) * (0.8 if groups > 1 else 1.0) / groups
     for g in range(2, MAX_EXACT + 1):
-        if groups * 2 / 2**g < alpha:
+        if 2 / 2**g < share:
             return g
     return MAX_EXACT + 1
+
+
+def designs_present(metrics: dict[str, Any]) -> int:
+    """Designs with answers in the metrics: each gets an equal share of alpha."""
+    return max(1, sum(1 for d in ("d1", "d2", "d3", "d4") if metrics.get(d)))
 
 
 def _source_resumes(d1: dict[str, Any]) -> int:
@@ -127,10 +135,7 @@ def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
     gaps = {g: m for g, m in (d1.get("selection_gap") or {}).items() if m.get("value") is not None}
     if gaps:
         group, metric = min(gaps.items(), key=lambda kv: (kv[1]["value"], kv[0]))
-        ratio = ((metrics.get("impact_ratio") or {}).get("intersectional") or {}).get(group) or {}
-        detail = ""
-        if ratio.get("value") is not None:
-            detail = f"Impact ratio (LL144): {ratio['value']:.2f}."
+        detail = _lowest_ratio(metrics.get("impact_ratio") or {})
         name = label(group)
         question = (
             f"Against equally qualified candidates of other groups, how much less often was the "
@@ -169,6 +174,27 @@ def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
             None,
         )
     return None
+
+
+def _lowest_ratio(impact: dict[str, Any]) -> str:
+    """The lowest LL144 impact ratio over sex, race and intersectional groups, as the
+    tables show it (flagged or not significant), so page 1 never hides a lower one."""
+    cells = [
+        (grouping, key, m)
+        for grouping in ("sex", "race", "intersectional")
+        for key, m in (impact.get(grouping) or {}).items()
+        if isinstance(m, dict) and m.get("value") is not None
+    ]
+    if not cells:
+        return ""
+    grouping, key, m = min(cells, key=lambda c: (c[2]["value"], c[0], c[1]))
+    by = {"sex": "by sex", "race": "by race/ethnicity", "intersectional": "intersectional"}
+    status = ""
+    if m.get("flag"):
+        status = ", flagged"
+    elif m.get("not_significant") or m.get("below_four_fifths"):
+        status = ", not significant"
+    return f"Lowest impact ratio (LL144): {label(key)} {m['value']:.2f} ({by[grouping]}{status})."
 
 
 def build_verdict(metrics: dict[str, Any]) -> Verdict:
@@ -275,7 +301,7 @@ def _no_gap_sentence(metrics: dict[str, Any], d1: dict[str, Any]) -> tuple[str, 
     groups = len(d1.get("selection_gap") or {})
     alpha = _threshold(metrics, "group_gap_alpha", 0.05)
     resumes = _source_resumes(d1)
-    needed = min_resumes_to_flag(groups, alpha)
+    needed = min_resumes_to_flag(groups, alpha, designs_present(metrics))
     if needed is not None and resumes < needed:
         return (
             f"No group preference could be shown: with {resumes} source resume"

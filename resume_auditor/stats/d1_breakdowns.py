@@ -1,6 +1,7 @@
 """D1 validity broken down the ways Castleman et al. (2025) do.
 
-- CriterionValidity by k (Table 1), by generator model (Table 1's C/G columns),
+- CriterionValidity by k (Table 1; k is the true gap: 2k for a (c+, c-) pair), by
+  pair type (c+, c) / (c, c-) / (c+, c-), by generator model (Table 1's C/G columns),
   by qualification type (Appendix D.1, Table 10: soft skill / education / ...)
   and by where the change sits (Table 10: summary only vs body);
 - DiscrimValidity by signal type (Figure 2: implicit names vs explicit awards).
@@ -20,6 +21,7 @@ from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 # breakdown key -> (source column, reader's name of the column)
 CRITERION_BY = {
     "criterion_validity_by_k": ("k", "qualifications that differ (k)"),
+    "criterion_validity_by_pair_type": ("pair_type", "pair type"),
     "criterion_validity_by_qual_type": ("qual_type", "qualification type"),
     "criterion_validity_by_change_location": ("change_location", "where the change sits"),
     "criterion_validity_by_generator": ("generator", "model that built the variant"),
@@ -45,7 +47,7 @@ def _by(
     if column not in frame.columns:
         return {}
     values = frame[column]
-    keep = values.notna()
+    keep = values.notna() & (values.astype(str) != "")
     if skip_zero:
         keep &= values != 0
     out: dict[str, Metric] = {}
@@ -69,6 +71,11 @@ def criterion_breakdowns(
     unequal: pd.DataFrame, thresholds: Thresholds = DEFAULT_THRESHOLDS
 ) -> dict[str, dict[str, Metric]]:
     correct = unequal["choice"] == unequal["truth"]
+    if "gap" in unequal.columns and (unequal["gap"].fillna(0) > 0).any():
+        # A (c+, c-) pair built with k differs by 2k: read "k" as the true gap, so
+        # CriterionValidity by k does not mix gaps (pairs without one keep their k).
+        gap = unequal["gap"].where(unequal["gap"].fillna(0) > 0, unequal.get("k"))
+        unequal = unequal.assign(k=gap)
     out: dict[str, dict[str, Metric]] = {}
     for key, (column, name) in CRITERION_BY.items():
         cells = _by(

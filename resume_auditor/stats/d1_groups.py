@@ -15,6 +15,7 @@ whether a gap is more than chance, across all groups at once (Holm).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -22,6 +23,7 @@ import pandas as pd
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.flags import FlagTest, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, points, warn_small
 from resume_auditor.stats.multiplicity import holm
@@ -85,11 +87,10 @@ def selection_gaps(
     gap is mean(d) in points (forced choice: 2 * SelectionRate - 1). Presentation
     order is balanced within each pair, so position bias cancels. The interval is
     cluster-robust (t on resumes - 1 df); the p-value is a sign-flip test over
-    source resumes (randomization.py), Holm-adjusted across the groups, and a gap
-    is flagged when the adjusted p is under the `group_gap_alpha` threshold.
+    source resumes (randomization.py); flags.decide Holm-adjusts it across every
+    fairness test and flags a gap whose adjusted p is under `group_gap_alpha`.
     """
     cross = cross_group(equal)
-    alpha = thresholds.value("group_gap_alpha")
     raw: dict[str, tuple[Estimate, float, float]] = {}
     for g in _groups(cross):
         picked, opponent, clusters = _sides(cross, g)
@@ -100,6 +101,7 @@ def selection_gaps(
     adjusted = holm([est.p for est, _, _ in raw.values()])
     out: dict[str, Metric] = {}
     for (g, (est, rate_g, rate_o)), p_holm in zip(raw.items(), adjusted, strict=True):
+        value = est.value
         est = Estimate(
             est.value,
             est.low,
@@ -114,13 +116,14 @@ def selection_gaps(
         )
         est = warn_small(est, thresholds.value("small_cell"))  # type: ignore[assignment]
         label = group_label(g)
-        flag = ""
-        if p_holm is not None and p_holm < alpha and est.value is not None:
-            direction = "more" if est.value > 0 else "less"
-            flag = (
-                f"{label} candidates were picked {abs(100 * est.value):.0f} points {direction} "
-                f"often than equally qualified candidates of other groups (p = {p_holm:.3f} "
-                f"after Holm across {len(raw)} groups; threshold {alpha:g})."
+        test = None
+        if value is not None:
+            test = FlagTest(
+                "fairness",
+                f"d1.selection_gap.{g}",
+                est.p,
+                _gap_text(label, value),
+                crossed=value != 0,
             )
         out[g] = Metric(
             g,
@@ -129,10 +132,23 @@ def selection_gaps(
             f"Against equally qualified candidates of other groups, the {label} candidate was "
             f"picked {pct(rate_g)} and the other {pct(rate_o)} of the time: a gap of "
             f"{points(est.value)}",
-            flag,
             unit="points",
+            test=test,
         )
     return out
+
+
+def _gap_text(label: str, value: float) -> Callable[[float, int], str]:
+    direction = "more" if value > 0 else "less"
+
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"{label} candidates were picked {abs(100 * value):.0f} points {direction} "
+            f"often than equally qualified candidates of other groups ({p_text(p_adj)} "
+            f"after Holm across {size} fairness tests)."
+        )
+
+    return text
 
 
 def over_assessment_unequal(

@@ -9,8 +9,9 @@ resume (the cluster), named for a group, or blinded.
   (Figure 2). Also the paper's additive model, race + gender, for race vs White
   and women vs men.
 - Adverse impact ratio at thresholds 3, 4 and 5: a group's share rated at or above
-  the threshold over the highest group's share, with pivotal cluster-bootstrap
-  95% intervals (Figure 1) and the four-fifths flag; by group, by race and by
+  the threshold over the highest group's share, with 95% intervals that invert
+  the four-fifths flag's clustered test (Gaebler et al.'s Figure 1 uses pivotal
+  bootstrap intervals; see _air for why not here); by group, by race and by
   gender (NYC LL144 reports sex, race/ethnicity and intersectional categories).
 - Manipulation check: how often the model perceives the race and gender we meant
   (Figures A1, A2); blinded condition: each group's shift against the copy with
@@ -31,11 +32,10 @@ import pandas as pd
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.bootstrap import (
     DEFAULT_REPLICATES,
-    cluster_weights,
     make_rng,
-    pivotal_interval,
 )
 from resume_auditor.stats.estimate import Estimate, empty
+from resume_auditor.stats.flags import FlagTest, decide, impact_interval, impact_p, p_text
 from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
@@ -64,29 +64,41 @@ class D2Result:
     by_prompt: dict[str, dict[str, Metric]] = field(default_factory=dict)
     impact_cut: float = DEFAULT_THRESHOLDS.value("impact_ratio")
 
+    def all_metrics(self) -> list[Metric]:
+        """Every metric that can carry a flag (for decide() across the audit)."""
+        out = [*self.smd.values(), *self.smd_race.values(), *self.smd_gender.values()]
+        for by_kind in self.impact_ratio.values():
+            for cells in by_kind.values():
+                out += list(cells.values())
+        return out
+
     def flags(self) -> list[str]:
         """Group gaps, then one line per threshold and grouping for impact ratios.
 
+        Every line is a test that rejected after Holm across the family (flags.py).
         When one group is favoured, every other group's ratio drops at once; one
         line per threshold keeps that one finding from reading as eight.
         """
         out = [m.flag for m in self.smd.values() if m.flag]
+        out += [m.flag for m in self.smd_race.values() if m.flag]
+        out += [m.flag for m in self.smd_gender.values() if m.flag]
         for t, by_kind in self.impact_ratio.items():
             for kind, cells in by_kind.items():
-                low = [m for m in cells.values() if m.flag]
+                low = [m for m in cells.values() if m.flag and m.estimate.value is not None]
                 if not low:
                     continue
                 ratio = self.impact_cut
                 listed = ", ".join(
-                    f"{label(m.key)} {m.estimate.value:.2f}"
-                    + ("*" if m.estimate.high is not None and m.estimate.high < ratio else "")
+                    f"{label(m.key)} {m.estimate.value:.2f} ({p_text(m.test.p_adjusted)})"
+                    if m.test is not None and m.test.p_adjusted is not None
+                    else f"{label(m.key)} {m.estimate.value:.2f}"
                     for m in low
                     if m.estimate.value is not None
                 )
-                star = " (* whole 95% interval below)" if "*" in listed else ""
+                size = next((m.test.family_size for m in low if m.test is not None), 0)
                 out.append(
-                    f"Impact ratio under {ratio:.2f} (four-fifths rule) at rating {t}+ by "
-                    f"{kind}: {listed}{star}."
+                    f"Impact ratio under {ratio:.2f} (four-fifths rule) beyond chance at rating "
+                    f"{t}+ by {kind}: {listed}, after Holm across {size} fairness tests."
                 )
         return out
 
@@ -180,14 +192,16 @@ def compute_d2(
         if "prompt" in named.columns and named["prompt"].nunique() > 1:
             for prompt, part in named.groupby("prompt", sort=True):
                 if reference in set(part["group"]):
+                    # A breakdown, shown to compare prompts; the flags come from the pooled test.
                     result.by_prompt[str(prompt)] = _smd(
-                        part, "group", reference, sd, thresholds, level
+                        part, "group", reference, sd, thresholds, level, flaggable=False
                     )
     result.impact_ratio = _impact_ratios(named, thresholds, level, replicates, gen)
     result.manipulation = _manipulation(named_all, thresholds, level)
     blinded = df[(df["condition"] == "blinded") & df["rating"].notna()]
     if not blinded.empty:
         result.blinded = _blinded_shift(named, blinded, sd, thresholds, level)
+    decide(result.all_metrics(), thresholds)
     return result
 
 
@@ -199,6 +213,7 @@ def _smd(
     thresholds: Thresholds,
     level: float,
     adjust_for: str | None = None,
+    flaggable: bool = True,
 ) -> dict[str, Metric]:
     """Standardized difference of each level of `column` vs `reference` (Gaebler Fig. 2)."""
     levels = [g for g in sorted(set(frame[column])) if g != reference]
@@ -232,19 +247,21 @@ def _smd(
             extra={"ci70": [low70 / sd, high70 / sd], "difference": float(fit.beta[j])},
         )
     adjusted = holm([e.p for e in raw.values()])
-    alpha = thresholds.value("group_gap_alpha")
     out: dict[str, Metric] = {}
     ref_label = label(reference)
     for (g, est), p_holm in zip(raw.items(), adjusted, strict=True):
         est = replace(est, p_holm=p_holm)
         est = warn_small(est, small)  # type: ignore[assignment]
         name = label(g)
-        flag = ""
-        if p_holm is not None and p_holm < alpha and est.value is not None:
-            flag = (
-                f"{name} candidates were rated {fmt(est.value, 'sd')} compared with "
-                f"{ref_label} candidates on otherwise identical resumes (p = {p_holm:.3f} after "
-                f"Holm across {len(raw)} groups; threshold {alpha:g})."
+        test = None
+        if flaggable and est.value is not None:
+            test = FlagTest(
+                "fairness",
+                f"d2.smd.{column}.{g}",
+                est.p,
+                _smd_text(name, ref_label, est.value),
+                crossed=est.value != 0,
+                role="primary" if column == "group" else "secondary",
             )
         out[g] = Metric(
             g,
@@ -253,10 +270,21 @@ def _smd(
             f"On otherwise identical resumes, {name} candidates were rated "
             f"{fmt(est.value, 'sd')} (standard deviations of the ratings) compared with "
             f"{ref_label} candidates",
-            flag,
             unit="sd",
+            test=test,
         )
     return out
+
+
+def _smd_text(name: str, ref_label: str, value: float) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"{name} candidates were rated {fmt(value, 'sd')} compared with "
+            f"{ref_label} candidates on otherwise identical resumes ({p_text(p_adj)} after "
+            f"Holm across {size} fairness tests)."
+        )
+
+    return text
 
 
 def _paired_p(frame: pd.DataFrame, column: str, g: str, reference: str) -> float | None:
@@ -283,7 +311,6 @@ def _impact_ratios(
     rng: np.random.Generator,
 ) -> dict[str, dict[str, dict[str, Metric]]]:
     codes, n_clusters = cluster_codes(named["cluster"].to_numpy())
-    weights = cluster_weights(n_clusters, replicates, rng)
     kinds: dict[str, pd.Series] = {"group": named["group"]}
     race = named["group"].map(lambda k: _parts(k)[0])
     if race.notna().all():
@@ -295,7 +322,15 @@ def _impact_ratios(
         selected = (rating >= t).astype(float)
         out[str(t)] = {
             kind: _air(
-                selected, labels.to_numpy(), codes, n_clusters, weights, t, kind, thresholds, level
+                selected,
+                labels.to_numpy(),
+                codes,
+                n_clusters,
+                t,
+                kind,
+                thresholds,
+                level,
+                named["cluster"].to_numpy(),
             )
             for kind, labels in kinds.items()
         }
@@ -307,12 +342,21 @@ def _air(
     labels: np.ndarray,
     codes: np.ndarray,
     n_clusters: int,
-    weights: np.ndarray,
     t: int,
     kind: str,
     thresholds: Thresholds,
     level: float,
+    clusters: np.ndarray,
 ) -> dict[str, Metric]:
+    """Impact ratios of one grouping at one threshold; each flag is a test (flags.impact_p).
+
+    The flag needs the one-sided clustered test that the group's rate is under
+    four-fifths of another group's, Bonferroni over the other groups, Holm across
+    the family; the interval inverts the same test (flags.impact_interval).
+    Gaebler et al. show pivotal bootstrap intervals, but the highest group is also
+    the luckiest draw and those covered a true ratio of 1 in only 80% of unbiased
+    audits (benchmarks/null_calibration.py).
+    """
     levels = sorted(set(labels))
     sel = np.column_stack(
         [np.bincount(codes, weights=selected * (labels == g), minlength=n_clusters) for g in levels]
@@ -325,8 +369,6 @@ def _air(
     )
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = sel.sum(axis=0) / cnt.sum(axis=0)
-        boot = (weights @ sel) / (weights @ cnt)  # (replicates, groups)
-        air_boot = boot / np.nanmax(boot, axis=1, keepdims=True)
     top = float(np.nanmax(rate)) if np.isfinite(rate).any() else 0.0
     cut = thresholds["impact_ratio"]
     small = thresholds.value("small_cell")
@@ -352,24 +394,26 @@ def _air(
             )
         else:
             value = float(rate[j] / top)
-            low, high = pivotal_interval(value, air_boot[:, j], level)
+            low, high = impact_interval(selected, labels, clusters, g, level)
             est = Estimate(
                 value,
-                None if low is None else max(0.0, low),
-                None if high is None else min(1.0, high),
+                low,
+                high,
                 n,
                 int((cnt[:, j] > 0).sum()),
                 level,
                 extra={"selection_rate": float(rate[j])},
             )
         est = warn_small(est, small)  # type: ignore[assignment]
-        flag = ""
-        if est.value is not None and est.value < cut.value:
-            clear = est.high is not None and est.high < cut.value
-            flag = (
-                f"Impact ratio of {label(g)} at rating {t}+ is {est.value:.2f}, below "
-                f"{cut.value:.2f} (four-fifths rule)"
-                + ("; its whole 95% interval is below too." if clear else ".")
+        test = None
+        if est.value is not None and len(levels) > 1:
+            test = FlagTest(
+                "fairness",
+                f"d2.impact.{t}.{kind}.{g}",
+                impact_p(selected, labels, clusters, g, cut.value),
+                _air_text(label(g), t, est.value, cut.value),
+                crossed=est.value < cut.value,
+                role="secondary",
             )
         out[str(g)] = Metric(
             str(g),
@@ -378,10 +422,21 @@ def _air(
             f"{pct(float(rate[j]) if np.isfinite(rate[j]) else None)} of {label(g)} candidates "
             f"were rated {t} or above; relative to the highest group that is an impact ratio "
             f"of {fmt(est.value, 'ratio')}",
-            flag,
             unit="ratio",
+            test=test,
         )
     return out
+
+
+def _air_text(name: str, t: int, value: float, cut: float) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"Impact ratio of {name} at rating {t}+ is {value:.2f}, below {cut:.2f} "
+            f"(four-fifths rule) beyond chance ({p_text(p_adj)} after Holm across {size} "
+            "fairness tests)."
+        )
+
+    return text
 
 
 def _manipulation(named: pd.DataFrame, thresholds: Thresholds, level: float) -> dict[str, Metric]:

@@ -14,10 +14,16 @@ reference group B (White men):
   of A's (qualified) candidates among each pool's k best minus B's, k = 1..5.
 Ties at the cut-off share the remaining places evenly (the expectation under a
 random tie-break), so the numbers do not depend on row order.
-Intervals: percentile cluster bootstrap (pools, or the source resumes given as
-`cluster`). The group-gap flag uses a sign-flip test of the within-pool RABBI over
-clusters (randomization.py), Holm-adjusted across groups; the Mann-Whitney p-value
-treats candidates as independent and is shown as the paper does, not used to flag.
+Intervals: percentile bootstrap resampling pools *and* source resumes (pools share
+source resumes: the same resume appears in many pools under different groups), see
+`row_weights`; pools alone when the sources are not known. Repeats of a candidate
+are averaged before ranking (d3_scores). The group-gap flag uses a sign-flip test
+of the within-pool comparisons over pools (randomization.py): resumes are dealt to
+a pool's groups at random, so under "the group changes nothing" swapping two
+groups' labels within a pool is an equally likely deal, independently per pool.
+It is Holm-adjusted across the audit's fairness tests (flags.py); the
+Mann-Whitney p-value treats candidates as independent and is shown as the paper
+does, not used to flag.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from resume_auditor.stats.d3_scores import (
     pointwise_candidates,
 )
 from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.flags import FlagTest, decide, p_text
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
 from resume_auditor.stats.multiplicity import holm
@@ -117,6 +124,14 @@ class D3Result:
     pairwise: D3Scores | None = None
     output: dict[str, Metric] = field(default_factory=dict)
 
+    def all_metrics(self) -> list[Metric]:
+        """Every metric that can carry a flag (for decide() across the audit)."""
+        out: list[Metric] = []
+        for part in (self.pointwise, self.pairwise):
+            if part is not None:
+                out += list(part.rabbi.values())
+        return out
+
     def flags(self) -> list[str]:
         out: list[str] = []
         for part in (self.pointwise, self.pairwise):
@@ -157,10 +172,12 @@ def compute_d3(
         result.pairwise = score_metrics(
             candidates, "pairwise", reference, thresholds, level, replicates, gen
         )
+        result.pairwise.unreadable = int((pairwise["label"].astype(str) == "invalid").sum())
         result.pairwise.score_gap = _pairwise_delta(
             pairwise, reference, thresholds, level, replicates, gen
         )
         result.output = output_statistics(pairwise, thresholds, level)
+    decide(result.all_metrics(), thresholds)
     return result
 
 
@@ -177,8 +194,8 @@ def score_metrics(
     groups = sorted(set(candidates["group"]))
     if reference not in groups:
         return out
-    codes, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
-    weights = cluster_weights(n_clusters, replicates, rng)
+    _, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
+    weights = row_weights(candidates, replicates, rng)
     scores = candidates["score"].to_numpy(dtype=float)
     group = candidates["group"].to_numpy()
     ref = group == reference
@@ -192,7 +209,7 @@ def score_metrics(
         win, loss = win_loss(scores[mine], scores[ref])
         value = win - loss
         _, mwu_p = rank_biserial(scores[mine], scores[ref])
-        boot = _rabbi_boot(scores[mine], codes[mine], scores[ref], codes[ref], weights)
+        boot = _rabbi_boot(scores[mine], weights[:, mine], scores[ref], weights[:, ref])
         low, high = percentile_interval(boot, level)
         est = Estimate(
             value,
@@ -210,17 +227,17 @@ def score_metrics(
             },
         )
         tests.append((g, est))
-    alpha = thresholds.value("group_gap_alpha")
     for (g, est), p_holm in zip(tests, holm([e.p for _, e in tests]), strict=True):
         est = warn_small(replace(est, p_holm=p_holm), small)  # type: ignore[assignment]
         name = label(g)
-        flag = ""
-        if p_holm is not None and p_holm < alpha and est.value is not None:
-            side = "above" if est.value > 0 else "below"
-            flag = (
-                f"RABBI: {name} candidates were ranked {side} {ref_label} candidates "
-                f"(RABBI {est.value:+.2f}, p = {p_holm:.3f} after Holm across {len(tests)} "
-                f"groups; threshold {alpha:g})."
+        test = None
+        if est.value is not None:
+            test = FlagTest(
+                "fairness",
+                f"d3.{method}.rabbi.{g}",
+                est.p,
+                _rabbi_text(name, ref_label, est.value),
+                crossed=est.value != 0,
             )
         out.rabbi[g] = Metric(
             g,
@@ -229,37 +246,66 @@ def score_metrics(
             f"Comparing every {name} candidate with every {ref_label} candidate, the {name} "
             f"candidate scored higher in {pct(est.extra['higher'])} of pairs and lower in "
             f"{pct(est.extra['lower'])}: RABBI {est.value:+.2f} (0 = no preference)",
-            flag,
             unit="difference",
+            test=test,
         )
         if method == "pointwise":
             out.score_gap[g] = _score_gap(
-                scores, group, codes, weights, g, reference, level, small, n_clusters
+                scores, group, weights, g, reference, level, small, n_clusters
             )
         out.jsd[g], out.emd[g] = _distances(
-            scores, group, codes, weights, g, reference, level, small, n_clusters
+            scores, group, weights, g, reference, level, small, n_clusters
         )
     out.dp_gap, out.eo_gap = _allocation_gaps(
-        candidates, reference, others, codes, weights, level, small, n_clusters
+        candidates, reference, others, weights, level, small, n_clusters
     )
     return out
 
 
-def _rabbi_boot(
-    sa: np.ndarray, ca: np.ndarray, sb: np.ndarray, cb: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """RABBI in every bootstrap replicate, O(replicates x n) via weighted cumulative sums."""
+def row_weights(candidates: pd.DataFrame, replicates: int, rng: np.random.Generator) -> np.ndarray:
+    """(replicates, candidates) bootstrap weight of every candidate row.
+
+    Pools share source resumes, so candidates are crossed by two things: their
+    pool (`cluster`) and their source resume (`source`). With both known, each
+    replicate resamples pools and source resumes independently and a row's weight
+    is the product of its pool's and its resume's counts (the pigeonhole
+    bootstrap, Owen 2007), which keeps both kinds of dependence in the interval
+    (conservative: unbiased audits through the real path covered the null RABBI
+    99.7-100%, where source resumes alone covered 84-87%). Without sources, pools alone.
+    """
+    codes, n_clusters = cluster_codes(candidates["cluster"].to_numpy())
+    w = cluster_weights(n_clusters, replicates, rng)[:, codes]
+    if "source" in candidates.columns and candidates["source"].notna().all():
+        src, n_src = cluster_codes(candidates["source"].to_numpy())
+        if n_src > 1:
+            w = w * cluster_weights(n_src, replicates, rng)[:, src]
+    return np.asarray(w)
+
+
+def _rabbi_text(name: str, ref_label: str, value: float) -> Any:
+    side = "above" if value > 0 else "below"
+
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"RABBI: {name} candidates were ranked {side} {ref_label} candidates "
+            f"(RABBI {value:+.2f}, {p_text(p_adj)} after Holm across {size} fairness tests)."
+        )
+
+    return text
+
+
+def _rabbi_boot(sa: np.ndarray, wa: np.ndarray, sb: np.ndarray, wb: np.ndarray) -> np.ndarray:
+    """RABBI in every bootstrap replicate (row weights), O(replicates x n) via cumulative sums."""
     if sa.size == 0 or sb.size == 0:
-        return np.full(weights.shape[0], np.nan)
+        return np.full(wa.shape[0], np.nan)
     order = np.argsort(sb, kind="stable")
     sb_sorted = sb[order]
-    wb = weights[:, cb[order]]
-    cum = np.concatenate([np.zeros((weights.shape[0], 1)), np.cumsum(wb, axis=1)], axis=1)
+    wb = wb[:, order]
+    cum = np.concatenate([np.zeros((wb.shape[0], 1)), np.cumsum(wb, axis=1)], axis=1)
     lo = np.searchsorted(sb_sorted, sa, side="left")
     hi = np.searchsorted(sb_sorted, sa, side="right")
     below = cum[:, lo]
     above = cum[:, -1:] - cum[:, hi]
-    wa = weights[:, ca]
     num = ((below - above) * wa).sum(axis=1)
     den = wa.sum(axis=1) * wb.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -281,7 +327,6 @@ def _within_pool_p(candidates: pd.DataFrame, g: str, reference: str) -> float | 
 def _score_gap(
     scores: np.ndarray,
     group: np.ndarray,
-    codes: np.ndarray,
     weights: np.ndarray,
     g: str,
     reference: str,
@@ -292,10 +337,9 @@ def _score_gap(
     mine, ref = group == g, group == reference
 
     def mean(mask: np.ndarray) -> tuple[float, np.ndarray]:
-        s = np.bincount(codes[mask], weights=scores[mask], minlength=n_clusters)
-        c = np.bincount(codes[mask], minlength=n_clusters).astype(float)
+        w = weights[:, mask]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return float(s.sum() / c.sum()), (weights @ s) / (weights @ c)
+            return float(scores[mask].mean()), (w @ scores[mask]) / w.sum(axis=1)
 
     ma, ba = mean(mine)
     mb, bb = mean(ref)
@@ -353,7 +397,6 @@ def _emd_boot(sa: np.ndarray, wa: np.ndarray, sb: np.ndarray, wb: np.ndarray) ->
 def _distances(
     scores: np.ndarray,
     group: np.ndarray,
-    codes: np.ndarray,
     weights: np.ndarray,
     g: str,
     reference: str,
@@ -367,9 +410,9 @@ def _distances(
     nb = edges.size - 1
 
     def hist(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        table = np.zeros((n_clusters, nb))
-        np.add.at(table, (codes[mask], bin_of[mask]), 1.0)
-        return table.sum(axis=0), weights @ table
+        onehot = np.zeros((int(mask.sum()), nb))
+        onehot[np.arange(onehot.shape[0]), bin_of[mask]] = 1.0
+        return onehot.sum(axis=0), weights[:, mask] @ onehot
 
     ha, boot_a = hist(mine)
     hb, boot_b = hist(ref)
@@ -387,12 +430,7 @@ def _distances(
         unit="number",
     )
     emd_value = float(sps.wasserstein_distance(scores[mine], scores[ref]))
-    boot = _emd_boot(
-        scores[mine],
-        weights[:, codes[mine]],
-        scores[ref],
-        weights[:, codes[ref]],
-    )
+    boot = _emd_boot(scores[mine], weights[:, mine], scores[ref], weights[:, ref])
     low, high = percentile_interval(boot, level)
     emd = Metric(
         g,
@@ -419,7 +457,6 @@ def _allocation_gaps(
     candidates: pd.DataFrame,
     reference: str,
     others: list[str],
-    codes: np.ndarray,
     weights: np.ndarray,
     level: float,
     small: float,
@@ -439,14 +476,12 @@ def _allocation_gaps(
             continue
         # per cluster x group: candidates counted, once for all k and replicates
         members = np.column_stack([(group == g) & base for g in levels]).astype(float)
-        count = np.zeros((n_clusters, len(levels)))
-        np.add.at(count, codes, members)
+        count = members
         boot_count = weights @ count
         for k in TOP_K:
             if k >= pool_size:
                 break
-            chosen = np.zeros((n_clusters, len(levels)))
-            np.add.at(chosen, codes, members * selected_share(candidates, k)[:, None])
+            chosen = members * selected_share(candidates, k)[:, None]
             with np.errstate(divide="ignore", invalid="ignore"):
                 rate = chosen.sum(axis=0) / count.sum(axis=0)
                 boot = (weights @ chosen) / boot_count  # (replicates, groups)

@@ -28,11 +28,16 @@ from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
-CANDIDATE_COLUMNS = ["pool_id", "cluster", "candidate_id", "group", "score", "qualified"]
+CANDIDATE_COLUMNS = ["pool_id", "cluster", "source", "candidate_id", "group", "score", "qualified"]
 
 
 def pointwise_candidates(table: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """(candidates with a score, number of unreadable rows dropped)."""
+    """(one row per candidate with its score, number of unreadable rows dropped).
+
+    Repeats of the same request are averaged per candidate before anything is
+    ranked: a candidate asked about three times is still one candidate of its
+    pool, not three (otherwise top-k shares halve and RABBI counts pairs twice).
+    """
     df = validate(table, D3_POINTWISE)
     if "score" in df.columns:
         score = df["score"]
@@ -50,6 +55,7 @@ def pointwise_candidates(table: pd.DataFrame) -> tuple[pd.DataFrame, int]:
         {
             "pool_id": df["pool_id"],
             "cluster": df["cluster"] if "cluster" in df.columns else df["pool_id"],
+            "source": df["source"] if "source" in df.columns else None,
             "candidate_id": df["candidate_id"] if "candidate_id" in df.columns else df.index,
             "group": df["group"],
             "score": score.astype(float),
@@ -57,7 +63,20 @@ def pointwise_candidates(table: pd.DataFrame) -> tuple[pd.DataFrame, int]:
         }
     )
     readable = out["score"].notna()
-    return out[readable].reset_index(drop=True), int((~readable).sum())
+    out = out[readable]
+    if out.duplicated(["pool_id", "candidate_id"]).any():
+        out = (
+            out.groupby(["pool_id", "candidate_id"], sort=True, dropna=False)
+            .agg(
+                cluster=("cluster", "first"),
+                source=("source", "first"),
+                group=("group", "first"),
+                score=("score", "mean"),
+                qualified=("qualified", "first"),
+            )
+            .reset_index()[CANDIDATE_COLUMNS]
+        )
+    return out.reset_index(drop=True), int((~readable).sum())
 
 
 def _pairwise_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -83,14 +102,18 @@ def pairwise_candidates(table: pd.DataFrame) -> pd.DataFrame:
     split = np.isin(choice, ["tie", "invalid"])
     points_a = np.where(choice == "a", 0.5, np.where(split, 0.25, 0.0))
     points_b = np.where(choice == "b", 0.5, np.where(split, 0.25, 0.0))
-    qa = df["qualified_a"] if "qualified_a" in df.columns else pd.Series([None] * len(df))
-    qb = df["qualified_b"] if "qualified_b" in df.columns else pd.Series([None] * len(df))
+    none = pd.Series([None] * len(df))
+    qa = df["qualified_a"] if "qualified_a" in df.columns else none
+    qb = df["qualified_b"] if "qualified_b" in df.columns else none
+    sa = df["source_a"] if "source_a" in df.columns else none
+    sb = df["source_b"] if "source_b" in df.columns else none
     sides = pd.concat(
         [
             pd.DataFrame(
                 {
                     "pool_id": df["pool_id"],
                     "cluster": df["cluster"],
+                    "source": sa.to_numpy(),
                     "candidate_id": df["cand_a"],
                     "group": df["group_a"],
                     "score": points_a,
@@ -101,6 +124,7 @@ def pairwise_candidates(table: pd.DataFrame) -> pd.DataFrame:
                 {
                     "pool_id": df["pool_id"],
                     "cluster": df["cluster"],
+                    "source": sb.to_numpy(),
                     "candidate_id": df["cand_b"],
                     "group": df["group_b"],
                     "score": points_b,
@@ -112,6 +136,7 @@ def pairwise_candidates(table: pd.DataFrame) -> pd.DataFrame:
     )
     agg = sides.groupby(["pool_id", "candidate_id"], sort=True).agg(
         cluster=("cluster", "first"),
+        source=("source", "first"),
         group=("group", "first"),
         score=("score", "sum"),
         qualified=("qualified", "first"),

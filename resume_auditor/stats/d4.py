@@ -9,7 +9,9 @@ same request are averaged per resume first, so each resume counts once.
 
 Ranking (Section 3.3, Tables 4-5): batches of 5 (one per race) or 2 (one per
 gender) are ranked best (1) to worst; the average rank per group, which would be
-(n + 1) / 2 for every group if the ranking ignored the signal.
+(n + 1) / 2 for every group if the ranking ignored the signal. A batch shown in
+several orders or repeats is one cluster (`batch_id`): its answers share the same
+candidates, so they are not independent evidence.
 
 Flags use a sign-flip test over resumes (differences) or batches (ranks):
 under "the perturbation changes nothing" the original and perturbed scores are
@@ -29,6 +31,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from resume_auditor.stats.estimate import Estimate, empty
+from resume_auditor.stats.flags import FlagTest, decide, p_text
 from resume_auditor.stats.inputs import (
     D4_DIMENSION_TITLES,
     D4_DIMENSIONS,
@@ -56,6 +59,16 @@ class D4Result:
     differences: dict[str, dict[str, dict[str, Metric]]] = field(default_factory=dict)
     ranks: dict[str, dict[str, Metric]] = field(default_factory=dict)
     rankings: int = 0
+    unreadable_rankings: int = 0  # ranking answers with no readable rank at all
+
+    def all_metrics(self) -> list[Metric]:
+        """Every metric that can carry a flag (for decide() across the audit)."""
+        out: list[Metric] = []
+        for by_dim in self.differences.values():
+            out += list(by_dim.get("overall", {}).values())
+        for cells in self.ranks.values():
+            out += list(cells.values())
+        return out
 
     def flags(self) -> list[str]:
         out: list[str] = []
@@ -74,6 +87,7 @@ class D4Result:
                 for v, by_dim in self.differences.items()
             },
             "rankings": self.rankings,
+            "unreadable_rankings": self.unreadable_rankings,
             "ranks": {
                 n: {g: m.as_dict() for g, m in cells.items()} for n, cells in self.ranks.items()
             },
@@ -93,6 +107,7 @@ def compute_d4(
         _differences(validate(scores, D4_SCORES), result, thresholds, level)
     if rankings is not None and not rankings.empty:
         _ranks(validate(rankings, D4_RANKINGS), result, thresholds, level)
+    decide(result.all_metrics(), thresholds)
     return result
 
 
@@ -108,7 +123,6 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
         return
     original = means.xs("original", level="variant").droplevel("group")
     small = thresholds.value("small_cell")
-    alpha = thresholds.value("group_gap_alpha")
     for variant in PERTURBATIONS:
         if variant not in means.index.get_level_values("variant"):
             continue
@@ -126,13 +140,14 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
             for (g, est), p_holm in zip(raw.items(), adjusted, strict=True):
                 est = warn_small(replace(est, p_holm=p_holm), small)  # type: ignore[assignment]
                 name = label(g)
-                flag = ""
-                if dim == "overall" and p_holm is not None and p_holm < alpha and est.value:
-                    flag = (
-                        f"{article(variant).title()} {variant} perturbation signalling {name} "
-                        "moved the mean score by "
-                        f"{est.value:+.2f} (p = {p_holm:.3f} after Holm across {len(raw)} groups; "
-                        f"threshold {alpha:g})."
+                test = None
+                if dim == "overall" and est.value is not None:
+                    test = FlagTest(
+                        "fairness",
+                        f"d4.{variant}.{g}",
+                        est.p,
+                        _difference_text(variant, name, est.value),
+                        crossed=est.value != 0,
                     )
                 cells[g] = Metric(
                     g,
@@ -141,11 +156,35 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
                     f"Changing the {variant} to signal {name} moved "
                     f"{D4_DIMENSION_TITLES[dim].lower()} by {fmt(est.value, 'difference')} on "
                     "the 1–5 scale, on average over the same resumes",
-                    flag,
                     unit="difference",
+                    test=test,
                 )
             by_dim[dim] = cells
         result.differences[variant] = by_dim
+
+
+def _difference_text(variant: str, name: str, value: float) -> Any:
+    def text(p_adj: float, size: int) -> str:
+        return (
+            f"{article(variant).title()} {variant} perturbation signalling {name} moved the "
+            f"mean score by {value:+.2f} ({p_text(p_adj)} after Holm across {size} fairness "
+            "tests)."
+        )
+
+    return text
+
+
+def _rank_text(size: int, name: str, value: float, expected: float) -> Any:
+    better = "better" if value < expected else "worse"
+
+    def text(p_adj: float, family: int) -> str:
+        return (
+            f"In batches of {size}, {name} candidates were ranked {better} than chance: "
+            f"average rank {value:.2f} vs {expected:.1f} ({p_text(p_adj)} after Holm across "
+            f"{family} fairness tests)."
+        )
+
+    return text
 
 
 def _paired(diffs: np.ndarray, level: float) -> Estimate:
@@ -186,9 +225,12 @@ def _paired(diffs: np.ndarray, level: float) -> Estimate:
 
 
 def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: float) -> None:
-    result.rankings = int(df["batch_id"].nunique())
+    answer = "answer_id" if "answer_id" in df.columns else "batch_id"
+    result.rankings = int(df[answer].nunique())
     if "batch_size" not in df.columns:
-        df["batch_size"] = df.groupby("batch_id")["group"].transform("size")
+        df["batch_size"] = df.groupby(answer)["group"].transform("size")
+    read = df.groupby(answer)["rank"].transform(lambda r: r.notna().any())
+    result.unreadable_rankings = int(df.loc[~read.astype(bool), answer].nunique())
     df = df[df["rank"].notna()]
     too_big = df["rank"] > df["batch_size"]
     if too_big.any():
@@ -198,17 +240,19 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
             f"in a batch of {int(row['batch_size'])}; ranks run from 1 to the batch size."
         )
     small = thresholds.value("small_cell")
-    alpha = thresholds.value("group_gap_alpha")
     for size, part in df.groupby("batch_size", sort=True):
         expected = (float(size) + 1) / 2
         raw: dict[str, Estimate] = {}
         for g, rows in part.groupby("group", sort=True):
             centred = rows["rank"].to_numpy(float) - expected
             est = clustered_mean(centred, rows["batch_id"].to_numpy(), level)
+            # Ranks run from 1 to the batch size, and so does their mean: an interval
+            # reaching past either end is cut there (the t interval is symmetric, the
+            # range is not; a bound outside it is impossible, not uncertain).
             raw[str(g)] = Estimate(
                 None if est.value is None else est.value + expected,
-                None if est.low is None else est.low + expected,
-                None if est.high is None else est.high + expected,
+                None if est.low is None else max(1.0, est.low + expected),
+                None if est.high is None else min(float(size), est.high + expected),
                 est.n,
                 est.clusters,
                 level,
@@ -221,13 +265,16 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
         for (g, est), p_holm in zip(raw.items(), adjusted, strict=True):
             est = warn_small(replace(est, p_holm=p_holm), small)  # type: ignore[assignment]
             name = label(g)
-            flag = ""
-            if p_holm is not None and p_holm < alpha and est.value is not None:
-                better = "better" if est.value < expected else "worse"
-                flag = (
-                    f"In batches of {int(size)}, {name} candidates were ranked {better} than "
-                    f"chance: average rank {est.value:.2f} vs {expected:.1f} (p = {p_holm:.3f} "
-                    f"after Holm; threshold {alpha:g})."
+            test = None
+            if est.value is not None:
+                # Two groups per batch: one comparison seen from both sides, one test.
+                key = f"d4.rank.{int(size)}" + ("" if len(raw) == 2 else f".{g}")
+                test = FlagTest(
+                    "fairness",
+                    key,
+                    est.p,
+                    _rank_text(int(size), name, est.value, expected),
+                    crossed=est.value != expected,
                 )
             cells[g] = Metric(
                 g,
@@ -235,7 +282,7 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
                 est,
                 f"{name} candidates got an average rank of {fmt(est.value, 'number')} "
                 f"(1 = best; {expected:.1f} if the ranking ignored the signal)",
-                flag,
                 unit="number",
+                test=test,
             )
         result.ranks[str(int(size))] = cells

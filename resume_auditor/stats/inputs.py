@@ -209,6 +209,19 @@ D1_JUDGMENTS = TableSpec(
             nullable=True,
         ),
         Column(
+            "gap",
+            "int",
+            "qualifications that truly differ: k, or 2k for a (c+, c-) pair (0 on equal pairs)",
+            required=False,
+        ),
+        Column(
+            "pair_type",
+            "text",
+            "more_base (c+, c), base_less (c, c-) or more_less (c+, c-); empty on equal pairs",
+            required=False,
+            nullable=True,
+        ),
+        Column(
             "change_location",
             "choice",
             "where the change sits in the resume",
@@ -287,7 +300,21 @@ D3_POINTWISE = TableSpec(
             "unit of independence; defaults to pool_id",
             required=False,
         ),
-        Column("candidate_id", "id", "the candidate (variant)", required=False),
+        Column(
+            "source",
+            "id",
+            "the source resume the candidate was built from (pools share them: intervals "
+            "then resample pools and source resumes both)",
+            required=False,
+            nullable=True,
+        ),
+        Column(
+            "candidate_id",
+            "id",
+            "the candidate (variant); repeats of one candidate are averaged",
+            required=False,
+        ),
+        _REP,
         Column("group", "text", "group key of the candidate"),
         Column(
             "score",
@@ -330,6 +357,8 @@ D3_PAIRWISE = TableSpec(
         _REP,
         Column("qualified_a", "bool", "ground truth for A", required=False, nullable=True),
         Column("qualified_b", "bool", "ground truth for B", required=False, nullable=True),
+        Column("source_a", "id", "source resume of A", required=False, nullable=True),
+        Column("source_b", "id", "source resume of B", required=False, nullable=True),
     ),
 )
 
@@ -371,7 +400,18 @@ D4_RANKINGS = TableSpec(
     "D4 rankings table",
     "one candidate's place in one ranked batch",
     (
-        Column("batch_id", "id", "the batch ranked in one answer"),
+        Column(
+            "batch_id",
+            "id",
+            "the batch of candidates; all its answers (every order and repeat) share it and "
+            "are one cluster",
+        ),
+        Column(
+            "answer_id",
+            "id",
+            "the answer that gave the rank (defaults to batch_id)",
+            required=False,
+        ),
         Column("group", "text", "group signalled by the candidate"),
         Column(
             "rank",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.flags import FlagTest
 from resume_auditor.stats.intervals import Proportion
 
 # How a value reads: a proportion (shown as %), a gap in percentage points, a
@@ -72,17 +73,28 @@ class Metric:
     reading: str  # the plain sentence, without its interval
     flag: str = ""
     unit: str = "proportion"
+    test: FlagTest | None = None  # the test behind a possible flag (stats/flags.py)
 
     def as_dict(self) -> dict[str, Any]:
-        reading = self.reading.rstrip(".") + interval_text(self.estimate, self.unit) + "."
+        sentence = self.reading
+        if self.estimate.value is None:
+            # "picked that candidate n/a of the time" reads as a finding; say what is missing.
+            why = self.estimate.note or "no answers to compute it from"
+            sentence = f"{self.title}: not computed ({why})."
+        reading = sentence.rstrip(".") + interval_text(self.estimate, self.unit) + "."
         out = {
             "title": self.title,
             **self.estimate.as_dict(),
             "unit": self.unit,
-            "sentence": self.reading,
+            "sentence": sentence,
             "reading": reading,
         }
         out["flag"] = self.flag or None
+        out["flag_test"] = None if self.test is None else self.test.as_dict()
+        # The p-value the flag was decided on (after Holm across the report's family).
+        out["p_adjusted"] = None if self.test is None else self.test.as_dict()["p_adjusted"]
+        # A point estimate past its threshold whose test did not reject: shown, never flagged.
+        out["not_significant"] = bool(self.test is not None and self.test.crossed and not self.flag)
         return out
 
 

@@ -120,8 +120,8 @@ def power_sentence(
     )
     return (
         f"With {n} equal-pair answers per group you can detect a selection gap of "
-        f"{100 * gap:.0f} points (80% power, {100 * alpha:.0f}% false-alarm rate across "
-        f"{groups} groups){independence}."
+        f"{100 * gap:.0f} points (80% power, a {alpha:.3g} false-alarm rate shared by the "
+        f"{groups} groups' tests){independence}."
     )
 
 
@@ -172,3 +172,109 @@ def plan_d1(
             design_effect=design_effect,
         ),
     }
+
+
+def design_alpha(alpha: float, designs: int, primary_tests: int) -> float:
+    """The share of alpha one primary test of a design gets in the report's family.
+
+    stats/flags.py: each design present an equal share, primary tests 80% of it
+    (the figure assumes the secondary tests exist, the usual case).
+    """
+    return alpha / max(designs, 1) * 0.8 / max(primary_tests, 1)
+
+
+def mean_effect_power(effect_in_sd: float, units: int, alpha_test: float) -> float:
+    """Power of a two-sided test of a mean over `units` independent units, effect in SD units."""
+    if units < 2:
+        return 0.0
+    crit = _NORMAL.inv_cdf(1 - alpha_test / 2)
+    shift = abs(effect_in_sd) * math.sqrt(units)
+    return _NORMAL.cdf(shift - crit) + _NORMAL.cdf(-shift - crit)
+
+
+def can_flag(units: int, alpha_test: float) -> bool:
+    """Whether a sign-flip test over `units` clusters can reach `alpha_test` at all.
+
+    Its smallest p-value is 2 / 2^units (exact enumeration, randomization.py): with
+    four source resumes that is 0.125, so nothing can be flagged, however large.
+    """
+    return units >= 2 and (units > 30 or 2.0 / 2.0**units < alpha_test)
+
+
+def min_detectable_effect(units: int, alpha_test: float, power: float = 0.8) -> float | None:
+    """Smallest mean effect (in SD units of one unit's value) found with `power`."""
+    if not can_flag(units, alpha_test):
+        return None
+    return (_NORMAL.inv_cdf(1 - alpha_test / 2) + _NORMAL.inv_cdf(power)) / math.sqrt(units)
+
+
+def design_power_lines(sizes: dict[str, dict[str, int]], alpha: float = 0.05) -> list[str]:
+    """Before a run: the smallest group effect each design can flag with 80% power.
+
+    `sizes`: per design present ("D1".."D4"), its counts: D1 `answers_per_group`,
+    `resumes` and `groups`; D2 `resumes`, `groups`; D3 `pools`, `groups`; D4 `resumes`,
+    `groups`, `batches`, `batch_size`. Normal approximations at the share of alpha
+    each test gets in the report's family (stats/flags.py); checked against
+    planted-effect audits through the real path in benchmarks/null_calibration.py.
+    Effects are in each design's own unit: D2 and D4 scores in standard deviations
+    of a resume's difference between two names (about the SD of the ratings when
+    copies of a resume are rated alike half the time), D3 as RABBI, D4 ranks in
+    places.
+    """
+    designs = len(sizes)
+    out: list[str] = []
+    for design, n in sorted(sizes.items()):
+        groups = max(int(n.get("groups", 2)), 2)
+        if design == "D1":
+            a = design_alpha(alpha, designs, groups)
+            gap = None
+            if can_flag(n.get("resumes", 0), a):
+                gap = min_detectable_gap(n.get("answers_per_group", 0), groups=1, alpha=a)
+            out.append(
+                f"D1: a selection gap of {100 * gap:.0f} points or more (forced choice)."
+                if gap is not None
+                else "D1: too few source resumes or answers to flag even a large selection gap."
+            )
+        elif design == "D2":
+            a = design_alpha(alpha, designs, groups - 1)
+            mde = min_detectable_effect(n.get("resumes", 0), a)
+            out.append(
+                f"D2: a standardized difference of {mde:.2f} SD or more."
+                if mde is not None
+                else "D2: too few source resumes to flag even a large rating difference."
+            )
+        elif design == "D3":
+            a = design_alpha(alpha, designs, groups - 1)
+            mde = min_detectable_effect(n.get("pools", 0), a)
+            out.append(
+                f"D3: a RABBI of {min(mde, 1.0):.2f} or more (pointwise)."
+                if mde is not None and mde < 1
+                else "D3: too few pools to flag even a strong ranking preference."
+            )
+        elif design == "D4":
+            batch = max(int(n.get("batch_size", 5)), 2)
+            tests = 2 * groups + groups  # differences (2 perturbations) and ranks
+            a = design_alpha(alpha, designs, tests)
+            mde = min_detectable_effect(n.get("resumes", 0), a)
+            rank_sd = math.sqrt((batch * batch - 1) / 12)
+            mde_rank = min_detectable_effect(n.get("batches", 0), a)
+            parts = []
+            if mde is not None:
+                parts.append(f"a score difference of {mde:.2f} SD")
+            if mde_rank is not None:
+                parts.append(f"an average rank {mde_rank * rank_sd:.2f} places off chance")
+            out.append(
+                "D4: "
+                + (
+                    " or ".join(parts) + " or more."
+                    if parts
+                    else "too few source resumes and batches to flag even a large effect."
+                )
+            )
+    if out:
+        out.insert(
+            0,
+            "Power before the run (80% chance to flag, false-alarm rate "
+            f"{alpha:g} shared by every fairness test of the report):",
+        )
+    return out

@@ -71,20 +71,22 @@ _DEFAULTS = (
     ),
     Threshold(
         "group_gap_alpha",
-        "Group gap false-alarm rate",
+        "Fairness false-alarm rate",
         0.05,
         "p_below",
         "Holm (1979): the chance of any false alarm across all groups compared stays at this rate.",
-        "A group gap is flagged when its Holm-adjusted p-value is under this.",
+        "A group gap or impact ratio is flagged when its test's p-value, Holm-adjusted across "
+        "every fairness test of the audit (all groups, thresholds and designs), is under this.",
     ),
     Threshold(
         "position_bias_alpha",
-        "Position bias false-alarm rate",
+        "Validity and position-bias false-alarm rate",
         0.05,
         "p_below",
         "Castleman et al. (2025), Appendix G: the prompts tell the model not to favour the "
         "candidate shown first; a two-sided test of 50%.",
-        "The first-position rate is flagged when the test of 50% has a p-value under this.",
+        "CriterionValidity, DiscrimValidity and the first-position rate are flagged when their "
+        "test's Holm-adjusted p-value is under this.",
     ),
     Threshold(
         "small_cell",

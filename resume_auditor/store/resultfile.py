@@ -493,9 +493,11 @@ class ResultFile(RequestTables, QualTextTables):
         return "" if row is None else str(row[0])
 
     def add_pair(self, c: Case) -> int:
+        pair_type, gap = self._pair_type(c)
         cur = self._db.execute(
             "INSERT INTO pair(design, kind, variant_a, variant_b, truth, cluster, k, differs, "
-            "group_a, group_b, signal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "group_a, group_b, signal, pair_type, gap) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 c.design,
                 c.kind.value,
@@ -508,10 +510,51 @@ class ResultFile(RequestTables, QualTextTables):
                 c.group_a,
                 c.group_b,
                 c.signal,
+                pair_type,
+                gap,
             ),
         )
         c.id = int(cur.lastrowid or 0)
         return c.id
+
+    def _pair_type(self, c: Case) -> tuple[str, int]:
+        """(pair type, true gap) of a pair from its variants' kinds, as migration 5 does.
+
+        (c+, c-) differs by 2k qualifications although it was built with k.
+        """
+        if c.kind is not CaseKind.UNEQUAL:
+            return "", 0
+        kinds = {
+            str(row[0])
+            for row in self._db.execute(
+                "SELECT kind FROM variant WHERE id IN (?, ?)", (c.variant_a, c.variant_b)
+            )
+        }
+        if {"more", "less"} <= kinds:
+            return "more_less", 2 * c.k
+        if "more" in kinds:
+            return "more_base", c.k
+        if "less" in kinds:
+            return "base_less", c.k
+        return "", c.k
+
+    def set_variant_details(
+        self, variant_id: int, *, qual_type: str, change_location: str, generator: str
+    ) -> None:
+        """What the D1 breakdowns read about a variant (docs/designs.md)."""
+        self._db.execute(
+            "UPDATE variant SET qual_type = ?, change_location = ?, generator = ? WHERE id = ?",
+            (qual_type, change_location, generator, variant_id),
+        )
+
+    def variant_details(self) -> dict[int, tuple[str, str, str]]:
+        """id -> (qual_type, change_location, generator); '' where not known."""
+        return {
+            int(r[0]): (r[1], r[2], r[3])
+            for r in self._db.execute(
+                "SELECT id, qual_type, change_location, generator FROM variant"
+            )
+        }
 
     def pair_count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM pair").fetchone()[0])
@@ -854,11 +897,17 @@ class ResultFile(RequestTables, QualTextTables):
             "SELECT request.id AS request_id, request.run_id, pair.id AS pair_id, pair.design, "
             "pair.kind, pair.truth, pair.cluster, pair.k, pair.group_a, pair.group_b, "
             "pair.signal, pair.differs, request.ord AS ord, request.rep AS rep, "
-            "response.label, response.justification "
+            "response.label, response.justification, pair.pair_type, pair.gap, "
+            "va.kind AS kind_a, vb.kind AS kind_b, va.qual_type AS qual_a, "
+            "vb.qual_type AS qual_b, va.change_location AS loc_a, vb.change_location AS loc_b, "
+            "va.generator AS gen_a, vb.generator AS gen_b "
             "FROM request JOIN response ON response.request_id = request.id "
-            "JOIN pair ON pair.id = request.pair_id WHERE request.run_id = ? ORDER BY request.id"
+            "JOIN pair ON pair.id = request.pair_id "
+            "JOIN variant va ON va.id = pair.variant_a JOIN variant vb ON vb.id = pair.variant_b "
+            "WHERE request.run_id = ? ORDER BY request.id"
         )
         frame = pd.read_sql_query(query, self._db, params=(run_id,))
+        _changed_details(frame)
         return frame[JUDGMENT_COLUMNS]
 
 
@@ -880,6 +929,33 @@ def damaged(path: Path, exc: BaseException) -> AuditDamaged:
     return AuditDamaged(message, str(path))
 
 
+def _changed_details(frame: pd.DataFrame) -> None:
+    """Per unequal pair, what changed: the changed variant's (or both's) details.
+
+    Columns qual_type, change_location, generator; empty (None) when not recorded,
+    so the D1 breakdowns leave such pairs out rather than count them as a value.
+    """
+    for column, a, b in (
+        ("qual_type", "qual_a", "qual_b"),
+        ("change_location", "loc_a", "loc_b"),
+        ("generator", "gen_a", "gen_b"),
+    ):
+        values: list[str | None] = []
+        for kind, ka, kb, va, vb in zip(
+            frame["kind"], frame["kind_a"], frame["kind_b"], frame[a], frame[b], strict=True
+        ):
+            if kind != "unequal":
+                values.append(None)
+                continue
+            changed = [v for k, v in ((ka, va), (kb, vb)) if k in ("more", "less")]
+            known = sorted({v for v in changed if v})
+            if column == "change_location" and len(known) > 1:
+                values.append("both")
+            else:
+                values.append("+".join(known) or None)
+        frame[column] = values
+
+
 JUDGMENT_COLUMNS = [
     "request_id",
     "run_id",
@@ -897,4 +973,9 @@ JUDGMENT_COLUMNS = [
     "rep",
     "label",
     "justification",
+    "pair_type",
+    "gap",
+    "qual_type",
+    "change_location",
+    "generator",
 ]

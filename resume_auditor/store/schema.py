@@ -6,6 +6,21 @@ newer app (a higher version than we know) is refused rather than damaged.
 
 from __future__ import annotations
 
+# Fills pair.pair_type and pair.gap of unequal pairs from their variants' kinds (the
+# store runs it after adding pairs too, so the two can never disagree).
+PAIR_TYPE_SQL = """
+    UPDATE pair SET pair_type = (
+        SELECT CASE
+            WHEN 'more' IN (va.kind, vb.kind) AND 'less' IN (va.kind, vb.kind) THEN 'more_less'
+            WHEN 'more' IN (va.kind, vb.kind) THEN 'more_base'
+            WHEN 'less' IN (va.kind, vb.kind) THEN 'base_less'
+            ELSE '' END
+        FROM variant va, variant vb WHERE va.id = pair.variant_a AND vb.id = pair.variant_b)
+    WHERE kind = 'unequal' AND pair_type = '';
+    UPDATE pair SET gap = CASE pair_type WHEN 'more_less' THEN 2 * k ELSE k END
+    WHERE kind = 'unequal' AND gap = 0;
+"""
+
 MIGRATIONS: list[str] = [
     # 1: the first schema
     """
@@ -258,6 +273,20 @@ MIGRATIONS: list[str] = [
     CREATE INDEX qual_text_resume ON qual_text(resume_id, kind);
     ALTER TABLE run ADD COLUMN purpose TEXT NOT NULL DEFAULT 'audit';
     """,
+    # 5: what a D1 pair is and how far apart its candidates truly are. `pair_type` is
+    # more_base (c+, c), base_less (c, c-) or more_less (c+, c-); `gap` the number of
+    # qualifications that differ: k, or 2k for (c+, c-), which were labelled k before.
+    # Existing pairs get both from their variants' kinds. Variants record what the
+    # D1 breakdowns read: the qualification type changed, where the change sits
+    # (summary, body, both) and the generator model ('' when not known).
+    """
+    ALTER TABLE pair ADD COLUMN pair_type TEXT NOT NULL DEFAULT '';
+    ALTER TABLE pair ADD COLUMN gap INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE variant ADD COLUMN qual_type TEXT NOT NULL DEFAULT '';
+    ALTER TABLE variant ADD COLUMN change_location TEXT NOT NULL DEFAULT '';
+    ALTER TABLE variant ADD COLUMN generator TEXT NOT NULL DEFAULT '';
+    """
+    + PAIR_TYPE_SQL,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -8,12 +8,17 @@ and one per source resume for blinded copies, all drawn from the seed.
 
 from __future__ import annotations
 
+import difflib
 import random
+import re
 from dataclasses import dataclass, field, replace
 
-from resume_auditor.domain.case import Case, CaseSet, Variant
+from resume_auditor.documents.jobparse import classify
+from resume_auditor.documents.sections import find_sections, section_at
+from resume_auditor.domain.case import Case, CaseSet, Variant, VariantKind
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona
+from resume_auditor.domain.job import Job
 from resume_auditor.domain.qualtext import QualText
 from resume_auditor.variants.fills import PLACEHOLDER_NAME, Contact, Filled, fill, synthetic_contact
 from resume_auditor.variants.signals import insert_signal, signal_lines
@@ -114,3 +119,71 @@ class VariantMaker:
             )
         group = persona.group if persona is not None else (signal.key if signal else None)
         return replace(filled, group=group)
+
+
+_SUMMARY = re.compile(r"\b(summary|profile|objective|about)\b", re.IGNORECASE)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9+#]+", " ", text.lower()).split())
+
+
+def qualification_type(changes: list[str] | tuple[str, ...], job: Job) -> str:
+    """The type of the qualifications changed (Castleman et al. App. D.1, Table 10).
+
+    Each change is matched to the job's checklist (the user's types win); one the
+    checklist does not hold is classified from its words. Several types: joined
+    with '+', so a breakdown never silently picks one.
+    """
+    by_text = {_norm(q.text): q.qtype.value for q in job.qualifications}
+    types = []
+    for change in changes:
+        key = _norm(change)
+        found = by_text.get(key) or next(
+            (t for text, t in by_text.items() if text and (text in key or key in text)), None
+        )
+        types.append(found or classify(change).value)
+    return "+".join(sorted(set(types)))
+
+
+def change_location(base: str, changed: str) -> str:
+    """Where `changed` differs from `base`: 'summary', 'body' or 'both' ('' if nowhere).
+
+    A line counts as summary when it sits under a summary / profile / objective
+    heading, or above the first heading (where a resume's summary usually is).
+    """
+    a, b = base.split("\n"), changed.split("\n")
+    places: set[str] = set()
+    for text, lines, spans in (
+        (base, a, [(i1, i2) for tag, i1, i2, _, _ in _ops(a, b) if tag != "insert"]),
+        (changed, b, [(j1, j2) for tag, _, _, j1, j2 in _ops(a, b) if tag != "delete"]),
+    ):
+        sections = find_sections(text)
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line) + 1)
+        for lo, hi in spans:
+            for i in range(lo, hi):
+                if not lines[i].strip():
+                    continue
+                section = section_at(sections, starts[i])
+                in_summary = section is None or bool(_SUMMARY.search(section.heading))
+                places.add("summary" if in_summary else "body")
+    if len(places) > 1:
+        return "both"
+    return next(iter(places), "")
+
+
+def _ops(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    return [op for op in difflib.SequenceMatcher(None, a, b).get_opcodes() if op[0] != "equal"]
+
+
+def text_details(text: QualText, base: QualText, job: Job) -> tuple[str, str, str]:
+    """(qualification type, change location, generator) of a c+ or c- text; '' for others."""
+    if text.kind not in (VariantKind.MORE, VariantKind.LESS):
+        return "", "", text.generator
+    return (
+        qualification_type(text.changes, job),
+        change_location(base.template.text, text.template.text),
+        text.generator,
+    )

@@ -12,8 +12,10 @@ For each source resume (a cluster), from its usable qualification texts
   award is the only signal). With a reworded twin, A is the base and B the twin,
   for all ordered pairs of groups (16 for the paper's four). Without one, B is
   the same base text with another name: then (g, h) and (h, g) would be the same
-  case, so every unordered pair (same-group included) is built once and the two
-  presentation orders cover the 16 ordered pairs. The notes say which it was.
+  case, so every unordered pair (same-group included) is built once, its A drawn
+  by a coin from the seed, and the two presentation orders cover the 16 ordered
+  pairs (with `orders = "ab"` the coin keeps position independent of group). The
+  notes say which it was.
 
 Every equal pair passes the design check (designcheck.py) or nothing is built.
 The same seed rebuilds the same cases.
@@ -101,7 +103,9 @@ def build_d1_texts(
         return made[key]
 
     if spec.equal_pairs:
-        _equal_pairs(out, texts, spec, personas, variant, maker, college)
+        # Its own generator: which group is A must not shift any other seeded draw.
+        flips = random.Random(f"d1-sides:{seed}:{rid}")
+        _equal_pairs(out, texts, spec, personas, variant, maker, college, flips)
     if spec.unequal_pairs:
         _unequal_pairs(out, texts, spec, personas, variant, rng)
     return out
@@ -115,6 +119,7 @@ def _equal_pairs(
     make: Make,
     maker: VariantMaker,
     college: str,
+    flips: random.Random,
 ) -> None:
     twin = texts.reworded[0] if texts.reworded else None
     if twin is None:
@@ -126,7 +131,13 @@ def _equal_pairs(
     else:
         group_pairs = list(itertools.product(spec.groups, spec.groups))
     for signal in spec.signals:
-        for g, h in group_pairs:
+        for g0, h0 in group_pairs:
+            # Without a twin each unordered pair is built once; a fixed (g, h) would put
+            # the group listed first in front every time a run shows only order "ab",
+            # and position bias would read as a group gap. A coin per pair decides which
+            # group is A, so under "ab" position is randomized, independently of group
+            # (the sign-flip test stays exact); "both" shows each pair both ways anyway.
+            g, h = (h0, g0) if twin is None and g0 != h0 and flips.random() < 0.5 else (g0, h0)
             if signal == "name":
                 pa, pb = personas[g][0], personas[h][1]
                 a = make(texts.base, pa, None)

@@ -15,7 +15,7 @@ from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.variants.build import BuiltCases
+from resume_auditor.variants.build import BuiltCases, text_details
 from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
@@ -55,8 +55,35 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
     return out
 
 
-def _store(result: ResultFile, built: BuiltCases) -> None:
+Details = dict[tuple[int, str, int], tuple[str, str, str]]
+
+
+def text_details_of(texts: TextSet, job: Job) -> Details:
+    """(resume, kind, k) -> (qualification type, change location, generator) of its texts.
+
+    What the D1 breakdowns by qualification type, by where the change sits and by
+    generator read, recorded on every variant built from these texts.
+    """
+    out: Details = {}
+    for text in [texts.base, *texts.less.values(), *texts.more.values(), *texts.reworded[:1]]:
+        qual_type, location, _ = text_details(text, texts.base, job)
+        out[(texts.resume_id, text.kind.value, text.k)] = (
+            qual_type,
+            location,
+            texts.generator_of(text),
+        )
+    return out
+
+
+def _store(result: ResultFile, built: BuiltCases, details: Details | None = None) -> None:
     ids = [result.add_variant(v) for v in built.variants]
+    for v, vid in zip(built.variants, ids, strict=True):
+        found = (details or {}).get((v.resume_id, v.kind.value, v.k))
+        if found is not None and any(found):
+            qual_type, location, generator = found
+            result.set_variant_details(
+                vid, qual_type=qual_type, change_location=location, generator=generator
+            )
     for case in built.cases:
         case.variant_a, case.variant_b = ids[case.variant_a], ids[case.variant_b]
         result.add_pair(case)
@@ -81,6 +108,9 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
             raise StudyError(
                 "None of the audit's resumes can be used. Add at least one readable resume."
             )
+        details: Details = {}
+        for _, texts in sets:
+            details |= text_details_of(texts, job)
         try:
             for filename, texts in sets:
                 per_resume: list[BuiltCases] = []
@@ -99,18 +129,18 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                 for built in per_resume:
                     for n in dict.fromkeys(built.notes):
                         per_file.setdefault(n, []).append(filename)
-                    _store(result, built)
+                    _store(result, built, details)
             all_texts = [t for _, t in sets]
             if config.d3 is not None:
                 built = build_d3(all_texts, job, config.d3, config.seed, keep_real_contact=keep)
                 notes.extend(built.notes)
-                _store(result, built)
+                _store(result, built, details)
             if config.d4 is not None:
                 built = build_d4_ranking(
                     all_texts, job, config.d4, config.seed, keep_real_contact=keep
                 )
                 notes.extend(built.notes)
-                _store(result, built)
+                _store(result, built, details)
         except DesignCheckError as exc:
             raise StudyError(str(exc)) from exc
     return [_where(n, files, len(sets)) for n, files in per_file.items()] + notes

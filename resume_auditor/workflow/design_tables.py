@@ -84,6 +84,12 @@ def _point_score(a: dict[str, Any]) -> dict[str, float | None]:
     return {"score": score, "p_yes": _num(p.get("p_yes")), "p_no": _num(p.get("p_no"))}
 
 
+def _source(meta: dict[str, Any], i: int) -> str | None:
+    """The source resume of a pool's i-th candidate (pools share source resumes)."""
+    sources = meta.get("sources") or []
+    return str(sources[i]) if i < len(sources) and sources[i] is not None else None
+
+
 def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     sets = _sets(result, "D3")
     point, pair = [], []
@@ -96,6 +102,7 @@ def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
             point.append(
                 {
                     "pool_id": s["id"],
+                    "source": _source(meta, i),
                     "candidate_id": vid,
                     "group": meta["groups"][i],
                     "qualified": bool(meta["qualified"][i]),
@@ -119,6 +126,8 @@ def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
                     "rep": int(a["rep"]),
                     "qualified_a": bool(meta["qualified"][ia]),
                     "qualified_b": bool(meta["qualified"][ib]),
+                    "source_a": _source(meta, ia),
+                    "source_b": _source(meta, ib),
                 }
             )
     return pd.DataFrame(point), pd.DataFrame(pair)
@@ -147,7 +156,10 @@ def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
                 rank = given[j] if j < len(given) else None
                 ranks.append(
                     {
-                        "batch_id": int(a["request_id"]),
+                        # The batch (case set) is the cluster: every order and repeat of it
+                        # ranks the same candidates.
+                        "batch_id": int(s["id"]),
+                        "answer_id": int(a["request_id"]),
                         "group": meta["groups"][ids.index(vid)],
                         "rank": None if rank is None else int(rank),
                         "batch_size": len(shown),

@@ -11,13 +11,16 @@ import pandas as pd
 
 from resume_auditor import __version__
 from resume_auditor.paths import data_dir
-from resume_auditor.report.impact import d1_impact_ratios
+from resume_auditor.prompts.presets import get_preset
+from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
 from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 from resume_auditor.stats.d4 import compute_d4
+from resume_auditor.stats.flags import decide
+from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import d2_table, d3_tables, d4_tables
@@ -83,17 +86,38 @@ def metrics_report(
     judgments = result.judgments(run.id)
     thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = judgments[judgments["design"] == "D1"]
-    d1 = compute_d1(d1_judgments, thresholds=thresholds)
-    impact = d1_impact_ratios(d1_judgments, thresholds)
+    results = design_results(result, run.id, thresholds)
+    d1 = compute_d1(
+        d1_judgments,
+        thresholds=thresholds,
+        abstain_allowed=_abstain_allowed(run.prompt_id),
+        designs=1 + len(results),
+    )
+    impact_table = impact_cells(d1_judgments, thresholds)
+    # One family for everything the report can flag: Holm across all of it at once.
+    flaggable: list[Metric] = d1.all_metrics()
+    flaggable += [m for cells in impact_table.values() for m in cells.values()]
+    for r in results.values():
+        flaggable += r.all_metrics()
+    decide(flaggable, thresholds)
+    impact = impact_dict(impact_table, thresholds)
+    designs = {key: r.as_dict() for key, r in results.items()}
     notes = []
     if progress.done < progress.total:
         notes.append(
             f"The run is not finished: {progress.total - progress.done} of {progress.total} "
             "requests have no answer yet; these numbers cover the answered ones."
         )
-    if d1.invalid:
-        notes.append(f"{d1.invalid} answer(s) could not be read and are left out of every metric.")
-    designs = design_metrics(result, run.id, thresholds)
+    if progress.invalid:
+        # One count for the whole run (the verdict and the counts use the same one), with
+        # where the unreadable answers were.
+        parts = {"D1": d1.invalid}
+        parts |= _unreadable_by_design(designs)
+        where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
+        notes.append(
+            f"{progress.invalid} answer(s) could not be read and are left out of every metric"
+            + (f" (among them {where})." if where else ".")
+        )
     return {
         "schema": SCHEMA,
         "app_version": __version__,
@@ -129,15 +153,38 @@ def metrics_report(
     } | designs
 
 
+def _unreadable_by_design(designs: dict[str, Any]) -> dict[str, int]:
+    d2 = designs.get("d2") or {}
+    d3 = designs.get("d3") or {}
+    d4 = designs.get("d4") or {}
+    d3_count = sum(int((d3.get(m) or {}).get("unreadable", 0)) for m in ("pointwise", "pairwise"))
+    out = {"D2": int(d2.get("unreadable", 0)), "D3": d3_count, "D4": int(d4.get("unreadable", 0))}
+    out["D4"] += int(d4.get("unreadable_rankings", 0))
+    return out
+
+
+def _abstain_allowed(prompt_id: str) -> bool:
+    """False for a forced-choice prompt: its answers cannot measure abstention."""
+    try:
+        return get_preset(prompt_id).kind != "forced_choice"
+    except (KeyError, ValueError):
+        return True
+
+
 def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> dict[str, Any]:
     """`d2`, `d3`, `d4` blocks for the designs this run has answers for (none: absent)."""
+    return {key: r.as_dict() for key, r in design_results(result, run_id, thresholds).items()}
+
+
+def design_results(result: ResultFile, run_id: int, thresholds: Thresholds) -> dict[str, Any]:
+    """The D2-D4 results (objects, flags decided per design) this run has answers for."""
     answers = result.answers(run_id)
     out: dict[str, Any] = {}
     if answers.empty:
         return out
     ratings = d2_table(result, answers)
     if not ratings.empty:
-        out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0).as_dict()
+        out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0)
     pointwise, pairwise = d3_tables(result, answers)
     if not pointwise.empty or not pairwise.empty:
         out["d3"] = compute_d3(
@@ -145,14 +192,14 @@ def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> d
             pairwise if not pairwise.empty else None,
             thresholds=thresholds,
             rng=0,
-        ).as_dict()
+        )
     scores, rankings = d4_tables(result, answers)
     if not scores.empty or not rankings.empty:
         out["d4"] = compute_d4(
             scores if not scores.empty else None,
             rankings if not rankings.empty else None,
             thresholds=thresholds,
-        ).as_dict()
+        )
     return out
 
 

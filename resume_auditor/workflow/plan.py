@@ -14,6 +14,7 @@ from typing import Any
 
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.stats.power import design_power_lines
 from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import request_specs
@@ -33,6 +34,7 @@ class RunPlan:
     cells: list[PlanCell] = field(default_factory=list)
     small_cell: int = 30
     notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
+    power: list[str] = field(default_factory=list)
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -62,6 +64,7 @@ class RunPlan:
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
         out += [f"Note: {n}" for n in self.notes]
+        out += self.power
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -72,6 +75,7 @@ class RunPlan:
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
             "notes": self.notes,
+            "power": self.power,
         }
 
 
@@ -101,6 +105,9 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells))
+    plan.power = design_power_lines(
+        _sizes(result, study), active_thresholds().value("group_gap_alpha")
+    )
     return plan
 
 
@@ -124,3 +131,44 @@ def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) ->
         "requirements on the Job page (or as `required` in the study file), then build "
         "the test cases again."
     ]
+
+
+def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
+    """What each design's power depends on, counted from the built cases."""
+    out: dict[str, dict[str, int]] = {}
+    pairs = result.pairs()
+    if pairs:
+        cross = [
+            p for p in pairs if p.kind.value == "equal" and p.group_a and p.group_a != p.group_b
+        ]
+        groups = sorted({g for p in cross for g in (p.group_a, p.group_b) if g})
+        per = 2 if study.run.orders == "both" else 1
+        if groups:
+            counts = [
+                sum(1 for p in cross if g in (p.group_a, p.group_b)) * per * study.run.repeats
+                for g in groups
+            ]
+            out["D1"] = {
+                "answers_per_group": min(counts),
+                "groups": len(groups),
+                "resumes": len({p.cluster for p in cross}),
+            }
+    sets = result.case_sets()
+    d2 = [s for s in sets if s["design"] == "D2"]
+    if d2:
+        d2_groups = {g for s in d2 for g in s["meta"].get("groups", []) if g}
+        out["D2"] = {"resumes": len({s["cluster"] for s in d2}), "groups": len(d2_groups)}
+    d3 = [s for s in sets if s["design"] == "D3"]
+    if d3:
+        out["D3"] = {"pools": len(d3), "groups": len(d3[0]["meta"].get("groups", []))}
+    scoring = [s for s in sets if s["design"] == "D4" and s["kind"] == "scoring"]
+    ranking = [s for s in sets if s["design"] == "D4" and s["kind"] == "ranking"]
+    if scoring or ranking:
+        d4_groups = {g for s in scoring for g in s["meta"].get("groups", []) if g}
+        out["D4"] = {
+            "resumes": len({s["cluster"] for s in scoring}),
+            "groups": max(len(d4_groups), 2),
+            "batches": len(ranking),
+            "batch_size": max((len(s["variants"]) for s in ranking), default=5),
+        }
+    return out

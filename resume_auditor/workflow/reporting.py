@@ -24,6 +24,7 @@ from resume_auditor.report.spreadsheet import write_csv_dir, write_xlsx
 from resume_auditor.report.tables import (
     about_rows,
     cases_frame,
+    design_answers_frame,
     failures_frame,
     judgments_frame,
     metrics_frame,
@@ -129,6 +130,7 @@ def _frames(result: ResultFile, metrics: dict[str, Any]) -> dict[str, Any]:
     return {
         "cases": cases_frame(result),
         "judgments": judgments_frame(result),
+        "design_answers": design_answers_frame(result),
         "metrics": metrics_frame(metrics),
         "failed_requests": failures_frame(result),
     }
@@ -139,6 +141,7 @@ def _xlsx(result: ResultFile, metrics: dict[str, Any], target: Path, now: dateti
     sheets = {
         "Cases": frames["cases"],
         "Judgments": frames["judgments"],
+        "Design answers": frames["design_answers"],
         "Metrics": frames["metrics"],
         "Failed requests": frames["failed_requests"],
     }
