@@ -121,3 +121,20 @@ def test_every_group_has_signals_and_the_college_list_is_clean() -> None:
             assert len(signal_lines(Group(race, gender), "Nurse", kinds)) == 3
     colleges = neutral_colleges()
     assert len(colleges) >= 20 and len(set(colleges)) == len(colleges)
+
+
+@pytest.mark.parametrize(
+    ("line", "blinded"),
+    [
+        ("She's led three audits.", "They've led three audits."),
+        ("She’s been a lead analyst.", "They’ve been a lead analyst."),
+        ("He's a data analyst.", "They're a data analyst."),
+        ("She's leading the team.", "They're leading the team."),
+        ("He's managed budgets.", "They've managed budgets."),
+    ],
+)
+def test_a_contracted_pronoun_agrees_with_they(line: str, blinded: str) -> None:
+    """Blinded copies said "They's led"; a contraction takes the verb it stands for."""
+    text = "Dana Whitfield\ndana@mail.com\n\nSummary\n" + line + "\n"
+    filled = fill(find_identity(text), None, contact=None, college=None, blind=True)
+    assert blinded in filled.text

@@ -134,8 +134,33 @@ def _fictional_link(persona: Persona, original: str) -> str:
     return f"{scheme}{slug(persona.full_name, '-')}.example.com"
 
 
+_CONTRACTION = re.compile(r"(['\u2019])s\b")
+_PARTICIPLES = frozenset(
+    {
+        "been", "led", "done", "made", "built", "won", "taught", "run", "grown", "held",
+        "kept", "brought", "sought", "met", "set", "put", "got", "gotten", "shown", "known",
+        "seen", "written", "driven", "taken", "given", "spent", "sent", "lent", "begun",
+        "become",
+    }
+)  # fmt: skip
+
+
+def _contraction(text: str, pos: int) -> tuple[int, str] | None:
+    """ "she's led" -> "they've led", "she's a lead" -> "they're a lead" (never "they's")."""
+    m = _CONTRACTION.match(text, pos)
+    if not m:
+        return None
+    nxt = _NEXT_WORD.match(text, m.end())
+    word = nxt.group(2).lower() if nxt and "\n" not in nxt.group(1) else ""
+    perfect = word in _PARTICIPLES or (word.endswith("ed") and len(word) > 3)
+    return m.end(), m.group(1) + ("ve" if perfect else "re")
+
+
 def _agree(text: str, pos: int) -> tuple[int, str] | None:
     """After a subject pronoun turned "they": (end, replacement) for the verb at `pos`."""
+    contracted = _contraction(text, pos)
+    if contracted is not None:
+        return contracted
     out = ""
     cursor = pos
     for _ in range(2):

@@ -84,7 +84,7 @@ def design_blocks_html(document: Any) -> str:
                 '<table border="0" cellspacing="0" cellpadding="3">'
                 "<tr><th align=left>What</th><th align=right>Value</th>"
                 "<th align=right>95% CI</th><th align=right>n</th>"
-                + ("<th align=right>p (Holm)</th>" if table.has_p else "")
+                + ("<th align=right>p (adjusted)</th>" if table.has_p else "")
                 + "<th align=left>Note</th></tr>"
             )
             for row in table.rows:
@@ -92,7 +92,7 @@ def design_blocks_html(document: Any) -> str:
                 colour = "#c62828" if m.get("flag") else "inherit"
                 cells = [field_text(m, "value"), field_text(m, "ci"), field_text(m, "n")]
                 if table.has_p:
-                    cells.append(field_text(m, "p_holm"))
+                    cells.append(field_text(m, "p_adjusted"))
                 note = " ".join(str(m.get(k) or "") for k in ("note", "flag") if m.get(k))
                 parts.append(
                     f'<tr style="color:{colour}"><td>{html.escape(row.label)}</td>'

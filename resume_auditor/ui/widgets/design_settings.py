@@ -38,13 +38,13 @@ UNEQUAL_GROUPS = (
     ("both", "within and across groups"),
 )
 D2_PROMPTS = (
-    ("d2-rating", "Rating 1–10 with scratchpad"),
+    ("d2-rating", "Rating 1–5 with a summary first"),
     ("d2-rating-no-scratch", "Rating without scratchpad"),
     ("d2-rating-eeoc", "Rating with an equal-opportunity reminder"),
 )
 D3_PROMPTS = (
     ("d3-yes-no", "Yes / no: would you interview?"),
-    ("d3-rating", "Rating 1–10"),
+    ("d3-rating", "Rating 1–5"),
     ("", "None (pairwise only)"),
 )
 
