@@ -66,3 +66,35 @@ def test_a_nameless_resume_gets_a_name_line_and_every_cross_group_pair_differs(
             assert texts[pair.variant_a] != texts[pair.variant_b], pair.differs
         named = [v for v in result.variants() if v.group]
         assert all(v.text.splitlines()[0] == v.name for v in named)
+
+
+def test_a_resume_whose_copies_cannot_differ_is_left_out_with_a_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last guard: were the name line ever missing, that resume is left out of the
+    name-based cells (with a note), the other resumes still build, and nothing identical
+    is counted as a cross-group pair."""
+    import resume_auditor.variants.fills as fills
+
+    monkeypatch.setattr(fills, "needs_name_line", lambda template: False)
+    resume = tmp_path / "anonymised.txt"
+    resume.write_text(NAMELESS)
+    named = SAMPLE / "resumes" / "01-jordan-ellery.pdf"
+    study = tmp_path / "study.toml"
+    study.write_text(
+        STUDY.format(job=SAMPLE / "job.md", resume=resume).replace(
+            f'files = ["{resume}"]', f'files = ["{resume}", "{named}"]'
+        )
+    )
+    out = tmp_path / "a.audit"
+    with Simulator(policy=always("Resume 1")) as sim:
+        args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", "sim"]
+        assert main(["audit", str(study), "--out", str(out), "--prepare-only", *args]) == 0
+    printed = capsys.readouterr()
+    assert "left out of D1" in printed.out + printed.err
+    with ResultFile(out) as result:
+        texts = {v.id: v.text for v in result.variants()}
+        pairs = [p for p in result.pairs() if p.group_a != p.group_b]
+        assert pairs, "the named resume still gives cross-group pairs"
+        for pair in pairs:
+            assert texts[pair.variant_a] != texts[pair.variant_b], pair.differs

@@ -10,6 +10,8 @@ D1 cases are `pair` rows; D2-D4 are `case_set` rows (docs/designs.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.job import Job
@@ -20,7 +22,7 @@ from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.d4 import build_d4_ranking, build_d4_scoring
-from resume_auditor.variants.designcheck import DesignCheckError
+from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
 from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
 
@@ -114,18 +116,24 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
         try:
             for filename, texts in sets:
                 per_resume: list[BuiltCases] = []
+                builders: list[tuple[str, Callable[..., BuiltCases]]] = []
                 if config.d1 is not None:
-                    per_resume.append(
-                        build_d1_texts(texts, job, config.d1, config.seed, keep_real_contact=keep)
-                    )
+                    builders.append(("D1", partial(build_d1_texts, texts, job, config.d1)))
                 if config.d2 is not None:
-                    per_resume.append(
-                        build_d2(texts, job, config.d2, config.seed, keep_real_contact=keep)
-                    )
+                    builders.append(("D2", partial(build_d2, texts, job, config.d2)))
                 if config.d4 is not None and config.d4.scoring_prompt:
-                    per_resume.append(
-                        build_d4_scoring(texts, job, config.d4, config.seed, keep_real_contact=keep)
-                    )
+                    builders.append(("D4", partial(build_d4_scoring, texts, job, config.d4)))
+                for design, build in builders:
+                    try:
+                        per_resume.append(build(config.seed, keep_real_contact=keep))
+                    except IdenticalPairError as exc:
+                        # this resume's copies cannot differ by group: leave it out of this
+                        # design's cells, say why, and build the rest
+                        per_file.setdefault(
+                            f"left out of {design}: its copies for different groups came out "
+                            f"identical ({exc}).",
+                            [],
+                        ).append(filename)
                 for built in per_resume:
                     for n in dict.fromkeys(built.notes):
                         per_file.setdefault(n, []).append(filename)
@@ -148,6 +156,7 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
 
 def _where(note: str, files: list[str], total: int) -> str:
     """One note for every resume it applies to, not one per resume."""
+    files = list(dict.fromkeys(files))  # two designs may give one resume the same note
     if len(files) == 1:
         return f"{files[0]}: {note}"
     if len(files) == total:
