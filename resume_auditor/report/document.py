@@ -484,11 +484,20 @@ def _method(metrics: dict[str, Any]) -> list[str]:
     return out
 
 
+DEMO_MODEL_SENTENCE = (
+    "This audit ran on the bundled demonstration model (SmolLM2, 135 million parameters). "
+    "It shows how an audit works; its verdicts and reasons mean little and say nothing about "
+    "the model you plan to use. Run the same study on that model (choose it on the Run page, "
+    "or resume-auditor audit STUDY --provider ... --model ...) to audit it."
+)
+
+
 def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
     groups = sorted({g for d in facts.designs for g in d.groups})
     signals = sorted({s for d in facts.designs for s in d.signals})
     d2 = metrics.get("d2") or {}
-    out = [
+    out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
+    out += [
         "Necessary, not sufficient. Passing this audit means the model did not show these "
         "problems on these test cases; it does not show that the model is fit to screen people "
         "for this job, or that it is fair in ways not tested here.",
@@ -548,10 +557,13 @@ def build_document(
     run_id = int(metrics["run"]["id"])
     facts = gather_facts(result, run_id)
     figures = build_figures(metrics)
+    verdict = build_verdict(metrics)
+    if facts.run.provider == "local":  # page 1 says it first: these verdicts mean little
+        verdict.sentences.insert(0, DEMO_MODEL_SENTENCE)
     return ReportDocument(
         metrics=metrics,
         facts=facts,
-        verdict=build_verdict(metrics),
+        verdict=verdict,
         validity=_validity(metrics, figures),
         fairness=_fairness(metrics, figures),
         examples=pick_examples(result, run_id, examples_per_kind),
