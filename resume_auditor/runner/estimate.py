@@ -21,6 +21,7 @@ from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, mod
 from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.prices import Price, PriceTable
 from resume_auditor.runner.tokens import CHARS_PER_TOKEN, body_input_tokens
+from resume_auditor.runner.window import LOCAL_CONCURRENCY
 from resume_auditor.store.cache import ResponseCache, request_key
 from resume_auditor.store.resultfile import ResultFile
 
@@ -214,7 +215,9 @@ def estimate_run(
             f"in {pace.seconds:.0f} s; it is measured again as answers arrive."
         )
     elif to_send:
-        at_once = concurrency or ASSUMED_AUTO_CONCURRENCY
+        # the bundled model answers one at a time whatever the window would allow
+        auto = LOCAL_CONCURRENCY if provider == "local" else ASSUMED_AUTO_CONCURRENCY
+        at_once = concurrency or auto
         per_minute = at_once * 60.0 / latency
         if rpm:
             per_minute = min(per_minute, rpm)
