@@ -13,7 +13,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from fake_keys import fake_key
+from fake_keys import fake_key, fake_private_key
 
 from resume_auditor.cli import main
 from resume_auditor.devtools.corpus import PASSWORD, build_corpus
@@ -22,11 +22,7 @@ from resume_auditor.documents.resumecheck import resume_refusal, secret_problem
 from resume_auditor.domain.study import StudyError, study_from_dict
 from resume_auditor.workflow.studyfile import read_study
 
-PRIVATE_KEY = (
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "-----END OPENSSH PRIVATE KEY-----\n"
-)
+PRIVATE_KEY = fake_private_key()
 
 
 def _audit(study: Path, out: Path, *extra: str) -> int:
