@@ -198,7 +198,9 @@ class LocalModelServer:
             return
         proc.terminate()
         try:
-            proc.wait(timeout=5)
+            # uvicorn lets a request in progress finish first (a minute of CPU for a
+            # long answer nobody waits for); the server holds nothing worth keeping.
+            proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
@@ -225,7 +227,9 @@ class LocalProvider(OpenAICompatProvider):
         try:
             return await super().chat(request)
         except asyncio.CancelledError:
-            await asyncio.to_thread(self.server.interrupt)
+            # Not in a worker thread: a cancel may come while the event loop shuts
+            # down, when no new thread can start, and the kill takes milliseconds.
+            self.server.interrupt()
             raise
         except ProviderError as exc:
             if exc.kind is ErrorKind.TIMEOUT:
