@@ -94,7 +94,8 @@ class PresenterWindow(QWidget):
 
     def show_answers(self, answers: list[Answer]) -> None:
         for answer in answers:
-            row = self.results.model.row_for_pair(answer.pair_id)
+            pair = answer.pair_id
+            row = None if pair is None else self.results.model.row_for_pair(pair)
             self.feed.insertItem(0, self._item(answer, row))
         while self.feed.count() > FEED_LIMIT:
             self.feed.takeItem(self.feed.count() - 1)
