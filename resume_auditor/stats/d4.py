@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,7 @@ from resume_auditor.stats.inputs import (
 from resume_auditor.stats.intervals import t_crit
 from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.metric import Metric, fmt, warn_small
+from resume_auditor.stats.model import D4Dict, DifferenceMetric, RankMetric
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.robust import clustered_mean
@@ -78,18 +79,22 @@ class D4Result:
             out += [m.flag for m in cells.values() if m.flag]
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> D4Dict:
+        def diffs(cells: dict[str, Metric]) -> dict[str, DifferenceMetric]:
+            return {g: cast(DifferenceMetric, m.as_dict()) for g, m in cells.items()}
+
         return {
             "scores": self.scores,
             "unreadable": self.unreadable,
             "differences": {
-                v: {d: {g: m.as_dict() for g, m in cells.items()} for d, cells in by_dim.items()}
+                v: {d: diffs(cells) for d, cells in by_dim.items()}
                 for v, by_dim in self.differences.items()
             },
             "rankings": self.rankings,
             "unreadable_rankings": self.unreadable_rankings,
             "ranks": {
-                n: {g: m.as_dict() for g, m in cells.items()} for n, cells in self.ranks.items()
+                n: {g: cast(RankMetric, m.as_dict()) for g, m in cells.items()}
+                for n, cells in self.ranks.items()
             },
             "flags": self.flags(),
         }
