@@ -11,8 +11,9 @@ out of every denominator and counted on their own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -253,7 +254,7 @@ def _first_position(
     equal: pd.DataFrame,
     thresholds: Thresholds,
     level: float,
-    prop: Any,
+    prop: Callable[[pd.Series | np.ndarray, pd.Series | np.ndarray], Proportion],
 ) -> Metric:
     """Among picks on equal pairs, the share that went to the candidate shown first.
 

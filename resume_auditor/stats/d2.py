@@ -24,7 +24,7 @@ Holm-adjusted across the groups compared.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -35,7 +35,7 @@ from resume_auditor.stats.bootstrap import (
     make_rng,
 )
 from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, decide, impact_interval, impact_p, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_interval, impact_p, p_text
 from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
@@ -283,7 +283,7 @@ def _smd(
     return out
 
 
-def _smd_text(name: str, ref_label: str, value: float) -> Any:
+def _smd_text(name: str, ref_label: str, value: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"{name} candidates were rated {fmt(value, 'sd')} compared with "
@@ -435,7 +435,7 @@ def _air(
     return out
 
 
-def _air_text(name: str, t: int, value: float, cut: float) -> Any:
+def _air_text(name: str, t: int, value: float, cut: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"Impact ratio of {name} at rating {t}+ is {value:.2f}, below {cut:.2f} "

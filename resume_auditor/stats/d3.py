@@ -29,7 +29,7 @@ does, not used to flag.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ from resume_auditor.stats.d3_scores import (
     pointwise_candidates,
 )
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.flags import FlagTest, decide, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
 from resume_auditor.stats.model import (
@@ -293,7 +293,7 @@ def row_weights(candidates: pd.DataFrame, replicates: int, rng: np.random.Genera
     return np.asarray(w)
 
 
-def _rabbi_text(name: str, ref_label: str, value: float) -> Any:
+def _rabbi_text(name: str, ref_label: str, value: float) -> FlagText:
     side = "above" if value > 0 else "below"
 
     def text(p_adj: float, size: int) -> str:

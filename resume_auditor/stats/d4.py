@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
 from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, decide, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
 from resume_auditor.stats.inputs import (
     D4_DIMENSION_TITLES,
     D4_DIMENSIONS,
@@ -168,7 +168,7 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
         result.differences[variant] = by_dim
 
 
-def _difference_text(variant: str, name: str, value: float) -> Any:
+def _difference_text(variant: str, name: str, value: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"{article(variant).title()} {variant} perturbation signalling {name} moved the "
@@ -179,7 +179,7 @@ def _difference_text(variant: str, name: str, value: float) -> Any:
     return text
 
 
-def _rank_text(size: int, name: str, value: float, expected: float) -> Any:
+def _rank_text(size: int, name: str, value: float, expected: float) -> FlagText:
     better = "better" if value < expected else "worse"
 
     def text(p_adj: float, family: int) -> str:

@@ -48,6 +48,9 @@ from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.robust import cluster_codes
 from resume_auditor.stats.thresholds import Thresholds
 
+# Words a decided flag: (p after Holm, tests in the family) -> the flag's sentence.
+FlagText = Callable[[float, int], str]
+
 FAMILIES = {"fairness": "group_gap_alpha", "validity": "position_bias_alpha"}
 MIN_RATIO_CLUSTERS = 5  # source resumes each side of an impact-ratio test, at least
 
