@@ -140,6 +140,50 @@ def test_a_real_report_of_every_design_matches_the_types(
     assert all(kinds.values()), [k for k, v in kinds.items() if not v]
 
 
+FORCED = """
+format = 1
+[study]
+name = "Forced choice, half unreadable"
+seed = 3
+[job]
+file = "{job}"
+[resumes]
+files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
+[run]
+prompt = "d1-forced-choice"
+[designs.d1]
+groups = ["black_woman", "white_man"]
+"""
+
+
+def _half_unreadable(body: dict[str, Any]) -> str:
+    """Every other request (by its text) gets an answer no reader can use."""
+    text = json.dumps(body, sort_keys=True)
+    return "<answer>first</answer>" if len(text) % 2 else "I would rather not say."
+
+
+@pytest.mark.parametrize("answered", [False, True])
+def test_sparse_reports_match_the_types(tmp_path: Path, answered: bool) -> None:
+    """No answers at all (empty D1, no power figure), and a forced-choice run with unreadable
+    answers (no DiscrimValidity, null values, notes): the keys that come and go still fit."""
+    study = tmp_path / "study.toml"
+    study.write_text(FORCED.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
+    out = tmp_path / "sparse.audit"
+    with Simulator(policy=_half_unreadable) as sim:
+        args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", "m"]
+        extra = [] if answered else ["--prepare-only"]
+        assert main(["audit", str(study), "--out", str(out), *args, *extra]) == 0
+    with ResultFile(out) as result:
+        report = metrics_report(result)
+    assert problems(report, MetricsReport) == []
+    assert not {"d2", "d3", "d4"} & set(report)
+    if answered:
+        assert report["counts"]["invalid"] > 0 and report["notes"]
+        assert "discrim_validity" not in report["d1"]["metrics"]
+    else:
+        assert report["d1"]["metrics"] == {} and report["d1"]["power"] == {}
+
+
 def test_the_checker_catches_a_wrong_key_a_missing_key_and_a_wrong_type() -> None:
     metric: dict[str, Any] = {
         "title": "CriterionValidity",
