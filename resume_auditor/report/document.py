@@ -446,18 +446,16 @@ def _d4(d4: D4Dict | None) -> list[Block]:
 
 
 def _flag_family_size(metrics: MetricsReport, family: str) -> int:
-    sizes = [
-        int((m.get("flag_test") or {}).get("family_size", 0))
-        for m in _metric_dicts(metrics)
-        if (m.get("flag_test") or {}).get("family") == family
-    ]
+    tests = [m.get("flag_test") for m in _metric_dicts(metrics)]
+    sizes = [int(t.get("family_size", 0)) for t in tests if t and t.get("family") == family]
     return max(sizes, default=0)
 
 
-def _metric_dicts(data: Any) -> list[dict[str, Any]]:
+def _metric_dicts(data: object) -> list[MetricDict]:
+    """Every metric object in the report (any design, any depth)."""
     if isinstance(data, dict):
         if "value" in data and "ci" in data and "title" in data:
-            return [data]
+            return [cast(MetricDict, data)]
         return [m for v in data.values() for m in _metric_dicts(v)]
     if isinstance(data, list):
         return [m for v in data for m in _metric_dicts(v)]

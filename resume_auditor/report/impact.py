@@ -33,7 +33,7 @@ import pandas as pd
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.flags import FlagTest, decide, impact_p, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_p, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, pct, warn_small
@@ -179,7 +179,7 @@ def _impact_text(
     rate: float | None,
     tops: list[str],
     top: float,
-) -> Any:
+) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"Impact ratio of {name} candidates is {value:.2f}, under {cut:.2f} "
