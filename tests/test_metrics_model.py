@@ -270,3 +270,33 @@ def test_every_metric_kind_is_a_metric_object() -> None:
     for kind in kinds:
         hints = get_type_hints(kind)
         assert {k: hints[k] for k in base} == base, kind.__name__
+
+
+def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
+    """Each key of the D2-D4 blocks and each extra field of a metric kind is named in the doc."""
+    text = DOC.read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_0-9]+)", text)) | set(re.findall(r"\.([a-z_0-9]+)", text))
+    blocks = [model.D1Dict, model.D2Dict, model.D3Dict, model.D3ScoresDict, model.D4Dict]
+    kinds = [
+        model.GapMetric,
+        model.ImpactCell,
+        model.SmdMetric,
+        model.RatioMetric,
+        model.RabbiMetric,
+        model.ScoreGapMetric,
+        model.SelectedMetric,
+        model.DifferenceMetric,
+        model.RankMetric,
+        model.FlagTestDict,
+        model.PowerDict,
+        model.AgreementDict,
+        model.ThresholdDict,
+        model.ImpactRatioDict,
+    ]
+    missing = {
+        f"{t.__name__}.{key}"
+        for t in blocks + kinds
+        for key in get_type_hints(t)
+        if key not in named
+    }
+    assert missing == set()
