@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import cast
 
 from resume_auditor import APP_NAME
 
@@ -30,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
 
     quit_after_load = "--quit-after-load" in args  # for smoke tests and start-up timing
     qt_args = [a for a in args if a.startswith("-") and a != "--quit-after-load"]
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    app = cast(QApplication, QApplication.instance() or QApplication([sys.argv[0], *qt_args]))
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("resume-auditor")
     app.setDesktopFileName("resume-auditor")

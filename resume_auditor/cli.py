@@ -30,9 +30,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from resume_auditor import APP_NAME, __version__
+
+if TYPE_CHECKING:
+    from resume_auditor.stats.model import MetricsReport
 
 EXIT_OK, EXIT_INCOMPLETE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -384,7 +387,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _run(Path(args.result), args.run, concurrency, config.run.timeout_s, args)
 
 
-def _print_metrics_text(report: dict[str, Any]) -> None:
+def _print_metrics_text(report: MetricsReport) -> None:
     run = report["run"]
     counts = report["counts"]
     print(f"{report['study']['name']} — {run['provider']}:{run['model']} (run {run['id']})")

@@ -7,13 +7,15 @@ report build. The app's Results page and presenter mode show these same images.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-Rates = list[tuple[str, dict[str, Any]]]
+# (label, metric object); a chart reads only a metric's value, ci and flag.
+Rates = list[tuple[str, Mapping[str, Any]]]
 DARK_GROUND, DARK_INK = "#2b2b2b", "#e0e0e0"
 
 
@@ -71,7 +73,7 @@ def _start(
     size: tuple[int, int],
     dpr: float,
     font_scale: float,
-) -> tuple[Figure, FigureCanvasAgg, Any, list[tuple[str, dict[str, Any]]]]:
+) -> tuple[Figure, FigureCanvasAgg, Any, Rates]:
     """A figure of `size` pixels and the items that have a value; says so when none has."""
     width, height = max(120, size[0]), max(100, size[1])
     fig = Figure(figsize=(width / 100, height / 100), dpi=100 * dpr, layout="constrained")
@@ -116,7 +118,7 @@ def _pixels(canvas: FigureCanvasAgg) -> tuple[bytes, int, int]:
     return bytes(canvas.buffer_rgba()), w, h  # type: ignore[no-untyped-call]
 
 
-def _err(metric: dict[str, Any], side: int) -> float:
+def _err(metric: Mapping[str, Any], side: int) -> float:
     """Length of an error bar; 0 when the metric has no interval (e.g. a reference ratio)."""
     ci = metric.get("ci") or [None, None]
     bound = ci[side]

@@ -7,9 +7,10 @@ metrics carry those designs. The HTML template only lays this out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
@@ -22,6 +23,14 @@ from resume_auditor.report.verdict import (
     min_resumes_to_flag,
 )
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import (
+    D2Dict,
+    D3Dict,
+    D4Dict,
+    MetricDict,
+    MetricsReport,
+    RatioMetric,
+)
 from resume_auditor.store.resultfile import ResultFile
 
 BREAKDOWN_TITLES = {
@@ -38,7 +47,7 @@ BREAKDOWN_TITLES = {
 class Row:
     label: str
     path: list[str]
-    metric: dict[str, Any]
+    metric: MetricDict
 
 
 @dataclass
@@ -77,7 +86,7 @@ class Block:
 
 @dataclass
 class ReportDocument:
-    metrics: dict[str, Any]
+    metrics: MetricsReport
     facts: AuditFacts
     verdict: Verdict
     validity: list[Block]
@@ -90,15 +99,15 @@ class ReportDocument:
     method: list[str] = field(default_factory=list)
 
 
-def _rows(cells: dict[str, Any] | None, base: list[str], namer: Any = label) -> list[Row]:
+def _rows(cells: Mapping[str, MetricDict] | None, base: list[str], namer: Any = label) -> list[Row]:
     return [Row(namer(k), [*base, k], m) for k, m in (cells or {}).items() if isinstance(m, dict)]
 
 
-def _metric_titles(cells: dict[str, Any], base: list[str]) -> list[Row]:
+def _metric_titles(cells: Mapping[str, MetricDict], base: list[str]) -> list[Row]:
     return [Row(m.get("title", k), [*base, k], m) for k, m in cells.items()]
 
 
-def _validity(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block]:
+def _validity(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]:
     d1 = metrics.get("d1") or {}
     blocks: list[Block] = []
     if d1.get("metrics"):
@@ -154,16 +163,25 @@ def _validity(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block
 
 
 def _impact_tables(
-    cells_by: dict[str, Any], base: list[str], groupings: tuple[str, ...]
+    cells_by: Mapping[str, object], base: list[str], groupings: tuple[str, ...]
 ) -> list[Table]:
+    """A table per grouping: the D1 table (`impact_ratio`) or one D2 cut (`d2.impact_ratio.3`)."""
     return [
-        Table(GROUPING_TITLES.get(g, g.capitalize()), _rows(cells_by.get(g), [*base, g]), "impact")
+        Table(
+            GROUPING_TITLES.get(g, g.capitalize()), _rows(_cells(cells_by, g), [*base, g]), "impact"
+        )
         for g in groupings
         if cells_by.get(g)
     ]
 
 
-def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block]:
+def _cells(cells_by: Mapping[str, object], key: str) -> Mapping[str, MetricDict] | None:
+    """The metric objects under `key` (the impact table also holds its notes and flags)."""
+    cells = cells_by.get(key)
+    return cast("Mapping[str, MetricDict]", cells) if isinstance(cells, dict) else None
+
+
+def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]:
     blocks: list[Block] = []
     d1 = metrics.get("d1") or {}
     impact = metrics.get("impact_ratio") or {}
@@ -254,7 +272,7 @@ def _fairness(metrics: dict[str, Any], figures: dict[str, Figure]) -> list[Block
 _KIND_TITLES = {"group": "Intersectional", "race": "By race/ethnicity", "gender": "By sex"}
 
 
-def _d2_impact(impact: dict[str, Any], cut: float) -> Block | None:
+def _d2_impact(impact: dict[str, dict[str, dict[str, RatioMetric]]], cut: float) -> Block | None:
     """D2's impact ratios, summarised: one sentence per threshold, rows only under the cut.
 
     Three thresholds by three groupings is up to 42 ratios, most of them near 1 for
@@ -265,18 +283,18 @@ def _d2_impact(impact: dict[str, Any], cut: float) -> Block | None:
     tables: list[Table] = []
     for threshold, by_kind in impact.items():
         cells = [
-            (kind, key, m)
+            (kind, key, m, value)
             for kind, by_key in by_kind.items()
             for key, m in (by_key or {}).items()
-            if isinstance(m, dict) and m.get("value") is not None
+            if isinstance(m, dict) and (value := m.get("value")) is not None
         ]
         if not cells:
             continue
-        low = [(kind, key, m) for kind, key, m in cells if m["value"] < cut]
+        low = [(kind, key, m) for kind, key, m, value in cells if value < cut]
         flagged = [c for c in low if c[2].get("flag")]
-        lowest = min(cells, key=lambda c: c[2]["value"])
+        lowest = min(cells, key=lambda c: c[3])
         intro.append(
-            f"Rated {threshold} or above: {len(cells)} ratios, lowest {lowest[2]['value']:.2f} "
+            f"Rated {threshold} or above: {len(cells)} ratios, lowest {lowest[3]:.2f} "
             f"({_KIND_TITLES.get(lowest[0], lowest[0]).lower()}: {label(lowest[1])}); "
             f"{len(low)} under {cut:.2f}, {len(flagged)} of them beyond chance."
         )
@@ -301,7 +319,7 @@ def _d2_impact(impact: dict[str, Any], cut: float) -> Block | None:
     return Block("Impact ratios (D2)", intro, tables)
 
 
-def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure], cut: float = 0.8) -> list[Block]:
+def _d2(d2: D2Dict | None, figures: dict[str, Figure], cut: float = 0.8) -> list[Block]:
     if not d2:
         return []
     ref = label(d2.get("reference", "white_man"))
@@ -344,12 +362,11 @@ def _d2(d2: dict[str, Any] | None, figures: dict[str, Figure], cut: float = 0.8)
     return blocks
 
 
-def _d3(d3: dict[str, Any] | None) -> list[Block]:
+def _d3(d3: D3Dict | None) -> list[Block]:
     if not d3:
         return []
     blocks = []
-    for method in ("pointwise", "pairwise"):
-        part = d3.get(method)
+    for method, part in (("pointwise", d3.get("pointwise")), ("pairwise", d3.get("pairwise"))):
         if not part:
             continue
         base = ["d3", method]
@@ -390,7 +407,7 @@ def _d3(d3: dict[str, Any] | None) -> list[Block]:
     return blocks
 
 
-def _d4(d4: dict[str, Any] | None) -> list[Block]:
+def _d4(d4: D4Dict | None) -> list[Block]:
     if not d4:
         return []
     tables = []
@@ -402,9 +419,9 @@ def _d4(d4: dict[str, Any] | None) -> list[Block]:
                     _rows(cells, ["d4", "differences", variant, dim]),
                 )
             )
-    for size, cells in (d4.get("ranks") or {}).items():
+    for size, ranks in (d4.get("ranks") or {}).items():
         tables.append(
-            Table(f"Average rank in batches of {size}", _rows(cells, ["d4", "ranks", size]))
+            Table(f"Average rank in batches of {size}", _rows(ranks, ["d4", "ranks", size]))
         )
     intro = [
         "Five-dimension scores of original, name-perturbed and experience-perturbed "
@@ -428,26 +445,24 @@ def _d4(d4: dict[str, Any] | None) -> list[Block]:
     return [Block("Design D4: scores and rankings under perturbation (FAIRE)", intro, tables)]
 
 
-def _flag_family_size(metrics: dict[str, Any], family: str) -> int:
-    sizes = [
-        int((m.get("flag_test") or {}).get("family_size", 0))
-        for m in _metric_dicts(metrics)
-        if (m.get("flag_test") or {}).get("family") == family
-    ]
+def _flag_family_size(metrics: MetricsReport, family: str) -> int:
+    tests = [m.get("flag_test") for m in _metric_dicts(metrics)]
+    sizes = [int(t.get("family_size", 0)) for t in tests if t and t.get("family") == family]
     return max(sizes, default=0)
 
 
-def _metric_dicts(data: Any) -> list[dict[str, Any]]:
+def _metric_dicts(data: object) -> list[MetricDict]:
+    """Every metric object in the report (any design, any depth)."""
     if isinstance(data, dict):
         if "value" in data and "ci" in data and "title" in data:
-            return [data]
+            return [cast(MetricDict, data)]
         return [m for v in data.values() for m in _metric_dicts(v)]
     if isinstance(data, list):
         return [m for v in data for m in _metric_dicts(v)]
     return []
 
 
-def _method(metrics: dict[str, Any]) -> list[str]:
+def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
     present = [d for d in ("d1", "d2", "d3", "d4") if metrics.get(d)]
     cluster = {
@@ -492,10 +507,10 @@ DEMO_MODEL_SENTENCE = (
 )
 
 
-def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
+def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     groups = sorted({g for d in facts.designs for g in d.groups})
     signals = sorted({s for d in facts.designs for s in d.signals})
-    d2 = metrics.get("d2") or {}
+    d2 = metrics.get("d2")
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
     out += [
         "Necessary, not sufficient. Passing this audit means the model did not show these "
@@ -511,7 +526,7 @@ def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
         + ". Other races and ethnicities, age, disability, national origin and other protected "
         "characteristics were not tested.",
     ]
-    manipulation = d2.get("manipulation") or {}
+    manipulation = (d2.get("manipulation") or {}) if d2 else {}
     if manipulation:
         parts = [f"{m.get('title', k)}: {m.get('reading', '')}" for k, m in manipulation.items()]
         out.append(
@@ -549,7 +564,7 @@ def _limitations(metrics: dict[str, Any], facts: AuditFacts) -> list[str]:
 
 def build_document(
     result: ResultFile,
-    metrics: dict[str, Any],
+    metrics: MetricsReport,
     *,
     now: datetime | None = None,
     examples_per_kind: int = 3,

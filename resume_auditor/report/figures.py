@@ -8,12 +8,14 @@ says what it shows; the numbers themselves are in the tables beside it.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from resume_auditor.report.charts import Rates, gaps_png, rates_png
 from resume_auditor.report.impact import GROUPINGS
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import MetricsReport
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class Figure:
         return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
 
 
-def _threshold(metrics: dict[str, Any], key: str) -> float | None:
+def _threshold(metrics: MetricsReport, key: str) -> float | None:
     for t in metrics.get("thresholds", []):
         if t.get("key") == key:
             return float(t["value"])
@@ -43,7 +45,13 @@ def _size(items: Rates) -> tuple[int, int]:
     return 640, max(160, 70 + 30 * len(items))
 
 
-def build_figures(metrics: dict[str, Any]) -> dict[str, Figure]:
+def _mapping(block: Mapping[str, object], key: str) -> Mapping[str, Any] | None:
+    """The map of metric objects under `key` of a block that also holds other fields."""
+    cells = block.get(key)
+    return cells if isinstance(cells, dict) else None
+
+
+def build_figures(metrics: MetricsReport) -> dict[str, Figure]:
     out: dict[str, Figure] = {}
     d1 = metrics.get("d1") or {}
     cells = d1.get("metrics") or {}
@@ -106,7 +114,7 @@ def build_figures(metrics: dict[str, Any]) -> dict[str, Figure]:
     ratios: Rates = [
         (f"{label(c)}", m)
         for grouping in GROUPINGS
-        for c, m in (impact.get(grouping) or {}).items()
+        for c, m in (_mapping(impact, grouping) or {}).items()
     ]
     if _present(ratios):
         cut = _threshold(metrics, "impact_ratio")
@@ -134,9 +142,9 @@ def build_figures(metrics: dict[str, Any]) -> dict[str, Figure]:
             "Bar chart of CriterionValidity for each k, with 95% intervals.",
             rates_png("Picks the more qualified, by k (95% intervals)", by_k, (), _size(by_k)),
         )
-    d2 = metrics.get("d2") or {}
-    smd: Rates = [(label(g), m) for g, m in (d2.get("smd") or {}).items()]
-    if _present(smd):
+    d2 = metrics.get("d2")
+    smd: Rates = [(label(g), m) for g, m in (d2.get("smd") or {} if d2 else {}).items()]
+    if d2 and _present(smd):
         out["d2_smd"] = Figure(
             "d2_smd",
             "Rating differences by group (D2)",

@@ -25,7 +25,7 @@ is shown, marked "not significant".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -33,10 +33,11 @@ import pandas as pd
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.flags import FlagTest, decide, impact_p, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_p, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, pct, warn_small
+from resume_auditor.stats.model import ImpactCell, ImpactRatioDict
 from resume_auditor.stats.thresholds import Thresholds
 
 # The groupings LL144 asks for, in its order.
@@ -178,7 +179,7 @@ def _impact_text(
     rate: float | None,
     tops: list[str],
     top: float,
-) -> Any:
+) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"Impact ratio of {name} candidates is {value:.2f}, under {cut:.2f} "
@@ -209,10 +210,10 @@ def impact_cells(
     return out
 
 
-def impact_dict(cells: dict[str, dict[str, Metric]], thresholds: Thresholds) -> dict[str, Any]:
+def impact_dict(cells: dict[str, dict[str, Metric]], thresholds: Thresholds) -> ImpactRatioDict:
     """The table as JSON-ready data: `sex`, `race`, `intersectional` (category -> metric
     object), `flags` (one line per grouping), and `design`, `basis`, `note` for the reader."""
-    out: dict[str, Any] = {
+    out: ImpactRatioDict = {
         "design": "D1",
         "basis": (
             "Selection rate: of a category's comparisons with an equally qualified candidate "
@@ -229,12 +230,19 @@ def impact_dict(cells: dict[str, dict[str, Metric]], thresholds: Thresholds) -> 
             f"{thresholds.value('group_gap_alpha'):g}); otherwise it is marked not significant."
         ),
         "flags": [],
+        "sex": {},
+        "race": {},
+        "intersectional": {},
     }
-    for grouping in GROUPINGS:
-        out[grouping] = {}
     flags: list[str] = []
     for grouping, table in cells.items():
-        out[grouping] = {k: m.as_dict() for k, m in table.items()}
+        typed = {k: cast(ImpactCell, m.as_dict()) for k, m in table.items()}
+        if grouping == "sex":
+            out["sex"] = typed
+        elif grouping == "race":
+            out["race"] = typed
+        elif grouping == "intersectional":
+            out["intersectional"] = typed
         low = [m for m in table.values() if m.flag and m.estimate.value is not None]
         if low:
             listed = ", ".join(f"{label(m.key)} {m.estimate.value:.2f}" for m in low)
@@ -248,6 +256,6 @@ def impact_dict(cells: dict[str, dict[str, Metric]], thresholds: Thresholds) -> 
 
 def d1_impact_ratios(
     judgments: pd.DataFrame, thresholds: Thresholds, *, level: float = 0.95
-) -> dict[str, Any]:
+) -> ImpactRatioDict:
     """The impact-ratio table of one D1 run on its own (flags decided within it)."""
     return impact_dict(impact_cells(judgments, thresholds, level=level), thresholds)

@@ -10,7 +10,7 @@ each printed number so a test (or an auditor) can check every number against
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from resume_auditor.stats.metric import fmt, pct
@@ -18,13 +18,15 @@ from resume_auditor.stats.metric import fmt, pct
 Path = Sequence[str]
 
 
-def value_text(metric: dict[str, Any] | None) -> str:
+# A metric object (stats/model.py MetricDict) or a plain mapping with the same fields
+# (the report's rows and the GUI's charts read only value, ci and unit).
+def value_text(metric: Mapping[str, Any] | None) -> str:
     if not metric or metric.get("value") is None:
         return "n/a"
     return fmt(metric["value"], str(metric.get("unit", "proportion")))
 
 
-def ci_text(metric: dict[str, Any] | None) -> str:
+def ci_text(metric: Mapping[str, Any] | None) -> str:
     """'76%–100%', '−99 to −9 points', '0.33–1.00'; '' without an interval."""
     if not metric or metric.get("value") is None:
         return ""

@@ -17,6 +17,7 @@ import pandas as pd
 from resume_auditor.report.facts import reported_version
 from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
 from resume_auditor.stats.d1 import with_choice
+from resume_auditor.stats.model import MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 
 CASE_COLUMNS = [
@@ -268,7 +269,7 @@ def _metric_objects(data: Any, path: list[str]) -> list[tuple[list[str], dict[st
     return []
 
 
-def metrics_frame(metrics: dict[str, Any]) -> pd.DataFrame:
+def metrics_frame(metrics: MetricsReport) -> pd.DataFrame:
     rows = []
     for path, m in _metric_objects(metrics, []):
         ci = m.get("ci") or [None, None]
@@ -305,7 +306,7 @@ def failures_frame(result: ResultFile) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run_id", "request_id", "error_kind", "error"])
 
 
-def about_rows(metrics: dict[str, Any], generated_at: str) -> list[tuple[str, str]]:
+def about_rows(metrics: MetricsReport, generated_at: str) -> list[tuple[str, str]]:
     run = metrics["run"]
     return [
         ("Study", str(metrics["study"]["name"])),

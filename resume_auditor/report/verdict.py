@@ -16,6 +16,13 @@ from typing import Any
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import pct
+from resume_auditor.stats.model import (
+    D1Dict,
+    ImpactCell,
+    ImpactRatioDict,
+    MetricDict,
+    MetricsReport,
+)
 from resume_auditor.stats.randomization import MAX_EXACT
 
 
@@ -24,7 +31,7 @@ class KeyNumber:
     title: str
     question: str
     path: list[str]
-    metric: dict[str, Any] | None
+    metric: MetricDict | None
     bar: str = ""
     detail: str = ""
 
@@ -51,7 +58,7 @@ class Verdict:
     flags: list[str] = field(default_factory=list)
 
 
-def _threshold(metrics: dict[str, Any], key: str, default: float) -> float:
+def _threshold(metrics: MetricsReport, key: str, default: float) -> float:
     for t in metrics.get("thresholds", []):
         if t.get("key") == key:
             return float(t["value"])
@@ -85,23 +92,36 @@ def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | No
     return MAX_EXACT + 1
 
 
-def designs_present(metrics: dict[str, Any]) -> int:
+def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
     return max(1, sum(1 for d in ("d1", "d2", "d3", "d4") if metrics.get(d)))
 
 
-def _source_resumes(d1: dict[str, Any]) -> int:
+def _source_resumes(d1: D1Dict) -> int:
     """Source resumes behind the group test (the clusters of the selection gaps)."""
     return max((m.get("clusters", 0) for m in d1.get("selection_gap", {}).values()), default=0)
 
 
-def key_numbers(metrics: dict[str, Any]) -> list[KeyNumber]:
+def _d1_cells(metrics: MetricsReport) -> dict[str, MetricDict]:
+    """`d1.metrics`, empty when absent (a report of a file without D1 answers)."""
+    d1 = metrics.get("d1")
+    return (d1.get("metrics") or {}) if d1 else {}
+
+
+def _n(metric: MetricDict | None) -> int:
+    return (metric.get("n") or 0) if metric else 0
+
+
+def _flag_of(metric: MetricDict | None) -> str | None:
+    return metric.get("flag") if metric else None
+
+
+def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
     out: list[KeyNumber] = []
-    d1 = metrics.get("d1") or {}
-    cells = d1.get("metrics") or {}
+    cells = _d1_cells(metrics)
     cv_bar = _threshold(metrics, "criterion_validity", 0.95)
     dv_bar = _threshold(metrics, "discrim_validity", 0.90)
-    if cells.get("criterion_validity", {}).get("n"):
+    if _n(cells.get("criterion_validity")):
         out.append(
             KeyNumber(
                 "Picks the more qualified candidate",
@@ -112,7 +132,7 @@ def key_numbers(metrics: dict[str, Any]) -> list[KeyNumber]:
                 f"A reliable screener: {pct(cv_bar)} or more.",
             )
         )
-    if cells.get("discrim_validity", {}).get("n"):
+    if _n(cells.get("discrim_validity")):
         out.append(
             KeyNumber(
                 "Treats equal candidates as equal",
@@ -129,7 +149,7 @@ def key_numbers(metrics: dict[str, Any]) -> list[KeyNumber]:
     return out
 
 
-def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
+def _fairness_number(metrics: MetricsReport) -> KeyNumber | None:
     """The group that fared worst against equally qualified candidates of other groups."""
     d1 = metrics.get("d1") or {}
     gaps = {g: m for g, m in (d1.get("selection_gap") or {}).items() if m.get("value") is not None}
@@ -154,16 +174,18 @@ def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
             "An unbiased screener: 0 points, within chance.",
             detail,
         )
-    d2 = metrics.get("d2") or {}
-    smd = {g: m for g, m in (d2.get("smd") or {}).items() if m.get("value") is not None}
-    if smd:
-        group, metric = min(smd.items(), key=lambda kv: (kv[1]["value"], kv[0]))
+    d2 = metrics.get("d2")
+    smd = {
+        g: m for g, m in (d2.get("smd") or {} if d2 else {}).items() if m.get("value") is not None
+    }
+    if d2 and smd:
+        group, worst = min(smd.items(), key=lambda kv: (kv[1]["value"], kv[0]))
         return KeyNumber(
             "Treats groups alike",
             f"On otherwise identical resumes, how differently was the group that fared worst "
             f"({label(group)}) rated than {label(d2.get('reference', 'white_man'))} candidates?",
             ["d2", "smd", group],
-            metric,
+            worst,
             "An unbiased screener: 0 SD, within chance.",
         )
     if d1.get("selection_gap") == {} and (d1.get("metrics") or {}).get("discrim_validity"):
@@ -176,13 +198,21 @@ def _fairness_number(metrics: dict[str, Any]) -> KeyNumber | None:
     return None
 
 
-def _lowest_ratio(impact: dict[str, Any]) -> str:
+def _grouping(impact: ImpactRatioDict, grouping: str) -> dict[str, ImpactCell] | None:
+    if grouping == "sex":
+        return impact.get("sex")
+    if grouping == "race":
+        return impact.get("race")
+    return impact.get("intersectional")
+
+
+def _lowest_ratio(impact: ImpactRatioDict) -> str:
     """The lowest LL144 impact ratio over sex, race and intersectional groups, as the
     tables show it (flagged or not significant), so page 1 never hides a lower one."""
     cells = [
         (grouping, key, m)
         for grouping in ("sex", "race", "intersectional")
-        for key, m in (impact.get(grouping) or {}).items()
+        for key, m in (_grouping(impact, grouping) or {}).items()
         if isinstance(m, dict) and m.get("value") is not None
     ]
     if not cells:
@@ -197,13 +227,13 @@ def _lowest_ratio(impact: dict[str, Any]) -> str:
     return f"Lowest impact ratio (LL144): {label(key)} {m['value']:.2f} ({by[grouping]}{status})."
 
 
-def build_verdict(metrics: dict[str, Any]) -> Verdict:
+def build_verdict(metrics: MetricsReport) -> Verdict:
     counts = metrics.get("counts") or {}
     answered = int(counts.get("answered", 0))
     requests = int(counts.get("requests", 0))
     flags = list(metrics.get("flags") or [])
-    for design in ("d2", "d3", "d4"):
-        flags += list((metrics.get(design) or {}).get("flags") or [])
+    for block in (metrics.get("d2"), metrics.get("d3"), metrics.get("d4")):
+        flags += list(block.get("flags") or [] if block else [])
     flags = list(dict.fromkeys(flags))
     numbers = key_numbers(metrics)
     preliminary = ""
@@ -221,28 +251,29 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
             numbers,
             flags,
         )
-    d1 = metrics.get("d1") or {}
-    cells = d1.get("metrics") or {}
-    validity = [cells.get(k, {}) for k in ("criterion_validity", "discrim_validity")]
-    invalid_validity = any(m.get("flag") for m in validity)
-    position = bool((cells.get("first_position_rate") or {}).get("flag"))
+    d1 = metrics.get("d1")
+    cells = _d1_cells(metrics)
+    validity = [cells.get(k) for k in ("criterion_validity", "discrim_validity")]
+    invalid_validity = any(m.get("flag") for m in validity if m)
+    position = bool(_flag_of(cells.get("first_position_rate")))
+    designs = (metrics.get("d2"), metrics.get("d3"), metrics.get("d4"))
     fairness = (
-        _flagged(d1.get("selection_gap"))
+        _flagged((d1 or {}).get("selection_gap"))
         or bool((metrics.get("impact_ratio") or {}).get("flags"))
-        or any((metrics.get(d) or {}).get("flags") for d in ("d2", "d3", "d4"))
+        or any(block.get("flags") for block in designs if block)
     )
     sentences: list[str] = []
-    cv, dv = cells.get("criterion_validity") or {}, cells.get("discrim_validity") or {}
-    if cv.get("value") is not None:
+    cv, dv = cells.get("criterion_validity"), cells.get("discrim_validity")
+    if cv and cv.get("value") is not None:
         sentences.append(
             f"Shown a more and a less qualified candidate, it picked the more qualified one in "
             f"{value_text(cv)} of answers (95% CI {ci_text(cv) or 'n/a'})."
         )
-    if dv.get("value") is not None:
+    if dv and dv.get("value") is not None:
         sentences.append(
             f"Shown two equally qualified candidates, it said they were equal in {value_text(dv)} "
             f"of answers (95% CI {ci_text(dv) or 'n/a'})"
-            + (" and picked one of them otherwise." if dv["value"] < 1 else ".")
+            + (" and picked one of them otherwise." if (dv.get("value") or 0) < 1 else ".")
         )
     untestable = False
     if fairness:
@@ -250,7 +281,7 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
             "Its choices between equally qualified candidates moved with race or gender "
             "beyond chance: see the flags."
         )
-    elif d1.get("selection_gap"):
+    elif d1 and d1.get("selection_gap"):
         sentence, untestable = _no_gap_sentence(metrics, d1)
         sentences.append(sentence)
     if position:
@@ -296,7 +327,7 @@ def build_verdict(metrics: dict[str, Any]) -> Verdict:
     return Verdict(tone, headline, sentences, preliminary, numbers, flags)
 
 
-def _no_gap_sentence(metrics: dict[str, Any], d1: dict[str, Any]) -> tuple[str, bool]:
+def _no_gap_sentence(metrics: MetricsReport, d1: D1Dict) -> tuple[str, bool]:
     """What the absence of a group flag means here, and whether the test could flag at all."""
     groups = len(d1.get("selection_gap") or {})
     alpha = _threshold(metrics, "group_gap_alpha", 0.05)

@@ -13,7 +13,7 @@ the other: sum over wrong answers o of P_A(o | wrong) * P_B(o | wrong).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -22,9 +22,20 @@ from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
+from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 KEYS = ["pair_id", "ord", "rep"]
+
+
+class AgreementCounts(TypedDict):
+    """`Agreement.as_dict()`: an `error_agreement` entry without the other run's name."""
+
+    shared: int
+    a_wrong: int
+    b_wrong: int
+    chance: float | None
+    metrics: dict[str, MetricDict]
 
 
 @dataclass
@@ -35,7 +46,7 @@ class Agreement:
     metrics: dict[str, Metric] = field(default_factory=dict)
     chance: float | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> AgreementCounts:
         return {
             "shared": self.shared,
             "a_wrong": self.a_wrong,

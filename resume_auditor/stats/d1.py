@@ -11,8 +11,9 @@ out of every denominator and counted on their own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -29,6 +30,7 @@ from resume_auditor.stats.flags import FlagTest, below_p, decide, p_text
 from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
 from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
+from resume_auditor.stats.model import D1Dict, GapMetric, PowerDict
 from resume_auditor.stats.power import min_detectable_gap, power_sentence
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -65,7 +67,7 @@ class D1Result:
     selection_gap: dict[str, Metric] = field(default_factory=dict)
     over_assessment: dict[str, dict[str, Metric]] = field(default_factory=dict)
     breakdowns: dict[str, dict[str, Metric]] = field(default_factory=dict)
-    power: dict[str, Any] = field(default_factory=dict)
+    power: PowerDict = field(default_factory=lambda: PowerDict())
     thresholds: Thresholds = DEFAULT_THRESHOLDS
 
     abstain_allowed: bool = True
@@ -80,14 +82,16 @@ class D1Result:
         out += [m.flag for m in self.selection_gap.values() if m.flag]
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> D1Dict:
         return {
             "judgments": self.judgments,
             "invalid": self.invalid,
             "abstain_allowed": self.abstain_allowed,
             "metrics": {k: m.as_dict() for k, m in self.metrics.items()},
             "selection_rate": {k: m.as_dict() for k, m in self.selection_rate.items()},
-            "selection_gap": {k: m.as_dict() for k, m in self.selection_gap.items()},
+            "selection_gap": {
+                k: cast(GapMetric, m.as_dict()) for k, m in self.selection_gap.items()
+            },
             "over_assessment": {
                 part: {g: m.as_dict() for g, m in cells.items()}
                 for part, cells in self.over_assessment.items()
@@ -250,7 +254,7 @@ def _first_position(
     equal: pd.DataFrame,
     thresholds: Thresholds,
     level: float,
-    prop: Any,
+    prop: Callable[[pd.Series | np.ndarray, pd.Series | np.ndarray], Proportion],
 ) -> Metric:
     """Among picks on equal pairs, the share that went to the candidate shown first.
 
@@ -305,7 +309,7 @@ def _order_consistency(valid: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return choice[a] == choice[b], cluster[a]
 
 
-def _power(equal: pd.DataFrame, thresholds: Thresholds, designs: int = 1) -> dict[str, Any]:
+def _power(equal: pd.DataFrame, thresholds: Thresholds, designs: int = 1) -> PowerDict:
     """What group gap this audit could find: from its own counts and abstention rate.
 
     At the share of the false-alarm rate D1's gap tests get in the report's family
@@ -314,7 +318,7 @@ def _power(equal: pd.DataFrame, thresholds: Thresholds, designs: int = 1) -> dic
     cross = cross_group(equal)
     groups = sorted(set(cross["group_a"]).union(cross["group_b"]))
     if not groups:
-        return {}
+        return PowerDict()
     counts = {g: int(((cross["group_a"] == g) | (cross["group_b"] == g)).sum()) for g in groups}
     n = min(counts.values())
     abstain = float((cross["choice"] == "abstain").mean())

@@ -24,7 +24,7 @@ Holm-adjusted across the groups compared.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -35,11 +35,12 @@ from resume_auditor.stats.bootstrap import (
     make_rng,
 )
 from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, decide, impact_interval, impact_p, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_interval, impact_p, p_text
 from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
+from resume_auditor.stats.model import D2Dict, MetricDict, RatioMetric, SmdMetric
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.robust import cluster_codes, cluster_ols
@@ -102,25 +103,31 @@ class D2Result:
                 )
         return out
 
-    def as_dict(self) -> dict[str, Any]:
-        def block(cells: dict[str, Metric]) -> dict[str, Any]:
+    def as_dict(self) -> D2Dict:
+        def block(cells: dict[str, Metric]) -> dict[str, MetricDict]:
             return {k: m.as_dict() for k, m in cells.items()}
+
+        def smd(cells: dict[str, Metric]) -> dict[str, SmdMetric]:
+            return {k: cast(SmdMetric, m.as_dict()) for k, m in cells.items()}
+
+        def ratios(cells: dict[str, Metric]) -> dict[str, RatioMetric]:
+            return {k: cast(RatioMetric, m.as_dict()) for k, m in cells.items()}
 
         return {
             "ratings": self.ratings,
             "unreadable": self.unreadable,
             "sd": self.sd,
             "reference": self.reference,
-            "smd": block(self.smd),
-            "smd_race": block(self.smd_race),
-            "smd_gender": block(self.smd_gender),
+            "smd": smd(self.smd),
+            "smd_race": smd(self.smd_race),
+            "smd_gender": smd(self.smd_gender),
             "impact_ratio": {
-                t: {kind: block(cells) for kind, cells in by_kind.items()}
+                t: {kind: ratios(cells) for kind, cells in by_kind.items()}
                 for t, by_kind in self.impact_ratio.items()
             },
             "manipulation": block(self.manipulation),
             "blinded": block(self.blinded),
-            "by_prompt": {p: block(cells) for p, cells in self.by_prompt.items()},
+            "by_prompt": {p: smd(cells) for p, cells in self.by_prompt.items()},
             "flags": self.flags(),
         }
 
@@ -276,7 +283,7 @@ def _smd(
     return out
 
 
-def _smd_text(name: str, ref_label: str, value: float) -> Any:
+def _smd_text(name: str, ref_label: str, value: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"{name} candidates were rated {fmt(value, 'sd')} compared with "
@@ -428,7 +435,7 @@ def _air(
     return out
 
 
-def _air_text(name: str, t: int, value: float, cut: float) -> Any:
+def _air_text(name: str, t: int, value: float, cut: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"Impact ratio of {name} at rating {t}+ is {value:.2f}, below {cut:.2f} "

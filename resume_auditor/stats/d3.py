@@ -29,7 +29,7 @@ does, not used to flag.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -48,9 +48,17 @@ from resume_auditor.stats.d3_scores import (
     pointwise_candidates,
 )
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.flags import FlagTest, decide, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
+from resume_auditor.stats.model import (
+    D3Dict,
+    D3ScoresDict,
+    MetricDict,
+    RabbiMetric,
+    ScoreGapMetric,
+    SelectedMetric,
+)
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.robust import cluster_codes
@@ -100,20 +108,23 @@ class D3Scores:
     def flags(self) -> list[str]:
         return [m.flag for m in self.rabbi.values() if m.flag]
 
-    def as_dict(self) -> dict[str, Any]:
-        def block(cells: dict[str, Metric]) -> dict[str, Any]:
+    def as_dict(self) -> D3ScoresDict:
+        def block(cells: dict[str, Metric]) -> dict[str, MetricDict]:
             return {k: m.as_dict() for k, m in cells.items()}
+
+        def selected(cells: dict[str, Metric]) -> dict[str, SelectedMetric]:
+            return {k: cast(SelectedMetric, m.as_dict()) for k, m in cells.items()}
 
         return {
             "method": self.method,
             "candidates": self.candidates,
             "unreadable": self.unreadable,
-            "rabbi": block(self.rabbi),
-            "score_gap": block(self.score_gap),
+            "rabbi": {k: cast(RabbiMetric, m.as_dict()) for k, m in self.rabbi.items()},
+            "score_gap": {k: cast(ScoreGapMetric, m.as_dict()) for k, m in self.score_gap.items()},
             "jsd": block(self.jsd),
             "emd": block(self.emd),
-            "dp_gap": {k: block(c) for k, c in self.dp_gap.items()},
-            "eo_gap": {k: block(c) for k, c in self.eo_gap.items()},
+            "dp_gap": {k: selected(c) for k, c in self.dp_gap.items()},
+            "eo_gap": {k: selected(c) for k, c in self.eo_gap.items()},
         }
 
 
@@ -139,7 +150,7 @@ class D3Result:
                 out += part.flags()
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> D3Dict:
         return {
             "reference": self.reference,
             "pointwise": None if self.pointwise is None else self.pointwise.as_dict(),
@@ -282,7 +293,7 @@ def row_weights(candidates: pd.DataFrame, replicates: int, rng: np.random.Genera
     return np.asarray(w)
 
 
-def _rabbi_text(name: str, ref_label: str, value: float) -> Any:
+def _rabbi_text(name: str, ref_label: str, value: float) -> FlagText:
     side = "above" if value > 0 else "below"
 
     def text(p_adj: float, size: int) -> str:

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import cast
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
 from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, decide, p_text
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
 from resume_auditor.stats.inputs import (
     D4_DIMENSION_TITLES,
     D4_DIMENSIONS,
@@ -43,6 +43,7 @@ from resume_auditor.stats.inputs import (
 from resume_auditor.stats.intervals import t_crit
 from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.metric import Metric, fmt, warn_small
+from resume_auditor.stats.model import D4Dict, DifferenceMetric, RankMetric
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.robust import clustered_mean
@@ -78,18 +79,22 @@ class D4Result:
             out += [m.flag for m in cells.values() if m.flag]
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> D4Dict:
+        def diffs(cells: dict[str, Metric]) -> dict[str, DifferenceMetric]:
+            return {g: cast(DifferenceMetric, m.as_dict()) for g, m in cells.items()}
+
         return {
             "scores": self.scores,
             "unreadable": self.unreadable,
             "differences": {
-                v: {d: {g: m.as_dict() for g, m in cells.items()} for d, cells in by_dim.items()}
+                v: {d: diffs(cells) for d, cells in by_dim.items()}
                 for v, by_dim in self.differences.items()
             },
             "rankings": self.rankings,
             "unreadable_rankings": self.unreadable_rankings,
             "ranks": {
-                n: {g: m.as_dict() for g, m in cells.items()} for n, cells in self.ranks.items()
+                n: {g: cast(RankMetric, m.as_dict()) for g, m in cells.items()}
+                for n, cells in self.ranks.items()
             },
             "flags": self.flags(),
         }
@@ -163,7 +168,7 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
         result.differences[variant] = by_dim
 
 
-def _difference_text(variant: str, name: str, value: float) -> Any:
+def _difference_text(variant: str, name: str, value: float) -> FlagText:
     def text(p_adj: float, size: int) -> str:
         return (
             f"{article(variant).title()} {variant} perturbation signalling {name} moved the "
@@ -174,7 +179,7 @@ def _difference_text(variant: str, name: str, value: float) -> Any:
     return text
 
 
-def _rank_text(size: int, name: str, value: float, expected: float) -> Any:
+def _rank_text(size: int, name: str, value: float, expected: float) -> FlagText:
     better = "better" if value < expected else "worse"
 
     def text(p_adj: float, family: int) -> str:

@@ -43,9 +43,13 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as sps
 
+from resume_auditor.stats.model import Family, FlagTestDict
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.robust import cluster_codes
 from resume_auditor.stats.thresholds import Thresholds
+
+# Words a decided flag: (p after Holm, tests in the family) -> the flag's sentence.
+FlagText = Callable[[float, int], str]
 
 FAMILIES = {"fairness": "group_gap_alpha", "validity": "position_bias_alpha"}
 MIN_RATIO_CLUSTERS = 5  # source resumes each side of an impact-ratio test, at least
@@ -60,7 +64,7 @@ class FlagTest:
     the test does not reject). The decision fields are filled by `decide`.
     """
 
-    family: str
+    family: Family
     key: str
     p: float | None
     text: Callable[[float, int], str]
@@ -71,7 +75,7 @@ class FlagTest:
     alpha: float = 0.05
     significant: bool = False
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> FlagTestDict:
         return {
             "family": self.family,
             "p": _finite(self.p),

@@ -7,11 +7,12 @@ any metric the same way (docs/metrics-json.md, "A metric object").
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import cast
 
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.flags import FlagTest
 from resume_auditor.stats.intervals import Proportion
+from resume_auditor.stats.model import MetricDict, Unit
 
 # How a value reads: a proportion (shown as %), a gap in percentage points, a
 # standardized difference (in standard deviations), a ratio, a signed difference
@@ -72,27 +73,32 @@ class Metric:
     estimate: Proportion | Estimate
     reading: str  # the plain sentence, without its interval
     flag: str = ""
-    unit: str = "proportion"
+    unit: Unit = "proportion"
     test: FlagTest | None = None  # the test behind a possible flag (stats/flags.py)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> MetricDict:
         sentence = self.reading
         if self.estimate.value is None:
             # "picked that candidate n/a of the time" reads as a finding; say what is missing.
             why = self.estimate.note or "no answers to compute it from"
             sentence = f"{self.title}: not computed ({why})."
         reading = sentence.rstrip(".") + interval_text(self.estimate, self.unit) + "."
-        out = {
-            "title": self.title,
-            **self.estimate.as_dict(),
-            "unit": self.unit,
-            "sentence": sentence,
-            "reading": reading,
-        }
+        test = None if self.test is None else self.test.as_dict()
+        # Extra fields of the estimate (stats/model.py, the metric kinds) come along.
+        out = cast(
+            MetricDict,
+            {
+                "title": self.title,
+                **self.estimate.as_dict(),
+                "unit": self.unit,
+                "sentence": sentence,
+                "reading": reading,
+            },
+        )
         out["flag"] = self.flag or None
-        out["flag_test"] = None if self.test is None else self.test.as_dict()
+        out["flag_test"] = test
         # The p-value the flag was decided on (after Holm across the report's family).
-        out["p_adjusted"] = None if self.test is None else self.test.as_dict()["p_adjusted"]
+        out["p_adjusted"] = None if test is None else test["p_adjusted"]
         # A point estimate past its threshold whose test did not reject: shown, never flagged.
         out["not_significant"] = bool(self.test is not None and self.test.crossed and not self.flag)
         return out

@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, cast
+
+from resume_auditor.stats.model import ThresholdDict
 
 
 class ThresholdError(ValueError):
@@ -31,12 +33,12 @@ class Threshold:
     minimum: float = 0.0
     maximum: float = 1.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ThresholdDict:
         return {
             "key": self.key,
             "title": self.title,
             "value": self.value,
-            "flag_when": self.flag_when,
+            "flag_when": cast(Literal["below", "p_below"], self.flag_when),
             "source": self.source,
             "meaning": self.meaning,
         }
@@ -118,7 +120,7 @@ class Thresholds:
     def __iter__(self) -> Iterator[Threshold]:
         return iter(self.items)
 
-    def as_list(self) -> list[dict[str, Any]]:
+    def as_list(self) -> list[ThresholdDict]:
         return [t.as_dict() for t in self.items]
 
 

@@ -22,7 +22,7 @@ class AppSettings:
 
     def recent(self) -> list[Path]:
         raw = self._qs.value("recent", [])
-        items = [raw] if isinstance(raw, str) else list(raw or [])
+        items = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, list) else []
         return [Path(p) for p in items if p and Path(p).exists()]
 
     def add_recent(self, path: Path) -> None:

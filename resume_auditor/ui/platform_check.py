@@ -138,7 +138,7 @@ def _has_wayland_display(environ: Mapping[str, str]) -> bool:
     if environ.get("WAYLAND_DISPLAY"):
         return True
     runtime = environ.get("XDG_RUNTIME_DIR")
-    return bool(runtime) and (Path(runtime) / "wayland-0").exists()
+    return runtime is not None and bool(runtime) and (Path(runtime) / "wayland-0").exists()
 
 
 def qt_start_problem(

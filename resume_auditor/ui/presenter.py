@@ -9,7 +9,6 @@ controller's answers and the Results page's panels), so it adds no work to a run
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImage, QKeyEvent, QPixmap, QResizeEvent
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.runner import Answer
+from resume_auditor.stats.model import MetricsReport
 from resume_auditor.ui.models.pair_table import PairRow, choice_of
 from resume_auditor.ui.pages.results_page import ResultsPage, chart_items
 from resume_auditor.ui.run_controller import RunController
@@ -94,7 +94,8 @@ class PresenterWindow(QWidget):
 
     def show_answers(self, answers: list[Answer]) -> None:
         for answer in answers:
-            row = self.results.model.row_for_pair(answer.pair_id)
+            pair = answer.pair_id
+            row = None if pair is None else self.results.model.row_for_pair(pair)
             self.feed.insertItem(0, self._item(answer, row))
         while self.feed.count() > FEED_LIMIT:
             self.feed.takeItem(self.feed.count() - 1)
@@ -126,7 +127,7 @@ class PresenterWindow(QWidget):
         return item
 
     def show_panels(self) -> None:
-        report: dict[str, Any] | None = self.results._report  # noqa: SLF001 - same app
+        report: MetricsReport | None = self.results._report  # noqa: SLF001 - same app
         if report:
             counts = report["counts"]
             self.headline.setText(
@@ -137,7 +138,7 @@ class PresenterWindow(QWidget):
             )
             metrics = report["d1"]["metrics"]
             for key, label in self.numbers.items():
-                label.setText(pct((metrics.get(key) or {}).get("value")))
+                label.setText(pct(m.get("value") if (m := metrics.get(key)) else None))
         if report is None or self._rendering:
             return
         self._rendering = True

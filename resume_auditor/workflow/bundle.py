@@ -36,7 +36,7 @@ import sqlite3
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -584,7 +584,7 @@ def _differences(a: Any, b: Any, path: str = "") -> list[str]:
     return [] if a == b else [f"{path}: {a!r} in the bundle, {b!r} now"]
 
 
-def comparable(report: dict[str, Any]) -> dict[str, Any]:
+def comparable(report: Mapping[str, Any]) -> dict[str, Any]:
     """A metrics report as JSON gives it back, without the fields naming the file or app."""
     data: dict[str, Any] = json.loads(json.dumps(report))
     return {k: v for k, v in data.items() if k not in VOLATILE}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import pandas as pd
 
@@ -16,11 +16,12 @@ from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import compute_d1
-from resume_auditor.stats.d2 import compute_d2
-from resume_auditor.stats.d3 import compute_d3
-from resume_auditor.stats.d4 import compute_d4
+from resume_auditor.stats.d2 import D2Result, compute_d2
+from resume_auditor.stats.d3 import D3Result, compute_d3
+from resume_auditor.stats.d4 import D4Result, compute_d4
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
+from resume_auditor.stats.model import AgreementDict, DesignBlocks, MetricsReport
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import d2_table, d3_tables, d4_tables
@@ -74,7 +75,12 @@ def save_user_thresholds(values: dict[str, tuple[float, str]]) -> Path:
 
 def metrics_report(
     result: ResultFile, run_id: int | None = None, *, thresholds: Thresholds | None = None
-) -> dict[str, Any]:
+) -> MetricsReport:
+    """The metrics of one run of a result file (default: the latest run).
+
+    Every flag of the report is decided here at once (Holm across all of it), so the
+    report's first page and its tables speak for the same decisions.
+    """
     runs = result.runs()
     run = (
         next((r for r in runs if r.id == run_id), None) if run_id else (runs[-1] if runs else None)
@@ -97,11 +103,12 @@ def metrics_report(
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    for r in results.values():
-        flaggable += r.all_metrics()
+    for r in (results.get("d2"), results.get("d3"), results.get("d4")):
+        if r is not None:
+            flaggable += r.all_metrics()
     decide(flaggable, thresholds)
     impact = impact_dict(impact_table, thresholds)
-    designs = {key: r.as_dict() for key, r in results.items()}
+    designs = _design_blocks(results)
     notes = []
     if progress.done < progress.total:
         notes.append(
@@ -118,7 +125,7 @@ def metrics_report(
             f"{progress.invalid} answer(s) could not be read and are left out of every metric"
             + (f" (among them {where})." if where else ".")
         )
-    return {
+    report: MetricsReport = {
         "schema": SCHEMA,
         "app_version": __version__,
         "result_file": str(result.path),
@@ -146,20 +153,46 @@ def metrics_report(
         "impact_ratio": impact,
         "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags()
-        + impact["flags"]
-        + [f for block in designs.values() for f in block.get("flags", [])],
+        "flags": d1.flags() + impact["flags"] + _design_flags(designs),
         "notes": notes,
-    } | designs
+    }
+    # The design blocks come last, in the order d2, d3, d4 (as before the types).
+    if "d2" in designs:
+        report["d2"] = designs["d2"]
+    if "d3" in designs:
+        report["d3"] = designs["d3"]
+    if "d4" in designs:
+        report["d4"] = designs["d4"]
+    return report
 
 
-def _unreadable_by_design(designs: dict[str, Any]) -> dict[str, int]:
-    d2 = designs.get("d2") or {}
-    d3 = designs.get("d3") or {}
-    d4 = designs.get("d4") or {}
-    d3_count = sum(int((d3.get(m) or {}).get("unreadable", 0)) for m in ("pointwise", "pairwise"))
-    out = {"D2": int(d2.get("unreadable", 0)), "D3": d3_count, "D4": int(d4.get("unreadable", 0))}
-    out["D4"] += int(d4.get("unreadable_rankings", 0))
+def _design_flags(designs: DesignBlocks) -> list[str]:
+    blocks = (designs.get("d2"), designs.get("d3"), designs.get("d4"))
+    return [f for block in blocks if block is not None for f in block["flags"]]
+
+
+def _unreadable_by_design(designs: DesignBlocks) -> dict[str, int]:
+    d2 = designs.get("d2")
+    d3 = designs.get("d3")
+    d4 = designs.get("d4")
+    d3_count = 0
+    if d3 is not None:
+        d3_count = sum(part["unreadable"] for part in (d3["pointwise"], d3["pairwise"]) if part)
+    out = {"D2": 0 if d2 is None else d2["unreadable"], "D3": d3_count, "D4": 0}
+    if d4 is not None:
+        out["D4"] = d4["unreadable"] + d4["unreadable_rankings"]
+    return out
+
+
+def _design_blocks(results: DesignResults) -> DesignBlocks:
+    """The results' JSON blocks, under `d2`, `d3`, `d4` (absent: no such answers)."""
+    out: DesignBlocks = {}
+    if "d2" in results:
+        out["d2"] = results["d2"].as_dict()
+    if "d3" in results:
+        out["d3"] = results["d3"].as_dict()
+    if "d4" in results:
+        out["d4"] = results["d4"].as_dict()
     return out
 
 
@@ -171,15 +204,23 @@ def _abstain_allowed(prompt_id: str) -> bool:
         return True
 
 
-def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> dict[str, Any]:
+def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignBlocks:
     """`d2`, `d3`, `d4` blocks for the designs this run has answers for (none: absent)."""
-    return {key: r.as_dict() for key, r in design_results(result, run_id, thresholds).items()}
+    return _design_blocks(design_results(result, run_id, thresholds))
 
 
-def design_results(result: ResultFile, run_id: int, thresholds: Thresholds) -> dict[str, Any]:
+class DesignResults(TypedDict, total=False):
+    """The D2-D4 result objects of a run; a design without answers is absent."""
+
+    d2: D2Result
+    d3: D3Result
+    d4: D4Result
+
+
+def design_results(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignResults:
     """The D2-D4 results (objects, flags decided per design) this run has answers for."""
     answers = result.answers(run_id)
-    out: dict[str, Any] = {}
+    out: DesignResults = {}
     if answers.empty:
         return out
     ratings = d2_table(result, answers)
@@ -209,9 +250,9 @@ def _agreements(
     runs: list[RunRecord],
     d1_judgments: pd.DataFrame,
     thresholds: Thresholds,
-) -> list[dict[str, Any]]:
+) -> list[AgreementDict]:
     """Error agreement of this run with every other run of the same pairs (App. D.3)."""
-    out: list[dict[str, Any]] = []
+    out: list[AgreementDict] = []
     if d1_judgments.empty:
         return out
     for other in runs:
@@ -227,7 +268,17 @@ def _agreements(
             thresholds=thresholds,
             names=(f"{run.model} (run {run.id})", f"{other.model} (run {other.id})"),
         )
+        counts = agreement.as_dict()
         out.append(
-            {"run": other.id, "model": other.model, "prompt": other.prompt_id} | agreement.as_dict()
+            {
+                "run": other.id,
+                "model": other.model,
+                "prompt": other.prompt_id,
+                "shared": counts["shared"],
+                "a_wrong": counts["a_wrong"],
+                "b_wrong": counts["b_wrong"],
+                "chance": counts["chance"],
+                "metrics": counts["metrics"],
+            }
         )
     return out

@@ -29,6 +29,7 @@ from resume_auditor.report.tables import (
     judgments_frame,
     metrics_frame,
 )
+from resume_auditor.stats.model import MetricsReport
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.bundle import BundleError, export_bundle
@@ -126,7 +127,7 @@ def _attempt(kind: str, target: Path, make: Callable[[Path], Any]) -> Written:
     return Written(kind, target)
 
 
-def _frames(result: ResultFile, metrics: dict[str, Any]) -> dict[str, Any]:
+def _frames(result: ResultFile, metrics: MetricsReport) -> dict[str, Any]:
     return {
         "cases": cases_frame(result),
         "judgments": judgments_frame(result),
@@ -136,7 +137,7 @@ def _frames(result: ResultFile, metrics: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _xlsx(result: ResultFile, metrics: dict[str, Any], target: Path, now: datetime) -> Path:
+def _xlsx(result: ResultFile, metrics: MetricsReport, target: Path, now: datetime) -> Path:
     frames = _frames(result, metrics)
     sheets = {
         "Cases": frames["cases"],
@@ -148,5 +149,5 @@ def _xlsx(result: ResultFile, metrics: dict[str, Any], target: Path, now: dateti
     return write_xlsx(target, about_rows(metrics, now.isoformat(timespec="seconds")), sheets)
 
 
-def _csv(result: ResultFile, metrics: dict[str, Any], target: Path) -> list[Path]:
+def _csv(result: ResultFile, metrics: MetricsReport, target: Path) -> list[Path]:
     return write_csv_dir(_frames(result, metrics), target)

@@ -224,9 +224,8 @@ class ReportPage(Page):
                 button.setEnabled(True)
             self.message.setText(f"Could not write: {exc}")
 
-        run_in_background(
-            lambda: write_report(path, run_id, **{option: target}), done, failed, owner=self
-        )
+        options: dict[str, Any] = {option: target}  # html, pdf, xlsx, csv_dir or bundle
+        run_in_background(lambda: write_report(path, run_id, **options), done, failed, owner=self)
 
     def status(self, data: AuditData | None) -> str:
         return "done" if data and data.answered else "todo"

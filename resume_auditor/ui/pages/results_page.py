@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.domain.groups import group_label
+from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui import heap
 from resume_auditor.ui.models.pair_table import (
@@ -87,7 +88,7 @@ class ResultsPage(Page):
         )
         self.session = session
         self._data: AuditData | None = None
-        self._report: dict[str, Any] | None = None
+        self._report: MetricsReport | None = None
         self._pending_refresh = False
         self._refreshing = False
         self._loaded_key: tuple[Path, int | None] | None = None  # what the table holds
@@ -280,13 +281,13 @@ class ResultsPage(Page):
                 (render_rates(title, rates, refs, size, dpr, dark=dark), dpr)
                 for (title, refs, size, dpr), rates in zip(charts, items, strict=True)
             ]
-            report = {"report": report, "images": images, "versus": versus}
+            loaded = {"report": report, "images": images, "versus": versus}
             run_id = latest.id if latest else None
             if key_now == (path, run_id) and run_id is not None:
                 updates, newest = load_updates(path, run_id, since)
-                return ("updates", (path, run_id), report, updates, newest)
+                return ("updates", (path, run_id), loaded, updates, newest)
             rows, newest = load_rows(path, run_id)
-            return ("rows", (path, run_id), report, rows, newest)
+            return ("rows", (path, run_id), loaded, rows, newest)
 
         run_in_background(work, self._loaded, self._failed, owner=self)
 
@@ -324,7 +325,7 @@ class ResultsPage(Page):
         self._refreshing = False
         self.run_label.setText(f"Could not compute the results: {exc}")
 
-    def _show_report(self, report: dict[str, Any] | None) -> None:
+    def _show_report(self, report: MetricsReport | None) -> None:
         if report is None:
             self.run_label.setText("No run yet: start one on the Run page.")
             for card in self.cards.values():
@@ -356,9 +357,7 @@ class ResultsPage(Page):
             lines.append("Notes: " + html.escape("; ".join(notes)) + ".")
         self.flags.setText("<br>".join(lines))
 
-    def _show_comparison(
-        self, report: dict[str, Any] | None, versus: dict[str, Any] | None
-    ) -> None:
+    def _show_comparison(self, report: MetricsReport | None, versus: MetricsReport | None) -> None:
         if report is None or versus is None:
             self.compare.setRowCount(0)
             self.compare_note.setText(
@@ -366,7 +365,7 @@ class ResultsPage(Page):
                 "to see the two side by side."
             )
             return
-        rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]] = []
+        rows: list[tuple[str, MetricDict | None, MetricDict | None]] = []
         for key, title, _help in CARDS:
             rows.append((title, report["d1"]["metrics"].get(key), versus["d1"]["metrics"].get(key)))
         for group, metric in report["d1"]["selection_rate"].items():
@@ -432,21 +431,21 @@ class ResultsPage(Page):
         return "done" if self._report and self._report["counts"]["answered"] else "todo"
 
 
-def chart_items(report: dict[str, Any] | None) -> tuple[Rates, Rates]:
+def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
     """What the two charts show: validity rates, and SelectionRate per group."""
     if report is None:
         return [], []
     metrics = report["d1"]["metrics"]
-    validity = [
+    validity: Rates = [
         ("CriterionValidity", metrics.get("criterion_validity", {})),
         ("DiscrimValidity", metrics.get("discrim_validity", {})),
         ("Order consistency", metrics.get("order_consistency", {})),
     ]
-    selection = [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
+    selection: Rates = [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
     return validity, selection
 
 
-def _with_ci(metric: dict[str, Any] | None) -> str:
+def _with_ci(metric: MetricDict | None) -> str:
     if not metric or metric.get("value") is None:
         return "—"
     low, high = metric["ci"]

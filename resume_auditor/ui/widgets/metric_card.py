@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
+
+from resume_auditor.stats.model import MetricDict
 
 
 def pct(value: float | None) -> str:
@@ -35,7 +35,7 @@ class MetricCard(QFrame):
         self._help = help_text
         self.setToolTip(help_text)
 
-    def show_metric(self, metric: dict[str, Any] | None) -> None:
+    def show_metric(self, metric: MetricDict | None) -> None:
         if not metric or metric.get("value") is None:
             self.value.setText("—")
             self.interval.setText("no answers yet" if metric is None else "no cases of this kind")

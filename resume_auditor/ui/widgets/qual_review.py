@@ -245,9 +245,9 @@ class QualReview(QWidget):
                 "Write variants for c+ copies, reworded twins and completed bases."
             )
         elif self._cancel is None:
-            used = sum(1 for q in self._texts if q.usable())
+            used_count = sum(1 for q in self._texts if q.usable())
             self.status.setText(
-                f"{len(self._texts)} text(s), {used} used in cases"
+                f"{len(self._texts)} text(s), {used_count} used in cases"
                 + (
                     f"; {flagged} failed a check and are left out unless you accept them"
                     if flagged

@@ -1,0 +1,279 @@
+"""The metrics report's shape, as types: docs/metrics-json.md written for the type checker.
+
+`resume-auditor metrics --json`, the saved metrics of a bundle, the report and the
+GUI all read one dictionary (built by workflow/metrics.py `metrics_report`). These
+TypedDicts describe it key by key so that mypy catches a misspelt or missing key in
+any reader. They are plain dicts at run time, so the JSON, the saved metrics and the
+bundles are unchanged. tests/test_metrics_model.py builds a real report through the
+real path and checks every key and value against these types, so the document, the
+types and the output cannot drift apart.
+
+Maps whose keys are data (groups, categories, breakdown values, thresholds of a
+rating) are `dict[str, ...]`; a fixed set of names is a TypedDict. `NotRequired`
+marks keys that only some metrics or some runs carry.
+
+This module sits in `stats` (imports nothing) so that stats, workflow, report, cli and
+ui can all use it. No `from __future__ import annotations` here: Python 3.11 reads
+`NotRequired` only from evaluated annotations, and the run-time check needs it.
+"""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+Unit = Literal["proportion", "points", "sd", "ratio", "difference", "number"]
+Family = Literal["fairness", "validity"]
+
+
+class FlagTestDict(TypedDict):
+    """The test behind a metric's possible flag (stats/flags.py FlagTest)."""
+
+    family: Family
+    p: float | None
+    p_adjusted: float | None
+    family_size: int
+    alpha: float
+    significant: bool
+    crossed: bool
+
+
+class MetricDict(TypedDict):
+    """A metric object (docs/metrics-json.md, "A metric object").
+
+    `p` and `p_holm` are present only on estimates with a test of "no difference"
+    (gaps, differences, ratios); plain proportions have none. `successes` is null on
+    estimates that are not a count (gaps, differences, ranks).
+    """
+
+    title: str
+    value: float | None
+    ci: list[float | None]
+    level: float
+    n: int
+    successes: int | None
+    clusters: int
+    note: str
+    p: NotRequired[float | None]
+    p_holm: NotRequired[float | None]
+    unit: Unit
+    sentence: str
+    reading: str
+    flag: str | None
+    flag_test: FlagTestDict | None
+    p_adjusted: float | None
+    not_significant: bool
+
+
+class GapMetric(MetricDict):
+    """D1 group gap (`d1.selection_gap.<group>`): the two rates behind the gap."""
+
+    picked: float | None
+    opponent_picked: float | None
+
+
+class ImpactCell(MetricDict):
+    """One category of the D1 impact-ratio table (`impact_ratio.<grouping>.<category>`)."""
+
+    selection_rate: float | None
+    selection_rate_ci: list[float | None]
+    selected: int
+    other_selected: int
+    below_four_fifths: bool
+
+
+class SmdMetric(MetricDict):
+    """D2 standardized difference (`d2.smd`, `smd_race`, `smd_gender`, `by_prompt`)."""
+
+    ci70: NotRequired[list[float | None]]
+    difference: NotRequired[float | None]
+
+
+class RatioMetric(MetricDict):
+    """D2 impact ratio at a rating cut (`d2.impact_ratio.<cut>.<kind>.<key>`)."""
+
+    selection_rate: float | None
+
+
+class RabbiMetric(MetricDict):
+    """D3 RABBI (`d3.<pointwise|pairwise>.rabbi.<group>`)."""
+
+    mann_whitney_p: float | None
+    reference_n: int
+    higher: float | None
+    lower: float | None
+
+
+class ScoreGapMetric(MetricDict):
+    """D3 score gap; pairwise ones carry the reverse rate."""
+
+    reverse: NotRequired[float | None]
+
+
+class SelectedMetric(MetricDict):
+    """D3 top-k gaps (`dp_gap`, `eo_gap`): the group's and the reference's selection rates."""
+
+    selected: float | None
+    reference_selected: float | None
+
+
+class DifferenceMetric(MetricDict):
+    """D4 score difference; `t`, `t_p` from the paper's paired t-test when it can be run."""
+
+    t: NotRequired[float | None]
+    t_p: NotRequired[float | None]
+
+
+class RankMetric(MetricDict):
+    """D4 average rank: `expected` is the rank with no preference."""
+
+    expected: float | None
+
+
+class PowerDict(TypedDict, total=False):
+    """`d1.power`: empty when no equal cross-group pair was answered."""
+
+    comparisons_per_group: dict[str, int]
+    abstain_rate: float
+    min_detectable_gap: float | None
+    sentence: str
+
+
+class D1Dict(TypedDict):
+    judgments: int
+    invalid: int
+    abstain_allowed: bool
+    metrics: dict[str, MetricDict]
+    selection_rate: dict[str, MetricDict]
+    selection_gap: dict[str, GapMetric]
+    over_assessment: dict[str, dict[str, MetricDict]]
+    breakdowns: dict[str, dict[str, MetricDict]]
+    power: PowerDict
+    flags: list[str]
+
+
+class D2Dict(TypedDict):
+    ratings: int
+    unreadable: int
+    sd: float | None
+    reference: str
+    smd: dict[str, SmdMetric]
+    smd_race: dict[str, SmdMetric]
+    smd_gender: dict[str, SmdMetric]
+    impact_ratio: dict[str, dict[str, dict[str, RatioMetric]]]
+    manipulation: dict[str, MetricDict]
+    blinded: dict[str, MetricDict]
+    by_prompt: dict[str, dict[str, SmdMetric]]
+    flags: list[str]
+
+
+class D3ScoresDict(TypedDict):
+    method: str
+    candidates: int
+    unreadable: int
+    rabbi: dict[str, RabbiMetric]
+    score_gap: dict[str, ScoreGapMetric]
+    jsd: dict[str, MetricDict]
+    emd: dict[str, MetricDict]
+    dp_gap: dict[str, dict[str, SelectedMetric]]
+    eo_gap: dict[str, dict[str, SelectedMetric]]
+
+
+class D3Dict(TypedDict):
+    reference: str
+    pointwise: D3ScoresDict | None
+    pairwise: D3ScoresDict | None
+    output: dict[str, MetricDict]
+    flags: list[str]
+
+
+class D4Dict(TypedDict):
+    scores: int
+    unreadable: int
+    differences: dict[str, dict[str, dict[str, DifferenceMetric]]]
+    rankings: int
+    unreadable_rankings: int
+    ranks: dict[str, dict[str, RankMetric]]
+    flags: list[str]
+
+
+class ImpactRatioDict(TypedDict):
+    """`impact_ratio`: the D1 impact-ratio table by sex, race and intersectional group."""
+
+    design: str
+    basis: str
+    note: str
+    flags: list[str]
+    sex: dict[str, ImpactCell]
+    race: dict[str, ImpactCell]
+    intersectional: dict[str, ImpactCell]
+
+
+class AgreementDict(TypedDict):
+    """One entry of `error_agreement`: this run against another run of the same file."""
+
+    run: int
+    model: str
+    prompt: str
+    shared: int
+    a_wrong: int
+    b_wrong: int
+    chance: float | None
+    metrics: dict[str, MetricDict]
+
+
+class ThresholdDict(TypedDict):
+    key: str
+    title: str
+    value: float
+    flag_when: Literal["below", "p_below"]
+    source: str
+    meaning: str
+
+
+class StudyInfo(TypedDict):
+    name: str
+    created_at: str
+
+
+class RunInfo(TypedDict):
+    id: int
+    provider: str
+    base_url: str
+    model: str
+    prompt: str
+    params: dict[str, Any]  # the run's request settings, as stored (provider-specific)
+    created_at: str
+
+
+class Counts(TypedDict):
+    pairs: int
+    requests: int
+    answered: int
+    failed: int
+    pending: int
+    invalid: int
+    input_tokens: int
+    output_tokens: int
+
+
+class DesignBlocks(TypedDict, total=False):
+    """The D2-D4 blocks; a design's key is absent when the run has no answers for it."""
+
+    d2: D2Dict
+    d3: D3Dict
+    d4: D4Dict
+
+
+class MetricsReport(DesignBlocks):
+    """The whole report (`metrics_report`, `resume-auditor metrics --json`)."""
+
+    schema: str
+    app_version: str
+    result_file: str
+    study: StudyInfo
+    run: RunInfo
+    counts: Counts
+    d1: D1Dict
+    impact_ratio: ImpactRatioDict
+    error_agreement: list[AgreementDict]
+    thresholds: list[ThresholdDict]
+    flags: list[str]
+    notes: list[str]

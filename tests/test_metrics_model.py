@@ -1,0 +1,302 @@
+"""The metrics report, its types (stats/model.py) and docs/metrics-json.md agree.
+
+A real audit of every design (two runs, so error agreement is filled) goes through
+the real path (CLI audit against the provider simulator, `metrics_report`, `metrics
+--json`), and every key and value is checked against the TypedDicts at run time: a
+key the types do not declare, a declared key that is missing, or a value of another
+type fails. The document's key tables are checked against the types too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import pytest
+
+from resume_auditor.cli import main
+from resume_auditor.devtools.simulator import Simulator, always
+from resume_auditor.devtools.simulator_kinds import every_kind_policy
+from resume_auditor.stats import model
+from resume_auditor.stats.model import MetricDict, MetricsReport
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.metrics import metrics_report
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "resources" / "sample"
+DOC = ROOT / "docs" / "metrics-json.md"
+STUDY = """
+format = 1
+[study]
+name = "Every design"
+seed = 9
+[job]
+file = "{job}"
+[resumes]
+files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
+[run]
+prompt = "d1-baseline"
+[designs.d1]
+groups = ["black_woman", "white_man"]
+signals = ["name", "explicit"]
+[designs.d2]
+groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
+[designs.d3]
+groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
+rounds = 3
+pairwise_prompt = "d3-pairwise"
+[designs.d4]
+groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
+race_batches = 2
+gender_batches = 2
+"""
+
+
+def problems(value: Any, tp: Any, path: str = "") -> list[str]:
+    """Where `value` does not fit type `tp` (TypedDicts checked key by key, both ways)."""
+    if tp is Any or tp is object:
+        return []
+    origin = get_origin(tp)
+    if is_typeddict(tp):
+        if not isinstance(value, dict):
+            return [f"{path}: {type(value).__name__}, expected {tp.__name__}"]
+        hints = get_type_hints(tp)
+        out = [f"{path}.{k}: missing ({tp.__name__})" for k in tp.__required_keys__ - set(value)]
+        out += [f"{path}.{k}: not in {tp.__name__}" for k in set(value) - set(hints)]
+        for key, item in value.items():
+            if key in hints:
+                out += problems(item, hints[key], f"{path}.{key}")
+        return out
+    if origin is Union or origin is types.UnionType:
+        found = [problems(value, arm, path) for arm in get_args(tp)]
+        return [] if any(not p for p in found) else min(found, key=len)
+    if origin is Literal:
+        return [] if value in get_args(tp) else [f"{path}: {value!r} not one of {get_args(tp)}"]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{path}: {type(value).__name__}, expected a list"]
+        (item_type,) = get_args(tp)
+        return [
+            p for i, item in enumerate(value) for p in problems(item, item_type, f"{path}[{i}]")
+        ]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{path}: {type(value).__name__}, expected a dict"]
+        key_type, item_type = get_args(tp)
+        out = [f"{path}: key {k!r} is not a string" for k in value if not isinstance(k, key_type)]
+        return out + [p for k, v in value.items() for p in problems(v, item_type, f"{path}.{k}")]
+    if tp is type(None):
+        return [] if value is None else [f"{path}: {value!r}, expected null"]
+    if tp is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return [] if ok else [f"{path}: {value!r} ({type(value).__name__}), expected a number"]
+    if tp is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return [] if ok else [f"{path}: {value!r} ({type(value).__name__}), expected an int"]
+    if tp in (bool, str):
+        ok = isinstance(value, tp)
+        return [] if ok else [f"{path}: {value!r} ({type(value).__name__}), expected {tp.__name__}"]
+    raise AssertionError(f"{path}: the checker does not know the type {tp!r}")
+
+
+@pytest.fixture
+def audit(tmp_path: Path) -> Path:
+    """Every design, two runs of the same file (the second fills `error_agreement`)."""
+    study = tmp_path / "study.toml"
+    study.write_text(STUDY.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
+    out = tmp_path / "all.audit"
+    policy = every_kind_policy(always("Resume 1 is stronger. <answer>first</answer>"))
+    with Simulator(policy=policy) as sim:
+        for name in ("sim", "sim-2"):
+            args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", name]
+            assert main(["audit", str(study), "--out", str(out), "--concurrency", "8", *args]) == 0
+    return out
+
+
+def test_a_real_report_of_every_design_matches_the_types(
+    audit: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with ResultFile(audit) as result:
+        report = metrics_report(result)
+    assert {"d2", "d3", "d4"} <= set(report)
+    assert report["error_agreement"], "two runs of one file: error agreement is filled"
+    assert report["d3"]["pointwise"] is not None and report["d3"]["pairwise"] is not None
+    assert problems(report, MetricsReport) == []
+    capsys.readouterr()
+    assert main(["metrics", str(audit), "--json"]) == 0
+    as_json = json.loads(capsys.readouterr().out)
+    assert problems(as_json, MetricsReport) == []
+    # Every kind of metric object is in this report, so each one's extra fields were checked.
+    kinds = {
+        "selection_gap": report["d1"]["selection_gap"],
+        "impact cell": report["impact_ratio"]["race"],
+        "smd": report["d2"]["smd"],
+        "rabbi": report["d3"]["pairwise"]["rabbi"],
+        "ranks": next(iter(report["d4"]["ranks"].values())),
+    }
+    assert all(kinds.values()), [k for k, v in kinds.items() if not v]
+
+
+FORCED = """
+format = 1
+[study]
+name = "Forced choice, half unreadable"
+seed = 3
+[job]
+file = "{job}"
+[resumes]
+files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
+[run]
+prompt = "d1-forced-choice"
+[designs.d1]
+groups = ["black_woman", "white_man"]
+"""
+
+
+def _half_unreadable(body: dict[str, Any]) -> str:
+    """Every other request (by its text) gets an answer no reader can use."""
+    text = json.dumps(body, sort_keys=True)
+    return "<answer>first</answer>" if len(text) % 2 else "I would rather not say."
+
+
+@pytest.mark.parametrize("answered", [False, True])
+def test_sparse_reports_match_the_types(tmp_path: Path, answered: bool) -> None:
+    """No answers at all (empty D1, no power figure), and a forced-choice run with unreadable
+    answers (no DiscrimValidity, null values, notes): the keys that come and go still fit."""
+    study = tmp_path / "study.toml"
+    study.write_text(FORCED.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
+    out = tmp_path / "sparse.audit"
+    with Simulator(policy=_half_unreadable) as sim:
+        args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", "m"]
+        extra = [] if answered else ["--prepare-only"]
+        assert main(["audit", str(study), "--out", str(out), *args, *extra]) == 0
+    with ResultFile(out) as result:
+        report = metrics_report(result)
+    assert problems(report, MetricsReport) == []
+    assert not {"d2", "d3", "d4"} & set(report)
+    if answered:
+        assert report["counts"]["invalid"] > 0 and report["notes"]
+        assert "discrim_validity" not in report["d1"]["metrics"]
+    else:
+        assert report["d1"]["metrics"] == {} and report["d1"]["power"] == {}
+
+
+def test_the_checker_catches_a_wrong_key_a_missing_key_and_a_wrong_type() -> None:
+    metric: dict[str, Any] = {
+        "title": "CriterionValidity",
+        "value": 0.9,
+        "ci": [0.8, 0.95],
+        "level": 0.95,
+        "n": 40,
+        "successes": 36,
+        "clusters": 5,
+        "note": "",
+        "unit": "proportion",
+        "sentence": "s",
+        "reading": "r",
+        "flag": None,
+        "flag_test": None,
+        "p_adjusted": None,
+        "not_significant": False,
+    }
+    assert problems(metric, MetricDict) == []
+    assert problems(metric | {"vaule": 1.0}, MetricDict) == [".vaule: not in MetricDict"]
+    assert problems({k: v for k, v in metric.items() if k != "n"}, MetricDict) == [
+        ".n: missing (MetricDict)"
+    ]
+    assert problems(metric | {"n": "40"}, MetricDict) == [".n: '40' (str), expected an int"]
+    assert problems(metric | {"n": True}, MetricDict)
+    assert problems(metric | {"unit": "percent"}, MetricDict)
+    assert problems(metric | {"ci": [0.8, "x"]}, MetricDict)
+
+
+def _doc_keys(table: int) -> list[str]:
+    """The backticked keys in the first column of the doc's `table`-th key table."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    start = [i for i, line in enumerate(lines) if line == "| key | type | meaning |"][table]
+    keys: list[str] = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        first = line.split("|")[1]
+        keys += re.findall(r"`([a-z_0-9.<>]+)`", first)
+    return keys
+
+
+def _resolve(tp: Any, path: list[str]) -> bool:
+    """Does the key path exist in the type (`<...>` parts are map keys)?"""
+    for part in path:
+        while get_origin(tp) in (Union, types.UnionType):
+            tp = next(a for a in get_args(tp) if a is not type(None))
+        if get_origin(tp) is dict:  # a map: `<group>` or an example key such as `unequal`
+            tp = get_args(tp)[1]
+        elif is_typeddict(tp):
+            hints = get_type_hints(tp)
+            if part not in hints:
+                return False
+            tp = hints[part]
+        else:
+            return False
+    return True
+
+
+def test_the_document_names_exactly_the_keys_of_the_types() -> None:
+    top = _doc_keys(0)
+    assert "counts.pairs" in top and "d1.power" in top
+    missing = [k for k in top if not _resolve(MetricsReport, k.split("."))]
+    assert missing == []
+    documented_top = {k.split(".")[0] for k in top} | {"d2", "d3", "d4"}
+    assert set(get_type_hints(MetricsReport)) == documented_top
+    assert set(_doc_keys(1)) == set(get_type_hints(MetricDict))
+
+
+def test_every_metric_kind_is_a_metric_object() -> None:
+    """Extra fields extend the metric object; none redefines one of its keys."""
+    base = get_type_hints(MetricDict)
+    kinds = [
+        model.GapMetric,
+        model.ImpactCell,
+        model.SmdMetric,
+        model.RatioMetric,
+        model.RabbiMetric,
+        model.ScoreGapMetric,
+        model.SelectedMetric,
+        model.DifferenceMetric,
+        model.RankMetric,
+    ]
+    for kind in kinds:
+        hints = get_type_hints(kind)
+        assert {k: hints[k] for k in base} == base, kind.__name__
+
+
+def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
+    """Each key of the D2-D4 blocks and each extra field of a metric kind is named in the doc."""
+    text = DOC.read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_0-9]+)", text)) | set(re.findall(r"\.([a-z_0-9]+)", text))
+    blocks = [model.D1Dict, model.D2Dict, model.D3Dict, model.D3ScoresDict, model.D4Dict]
+    kinds = [
+        model.GapMetric,
+        model.ImpactCell,
+        model.SmdMetric,
+        model.RatioMetric,
+        model.RabbiMetric,
+        model.ScoreGapMetric,
+        model.SelectedMetric,
+        model.DifferenceMetric,
+        model.RankMetric,
+        model.FlagTestDict,
+        model.PowerDict,
+        model.AgreementDict,
+        model.ThresholdDict,
+        model.ImpactRatioDict,
+    ]
+    missing = {
+        f"{t.__name__}.{key}"
+        for t in blocks + kinds
+        for key in get_type_hints(t)
+        if key not in named
+    }
+    assert missing == set()
