@@ -3,7 +3,7 @@ sample study and the test corpus, planted-bias statistics data, and data builder
 
 This package lives in tests/ so no wheel or frozen app carries it; product code
 must not import it (import-linter's "Product code never imports test support"
-contract and tests/test_no_devtools_in_product.py). It is imported as the
+contract and tests/test_devtools_boundary.py). It is imported as the
 top-level package `devtools`: pytest puts tests/ on sys.path itself; benchmarks
 and packaging/smoke_test.py add it (ROOT / "tests"); by hand, run
 `PYTHONPATH=tests python -m devtools.<tool>` from the project root.
