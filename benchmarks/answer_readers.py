@@ -3,7 +3,7 @@
 Run: PYTHONPATH=$PWD .venv/bin/python benchmarks/answer_readers.py [--corpus DIR] [--audit]
 
 Reads every answer of tests/answers_corpus (answers in the styles real models
-write, each with the label it means; see resume_auditor/devtools/answer_corpus.py)
+write, each with the label it means; see tests/devtools/answer_corpus.py)
 with prompts.read_answer and counts an answer right only when its label and every
 field the corpus names (ranks, perceived race, the extracted resume...) match.
 Then reads each answer again wrapped the ways models wrap answers (a code fence,
@@ -23,11 +23,15 @@ import argparse
 import contextlib
 import io
 import json
+import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
 STUDY = """
@@ -50,9 +54,10 @@ signals = ["name"]
 
 def _audit(folder: Path, styles: tuple[str, ...]) -> dict[str, Any]:
     """One D1 audit answered in `styles`: misreads, answers, styles used and D1's metrics."""
+    from devtools.simulator import Simulator
+    from devtools.simulator_styles import StyledPolicy, leaning_choice
+
     from resume_auditor.cli import main
-    from resume_auditor.devtools.simulator import Simulator
-    from resume_auditor.devtools.simulator_styles import StyledPolicy, leaning_choice
     from resume_auditor.store.resultfile import ResultFile
 
     study, out = folder / "study.toml", folder / f"{len(styles)}.audit"
@@ -78,7 +83,7 @@ def _audit(folder: Path, styles: tuple[str, ...]) -> dict[str, Any]:
 
 
 def audit_section() -> None:
-    from resume_auditor.devtools.simulator_styles import PAIRWISE_STYLES
+    from devtools.simulator_styles import PAIRWISE_STYLES
 
     with tempfile.TemporaryDirectory() as tmp:
         styled = _audit(Path(tmp), PAIRWISE_STYLES)
@@ -107,7 +112,8 @@ def _wrappings(text: str) -> dict[str, str]:
 
 
 def main() -> int:
-    from resume_auditor.devtools.answer_corpus import CORPUS_DIR, load_corpus, problems
+    from devtools.answer_corpus import CORPUS_DIR, load_corpus, problems
+
     from resume_auditor.prompts import read_answer
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -5,9 +5,9 @@ Run: .venv/bin/python benchmarks/extract_identity.py [REAL_DIR]
 REAL_DIR defaults to ../shared/data/resumes-dev beside the project (skipped when
 absent). On it: name precision and recall against each file's .truth.json, and
 identity recall over every truth field (name, email, phone, address, links,
-colleges); see resume_auditor/devtools/identity_truth.py for what counts.
+colleges); see tests/devtools/identity_truth.py for what counts.
 
-Builds the corpus (resume_auditor/devtools/corpus.py: fictional resumes as one-
+Builds the corpus (tests/devtools/corpus.py: fictional resumes as one-
 and two-column PDF, web-printed PDF with mojibake, hidden-text PDF, DOCX, TXT in
 three encodings, Markdown), reads each one back through the app's loader and
 identity finder, and compares the slots with the spans the corpus says are the
@@ -23,10 +23,11 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 
 
 def real_corpus(folder: Path) -> None:
-    from resume_auditor.devtools.identity_truth import FIELDS, score_corpus
+    from devtools.identity_truth import FIELDS, score_corpus
 
     score = score_corpus(folder)
     print(f"\nreal resumes in {folder}: {len(score.files)} files")
@@ -52,7 +53,8 @@ def real_corpus(folder: Path) -> None:
 
 
 def main() -> int:
-    from resume_auditor.devtools.corpus import Score, build_corpus, score_identity
+    from devtools.corpus import Score, build_corpus, score_identity
+
     from resume_auditor.documents.extract import analyse_resume
     from resume_auditor.documents.load import load_bytes
 

@@ -23,6 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+
 # VmHWM (the high-water mark of resident memory) is per process image; ru_maxrss
 # would carry the parent's figure over the fork.
 CHILD = """
@@ -48,7 +51,8 @@ print(json.dumps({"rss_before_kb": before, "rss_peak_kb": after, "traced_peak": 
 
 
 def main(argv: list[str]) -> int:
-    from resume_auditor.devtools.corpus import long_pdf
+    from devtools.corpus import long_pdf
+
     from resume_auditor.documents.load import load_file
 
     pages = int(argv[1]) if len(argv) > 1 else 200

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 SAMPLE = ROOT / "resources" / "sample"
 EFFECT = 0.6
 
@@ -167,7 +168,8 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
     """
     import dataclasses
 
-    from resume_auditor.devtools.simulator_policies import Oracle
+    from devtools.simulator_policies import Oracle
+
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.cases import build_cases
     from resume_auditor.workflow.execute import make_runner
@@ -245,7 +247,7 @@ def main(argv: list[str]) -> int:
     shm = Path("/dev/shm")
     tmp = Path(tempfile.mkdtemp(prefix="null-cal-", dir=shm if shm.is_dir() else None))
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(tmp / "data")  # no shared cache, no user data
-    from resume_auditor.devtools.simulator import Simulator
+    from devtools.simulator import Simulator
 
     studies = ("sample", "larger") if args.study == "both" else (args.study,)
     policies = ("null", "position", "planted") if args.policy == "all" else (args.policy,)

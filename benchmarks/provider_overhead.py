@@ -20,10 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers.base import ChatRequest, ProviderError
 from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.registry import make_provider
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools.simulator import Simulator  # noqa: E402
 
 PROVIDERS = ("openai", "anthropic", "gemini", "openrouter", "azure", "openai-compatible")
 RESUME = ("Led a team of five analysts; built SQL reporting pipelines; " * 90).strip()

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/report_impact_flags.py [AUDITS]
 
-Simulated D1 audits (stats/simulate.py, the planted-bias screener the statistics
+Simulated D1 audits (tests/devtools/simulate.py, the planted-bias screener the statistics
 are tested with) of 4, 8 and 12 source resumes. For each: the share of audits in
 which any impact ratio is flagged (report/impact.py: the one-sided clustered test
 that the ratio is under 0.80, stats/flags.py `impact_p`, after Holm across the
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,8 +26,11 @@ from resume_auditor.report.impact import GROUPINGS, d1_impact_ratios
 from resume_auditor.stats.bootstrap import cluster_weights, pivotal_interval
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.robust import cluster_codes
-from resume_auditor.stats.simulate import PlantedD1, simulate_d1
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools.simulate import PlantedD1, simulate_d1  # noqa: E402
 
 
 def _bootstrap_flag(judgments: pd.DataFrame) -> bool:

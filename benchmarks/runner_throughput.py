@@ -63,7 +63,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.domain.case import Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.study import ModelSpec
@@ -74,6 +73,9 @@ from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.workflow.execute import make_runner, model_of, provider_factory
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools.simulator import Fault, Simulator  # noqa: E402
+
 JOB = "Junior Data Analyst. " + "Requirements: advanced SQL, Python, dashboards. " * 20
 RESUME = "Analyst with SQL reporting pipelines, Python notebooks and Tableau dashboards. " * 18
 

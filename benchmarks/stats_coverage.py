@@ -3,13 +3,13 @@
 Run: .venv/bin/python benchmarks/stats_coverage.py [AUDITS]
 
 D1: AUDITS (default 1,000) planted-bias audits of 12 source resumes each
-(stats/simulate.py, the same seeds as tests/test_stats_simulation.py): the share
+(tests/devtools/simulate.py, the same seeds as tests/test_stats_simulation.py): the share
 of 95% intervals that hold the planted truth, per metric family, and the share of
 audits with a group gap flagged — with no gap planted, and with an 18-point gap
 planted for one group. D2-D4: the share of synthetic audits with no planted
 effect in which any group flag is raised, every kind of flag the design can raise
 (D2: standardized differences and impact ratios at every threshold and grouping)
-(stats/synthetic.py; 200 audits each, bootstrap replicates kept small because
+(tests/devtools/synthetic.py; 200 audits each, bootstrap replicates kept small because
 flags do not use them). The same question through the real HTTP path:
 benchmarks/null_calibration.py.
 """
@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 from resume_auditor.stats.d4 import compute_d4
-from resume_auditor.stats.simulate import PlantedD1, coverage_study
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools import synthetic  # noqa: E402
+from devtools.simulate import PlantedD1, coverage_study  # noqa: E402
 
 
 def d1(audits: int) -> None:

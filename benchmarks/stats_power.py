@@ -7,7 +7,7 @@ answer) it prints the chance that a true gap of GAP (default 0.10 = 10 points)
 for one group is flagged after Holm across the 4 D1 groups:
 - "formula": stats/power.py, the normal approximation the app shows before a run;
 - "simulated": the share of AUDITS (default 500) planted-bias audits
-  (stats/simulate.py) in which the app's own test (sign-flip over source resumes,
+  (tests/devtools/simulate.py) in which the app's own test (sign-flip over source resumes,
   Holm) flags that group. Six answers per group come from each source resume
   (3 opponents x 2 orders), so the answer counts are the nearest multiples of 6.
 It also prints the smallest gap found with 80% power at each size. Forced choice
@@ -18,9 +18,13 @@ points easier to see, because fewer answers vary.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from resume_auditor.stats.power import gap_power, min_detectable_gap
-from resume_auditor.stats.simulate import PlantedD1, coverage_study
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools.simulate import PlantedD1, coverage_study  # noqa: E402
 
 SIZES = (50, 100, 200)
 

@@ -15,15 +15,19 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.d1 import compute_d1
 from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 from resume_auditor.stats.d4 import compute_d4
-from resume_auditor.stats.simulate import PlantedD1, simulate_d1
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+from devtools import synthetic  # noqa: E402
+from devtools.simulate import PlantedD1, simulate_d1  # noqa: E402
 
 
 def timed(label: str, rows: int, fn: Callable[[], object]) -> float:

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/store_stress.py [ROUNDS] [REPEATS] [READS] [KILLS] [--processes]
 
-Each round (resume_auditor/devtools/store_stress.py): a writer process standing in
+Each round (tests/devtools/store_stress.py): a writer process standing in
 for the app answers 10 x REPEATS requests against the provider simulator while 4
 reader processes run READS CLI commands (metrics --json, cases, report --csv,
 variants list) between them, and the writer or a reader is killed with SIGKILL
@@ -22,9 +22,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 
-from resume_auditor.devtools.store_stress import run_round  # noqa: E402
+from devtools.store_stress import run_round  # noqa: E402
 
 
 def main() -> int:

@@ -20,6 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -82,10 +85,10 @@ def main(argv: list[str]) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="ra-stall-"))
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(tmp / "data")
 
+    from devtools.simulator import Simulator
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from resume_auditor.devtools.simulator import Simulator
     from resume_auditor.runner import RunState
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.ui.main_window import MainWindow

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 
 
 def main(argv: list[str]) -> int:
@@ -80,7 +81,7 @@ groups = ["black_woman", "white_man"]
 """,
         encoding="utf-8",
     )
-    from resume_auditor.devtools.simulator import Simulator
+    from devtools.simulator import Simulator
 
     result = tmp / "smoke.audit"
     with Simulator() as sim:

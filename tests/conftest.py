@@ -61,7 +61,7 @@ def window(qtbot: Any) -> Iterator[Any]:
 
 @pytest.fixture
 def simulator() -> Iterator[object]:
-    from resume_auditor.devtools.simulator import Simulator
+    from devtools.simulator import Simulator
 
     with Simulator() as sim:
         yield sim

@@ -17,8 +17,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from devtools.simulator import Simulator, _resumes
+
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator, _resumes
 from resume_auditor.resources import resource
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from devtools.answer_corpus import Entry, load_corpus, problems
 
-from resume_auditor.devtools.answer_corpus import Entry, load_corpus, problems
 from resume_auditor.prompts import KINDS, read_answer
 from resume_auditor.providers.base import TokenLogprob
 

@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_styles import (
+from devtools.simulator import Simulator
+from devtools.simulator_styles import (
     PAIRWISE_STYLES,
     RATING_STYLES,
     YES_NO_STYLES,
@@ -28,6 +26,8 @@ from resume_auditor.devtools.simulator_styles import (
     render_rating,
     render_yes_no,
 )
+
+from resume_auditor.cli import main
 from resume_auditor.prompts import read_answer
 from resume_auditor.store.resultfile import ResultFile
 

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.providers.registry import make_provider
 from resume_auditor.runner import RunState

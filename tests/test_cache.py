@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.paths import data_dir
 from resume_auditor.runner import RunState

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 METRIC_KEYS = {

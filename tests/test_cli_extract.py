@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from devtools.corpus import PASSWORD, build_corpus, job_doc
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.corpus import PASSWORD, build_corpus, job_doc
 
 
 @pytest.fixture(scope="module")

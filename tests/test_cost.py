@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
 from resume_auditor import cli
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.paths import data_dir
 from resume_auditor.providers.registry import make_provider

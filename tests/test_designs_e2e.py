@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator, always
+from devtools.simulator_kinds import every_kind_policy
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator, always
-from resume_auditor.devtools.simulator_kinds import every_kind_policy
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.plan import plan_run
 from resume_auditor.workflow.prepare import study_of

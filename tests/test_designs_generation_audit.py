@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
+from devtools.simulator_gen import generator_policy
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_gen import generator_policy
 from resume_auditor.domain.case import CaseKind, VariantKind
 from resume_auditor.store.resultfile import ResultFile
 

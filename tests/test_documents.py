@@ -4,9 +4,9 @@ import io
 from pathlib import Path
 
 import pytest
+from devtools.pdfgen import PdfDoc
 from pypdf import PdfReader, PdfWriter
 
-from resume_auditor.devtools.pdfgen import PdfDoc
 from resume_auditor.documents.errors import DocProblem, DocumentError
 from resume_auditor.documents.load import load_bytes, load_file
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from resume_auditor.devtools.corpus import (
+from devtools.corpus import (
     CorpusDoc,
     Score,
     build_corpus,
@@ -14,6 +13,7 @@ from resume_auditor.devtools.corpus import (
     long_pdf,
     score_identity,
 )
+
 from resume_auditor.documents.errors import DocProblem, DocumentError
 from resume_auditor.documents.extract import analyse_job, analyse_resume
 from resume_auditor.documents.findings import FindingKind

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import docx
 import pytest
+from devtools.pdfgen import PdfDoc
 from docx.shared import Pt, RGBColor
 
-from resume_auditor.devtools.pdfgen import PdfDoc
 from resume_auditor.documents.errors import DocProblem, DocumentError
 from resume_auditor.documents.findings import FindingKind
 from resume_auditor.documents.load import load_bytes, load_file, load_pasted

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from resume_auditor.devtools.corpus import build_corpus
+from devtools.corpus import build_corpus
+
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.ingest import ingest_resume
 

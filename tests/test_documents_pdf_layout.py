@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.pdfgen import Page, PdfDoc
 
-from resume_auditor.devtools.pdfgen import Page, PdfDoc
 from resume_auditor.documents.findings import FindingKind
 from resume_auditor.documents.load import LoadedDocument, load_bytes, load_file
 

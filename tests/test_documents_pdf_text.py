@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from devtools import pdfgen
+from devtools.pdfgen import Page, PdfDoc, text_width
 
-from resume_auditor.devtools import pdfgen
-from resume_auditor.devtools.pdfgen import Page, PdfDoc, text_width
 from resume_auditor.documents import layout
 from resume_auditor.documents.extract import analyse_resume, notice
 from resume_auditor.documents.findings import FindingKind

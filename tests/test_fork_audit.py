@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_gen import generator_policy
+from devtools.simulator import Simulator
+from devtools.simulator_gen import generator_policy
+
 from resume_auditor.domain.generation import GenerationSpec
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.resources import sample_study

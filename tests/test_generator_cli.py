@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
+from devtools.simulator_gen import generator_policy
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_gen import generator_policy
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
 

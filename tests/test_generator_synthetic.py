@@ -12,10 +12,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from devtools.simulator import Simulator
+from devtools.simulator_gen import generator_policy
 from generator_fixtures import PREFERRED, REQUIRED, config, new_audit, sim_factory
 
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_gen import generator_policy
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import Persona
 from resume_auditor.domain.job import Job, Qualification, QualKind

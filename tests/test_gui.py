@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from pytestqt.qtbot import QtBot
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.runner import RunState
 from resume_auditor.ui.main_window import MainWindow
 
@@ -140,7 +140,7 @@ def test_presenter_mode_shows_verdicts_as_they_arrive(
 def test_two_runs_compared_side_by_side(
     qtbot: QtBot, window: MainWindow, small_study: Path
 ) -> None:
-    from resume_auditor.devtools.simulator import always
+    from devtools.simulator import always
 
     win = window
     _open(qtbot, win, small_study)

@@ -6,10 +6,10 @@ import io
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from pypdf import PdfReader, PdfWriter
 from pytestqt.qtbot import QtBot
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.job import QualKind
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.runner import RunState

@@ -105,9 +105,9 @@ def test_thresholds_are_saved_with_their_source_and_used(
 def test_a_paid_run_asks_first_and_stops_at_its_budget(
     qtbot: QtBot, window: MainWindow, small_study: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from devtools.simulator import Simulator
     from PySide6.QtWidgets import QMessageBox
 
-    from resume_auditor.devtools.simulator import Simulator
     from resume_auditor.runner import RunState
 
     asked: list[str] = []

@@ -6,10 +6,10 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
+from devtools.simulator_gen import generator_policy
 from pytestqt.qtbot import QtBot
 
-from resume_auditor.devtools.simulator import Simulator
-from resume_auditor.devtools.simulator_gen import generator_policy
 from resume_auditor.domain.generation import GenerationSpec
 from resume_auditor.domain.qualtext import QualStatus
 from resume_auditor.domain.study import ModelSpec

@@ -180,7 +180,7 @@ def test_no_removable_qualification_is_reported_not_faked() -> None:
 
 @pytest.mark.parametrize("src", sorted((SAMPLE / "src").glob("*.md")), ids=lambda p: p.stem)
 def test_committed_sample_pdfs_are_what_the_renderer_makes(src: Path) -> None:
-    from resume_auditor.devtools.sample import render_resume
+    from devtools.sample import render_resume
 
     pdf = SAMPLE / "resumes" / (src.stem + ".pdf")
     assert pdf.read_bytes() == render_resume(src.read_text(encoding="utf-8"), title=src.stem)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator, always
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator, always
 from resume_auditor.store.resultfile import ResultFile
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"

@@ -12,8 +12,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from devtools.identity_truth import CorpusScore, score_corpus
 
-from resume_auditor.devtools.identity_truth import CorpusScore, score_corpus
 from tests.shared_data import corpus_dir
 
 

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from fake_keys import fake_key
 from keyring.backend import KeyringBackend
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers import keys as keys_module
 from resume_auditor.providers.keys import KeyStore
 

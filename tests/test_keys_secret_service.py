@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devtools.simulator import Simulator
 from fake_keys import fake_key
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers.keys import SERVICE, KeyLocation, KeyStore
 
 pytestmark = pytest.mark.keyring_service

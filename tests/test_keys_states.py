@@ -184,7 +184,7 @@ def test_an_audit_on_a_locked_keyring_says_unlock_it_not_add_a_key(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from resume_auditor.devtools.simulator import Simulator
+    from devtools.simulator import Simulator
 
     use_store(KeyStore(FakeKeyring(LOCKED), environ={}))  # type: ignore[operator]
     with Simulator(api_key=KEY) as sim:

@@ -33,9 +33,9 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from devtools.simulator import ECHO_ENCODINGS, Fault, Simulator
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import ECHO_ENCODINGS, Fault, Simulator
 from resume_auditor.paths import data_dir
 from resume_auditor.providers.registry import provider_info
 
@@ -291,7 +291,7 @@ def test_a_key_echoed_in_any_encoding_leaves_no_trace(
     caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from resume_auditor.devtools.simulator import echo_key
+    from devtools.simulator import echo_key
 
     sentinel = f"sk-SENTINEL_{secrets.token_hex(16)}"
     monkeypatch.setenv(provider_info(pid).env_var, sentinel)

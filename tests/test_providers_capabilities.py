@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devtools.simulator import Simulator
 from fake_keys import fake_key
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.providers.base import ChatRequest, ChatResponse
 from resume_auditor.providers.capabilities import (
     CACHE_FILE,

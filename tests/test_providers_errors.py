@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from devtools.simulator import Fault, Simulator
 from fake_keys import fake_key
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.providers.base import ChatRequest, ErrorKind, Provider, ProviderError
 from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.errors import parse_duration, transport_error

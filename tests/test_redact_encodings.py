@@ -7,9 +7,9 @@ import json
 from urllib.parse import quote
 
 import pytest
+from devtools.simulator import ECHO_ENCODINGS, echo_key
 from fake_keys import fake_key
 
-from resume_auditor.devtools.simulator import ECHO_ENCODINGS, echo_key
 from resume_auditor.domain.study import url_credentials
 from resume_auditor.providers.redact import MASK, redact, redact_json
 

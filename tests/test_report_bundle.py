@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Fault, Simulator
 from report_fixtures import biased_policy, make_audit, original_identities, run_audit
 
 from resume_auditor.cli import _bundle_to_audit, main
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.providers.registry import provider_info
 from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.workflow.bundle import (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from resume_auditor.devtools.simulator import Simulator
+from devtools.simulator import Simulator
+
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 from resume_auditor.resources import quick_sample_study
 from resume_auditor.workflow.execute import make_runner

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from devtools import synthetic
 from markupsafe import escape
 from report_fixtures import make_audit, original_identities, parse_report
 
@@ -18,7 +19,6 @@ from resume_auditor.report.document import build_document
 from resume_auditor.report.html import field_text, render_html
 from resume_auditor.report.numbers import get_path
 from resume_auditor.report.verdict import build_verdict
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 from resume_auditor.stats.d4 import compute_d4

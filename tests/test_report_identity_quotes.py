@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devtools.simulator import Simulator
 from openpyxl import load_workbook
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.report.privacy import IdentityMask
 
 

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Fault, Simulator
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.runner import Answer, RunState
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.execute import make_runner

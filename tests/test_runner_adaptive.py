@@ -8,9 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Fault, Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.providers.base import ChatRequest, ErrorKind, ProviderError
 from resume_auditor.providers.registry import make_provider

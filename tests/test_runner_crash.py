@@ -12,9 +12,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.runner import RunState
 from resume_auditor.store.resultfile import ResultFile

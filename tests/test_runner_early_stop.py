@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.runner import RunState
 from resume_auditor.runner.early_stop import EarlyStop

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from devtools.simulator import Fault, Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 from resume_auditor.runner import Answer, RunState, RunStatus

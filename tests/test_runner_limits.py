@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Fault, Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
-from resume_auditor.devtools.simulator import Fault, Simulator
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.runner import Runner, RunState, limits_memory
 from resume_auditor.runner.ratelimit import RateLimiter, read_headers

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator
 
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.runner import speed_memory
 from resume_auditor.runner.estimate import estimate_run
 from resume_auditor.runner.speed_memory import Pace

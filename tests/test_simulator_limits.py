@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from devtools.simulator import Simulator, neutral_body
 
-from resume_auditor.devtools.simulator import Simulator, neutral_body
 from resume_auditor.providers.base import ChatRequest, ErrorKind, ProviderError
 from resume_auditor.providers.capabilities import CapabilityCache
 from resume_auditor.providers.registry import make_provider

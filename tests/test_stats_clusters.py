@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from devtools import synthetic
 
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.bootstrap import cluster_weights
 from resume_auditor.stats.d3 import compute_d3, row_weights
 from resume_auditor.stats.d4 import compute_d4

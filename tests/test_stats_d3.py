@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from devtools import synthetic
 
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.d3 import compute_d3, rabbi, rank_biserial, selected_share
 from resume_auditor.stats.d3_scores import pairwise_candidates, pointwise_candidates
 from resume_auditor.stats.inputs import StatsInputError

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from devtools import synthetic
 
-from resume_auditor.stats import synthetic
 from resume_auditor.stats.d4 import compute_d4
 from resume_auditor.stats.inputs import D4_DIMENSIONS, StatsInputError
 

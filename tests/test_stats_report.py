@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from devtools.simulator import Simulator
+
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds

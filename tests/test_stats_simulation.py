@@ -1,4 +1,4 @@
-"""Proof by simulation: planted-bias audits (stats/simulate.py), no HTTP, no model.
+"""Proof by simulation: planted-bias audits (tests/devtools/simulate.py), no HTTP, no model.
 
 Each audit has 12 source resumes whose rates differ (answers about one resume are
 correlated), 4 groups, k = 1..3, both orders: 528 judgments. Figures at the time
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from devtools.simulate import PlantedD1, coverage_study, simulate_d1
 
 from resume_auditor.stats.d1 import compute_d1
-from resume_auditor.stats.simulate import PlantedD1, coverage_study, simulate_d1
 
 pytestmark = pytest.mark.slow
 

@@ -263,9 +263,9 @@ def test_a_busy_response_cache_is_not_moved_away(
 
 
 def test_a_run_backs_the_audit_up_before_it_sends(tmp_path: Path) -> None:
+    from devtools.simulator import Simulator
     from runner_fixtures import kind_policy, queue, spec
 
-    from resume_auditor.devtools.simulator import Simulator
     from resume_auditor.workflow.execute import make_runner
 
     out = tmp_path / "r.audit"

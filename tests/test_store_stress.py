@@ -3,7 +3,7 @@
 The writer stands in for the app (its own connection reading progress while the
 runner answers against the provider simulator); readers run `metrics`, `cases`,
 `report --csv` and `variants list` as a user would. See
-resume_auditor/devtools/store_stress.py; benchmarks/store_stress.py runs more.
+tests/devtools/store_stress.py; benchmarks/store_stress.py runs more.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from resume_auditor.devtools.store_stress import run_round
+from devtools.store_stress import run_round
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,11 +13,11 @@ import zlib
 from pathlib import Path
 
 import pytest
+from devtools.corpus import PASSWORD, build_corpus
+from devtools.simulator import Simulator
 from fake_keys import fake_key, fake_private_key
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.corpus import PASSWORD, build_corpus
-from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.documents.resumecheck import resume_refusal, secret_problem
 from resume_auditor.domain.study import StudyError, study_from_dict
 from resume_auditor.workflow.studyfile import read_study

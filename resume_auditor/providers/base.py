@@ -151,3 +151,51 @@ class Provider(Protocol):
     async def list_models(self) -> list[str]: ...
 
     async def aclose(self) -> None: ...
+
+
+class BatchProvider(Protocol):
+    """What batch code (runner/batch_backends.py) may use of a provider, and nothing more.
+
+    A vendor's batch API is a few HTTP calls around the same request bodies and
+    answers as synchronous calls, so the provider lends batch code exactly that:
+    the body a request is sent with, the reading of an answer body (with the same
+    notes, refused-setting memory and redaction as a synchronous answer), the
+    reading of an error body, and authenticated HTTP to its own server. Batch code
+    never reaches into a provider's private attributes; tests/test_batch_public.py
+    checks it.
+    """
+
+    name: str
+    base_url: str
+
+    def batch_body(self, request: ChatRequest) -> dict[str, Any]:
+        """The request body this request would be sent with now (settings the model
+        is known to refuse already left out)."""
+        ...
+
+    def batch_answer(self, request: ChatRequest, body: Any) -> ChatResponse:
+        """A batched answer body read as the same synchronous answer would be;
+        raises ProviderError for a body that is no usable answer."""
+        ...
+
+    def batch_error(self, status: int, body: Any) -> ProviderError:
+        """A batched error body (vendor JSON, HTTP-like status) as a plain error."""
+        ...
+
+    async def batch_call(
+        self, method: str, url: str, *, body: Any = None, params: dict[str, str] | None = None
+    ) -> Any:
+        """One authenticated JSON call to the provider's server; the decoded JSON
+        answer, or ProviderError on a transport failure or an error status."""
+        ...
+
+    async def batch_download(self, url: str) -> bytes:
+        """An authenticated GET of a file (batch results); ProviderError on failure."""
+        ...
+
+    async def batch_upload(
+        self, url: str, *, filename: str, content: bytes, content_type: str, fields: dict[str, str]
+    ) -> Any:
+        """An authenticated multipart upload of one file (a batch's input lines);
+        the decoded JSON answer, or ProviderError."""
+        ...

@@ -275,6 +275,60 @@ class WireProvider:
             notes=tuple(dict.fromkeys([*answer.notes, *notes])),
         )
 
+    # -- batch interface (base.BatchProvider) ---------------------------------------
+
+    def batch_body(self, request: ChatRequest) -> dict[str, Any]:
+        return self.build_body(request, self.plan(request))
+
+    def batch_answer(self, request: ChatRequest, body: Any) -> ChatResponse:
+        # The plan is made afresh, as for the line that was sent: the notes and the
+        # capability memory come out as for a synchronous answer.
+        plan = self.plan(request)
+        answer = self._parse(json.dumps(body).encode(), 0.0)
+        return self._finish(request, plan, answer)
+
+    def batch_error(self, status: int, body: Any) -> ProviderError:
+        err = body.get("error", body) if isinstance(body, dict) else {}
+        if not isinstance(err, dict):
+            err = {"message": str(err)}
+        info = ErrorInfo(
+            status=status,
+            message=str(err.get("message") or ""),
+            code=str(err.get("code") or ""),
+            type=str(err.get("type") or ""),
+        )
+        return classify(info, self.name, secret=self._api_key)
+
+    async def batch_call(
+        self, method: str, url: str, *, body: Any = None, params: dict[str, str] | None = None
+    ) -> Any:
+        response, _ = await self._send(method, url, body=body, params=params)
+        if response.status_code >= 400:
+            raise self.error(response)
+        return read_json(response.content, self.name)
+
+    async def batch_download(self, url: str) -> bytes:
+        response, _ = await self._send("GET", url)
+        if response.status_code >= 400:
+            raise self.error(response)
+        return response.content
+
+    async def batch_upload(
+        self, url: str, *, filename: str, content: bytes, content_type: str, fields: dict[str, str]
+    ) -> Any:
+        # httpx sets the multipart content type with its boundary; ours would break it.
+        headers = {k: v for k, v in self._headers().items() if k.lower() != "content-type"}
+        logger.debug("POST %s (upload %s) headers=%s", url, filename, self._headers_for_log())
+        try:
+            response = await self._client.post(
+                url, headers=headers, data=fields, files={"file": (filename, content, content_type)}
+            )
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise transport_error(exc, self.name, url) from exc
+        if response.status_code >= 400:
+            raise self.error(response)
+        return read_json(response.content, self.name)
+
     async def aclose(self) -> None:
         if self._own_client:
             await self._client.aclose()

@@ -6,9 +6,12 @@ made from it, and hands back output and error files; Anthropic takes the request
 in one JSON body and hands back JSONL results. Each request carries our own
 `custom_id` ("r<request id>"), which is how answers find their request again.
 
-The request bodies are built and the answers read by the provider itself
-(`build_body`, `_parse`, `_finish`), so a batched answer is exactly what the same
-request would have given synchronously, notes and refused settings included.
+The request bodies are built and the answers read by the provider itself, through
+its public batch interface (providers/base.py `BatchProvider`: `batch_body`,
+`batch_answer`, `batch_error`, `batch_call`, `batch_download`, `batch_upload`), so
+a batched answer is exactly what the same request would have given synchronously,
+notes and refused settings included. Nothing here touches a provider's private
+attributes (tests/test_batch_public.py).
 """
 
 from __future__ import annotations
@@ -19,19 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import httpx
-
 from resume_auditor.providers.anthropic import AnthropicProvider
 from resume_auditor.providers.base import (
+    BatchProvider,
     ChatRequest,
     ChatResponse,
     ErrorKind,
     Provider,
     ProviderError,
 )
-from resume_auditor.providers.errors import ErrorInfo, classify, transport_error
 from resume_auditor.providers.openai import OpenAIProvider
-from resume_auditor.providers.wire import WireProvider, read_json
 
 logger = logging.getLogger(__name__)
 
@@ -87,44 +87,27 @@ def backend_for(provider: Provider) -> BatchBackend:
 
 
 class _Base:
-    def __init__(self, provider: WireProvider) -> None:
+    def __init__(self, provider: BatchProvider) -> None:
         self.provider = provider
         self.name = provider.name
 
     async def _call(
         self, method: str, url: str, *, body: Any = None, params: dict[str, str] | None = None
     ) -> Any:
-        response, _ = await self.provider._send(method, url, body=body, params=params)  # noqa: SLF001
-        if response.status_code >= 400:
-            raise self.provider.error(response)
-        return read_json(response.content, self.name)
+        return await self.provider.batch_call(method, url, body=body, params=params)
 
     async def _raw(self, url: str) -> bytes:
-        response, _ = await self.provider._send("GET", url)  # noqa: SLF001
-        if response.status_code >= 400:
-            raise self.provider.error(response)
-        return response.content
+        return await self.provider.batch_download(url)
 
     def _answer(self, request: ChatRequest, body: dict[str, Any]) -> ChatResponse | ProviderError:
         """A result body read exactly as a synchronous answer would be."""
-        plan = self.provider.plan(request)
         try:
-            answer = self.provider._parse(json.dumps(body).encode(), 0.0)  # noqa: SLF001
+            return self.provider.batch_answer(request, body)
         except ProviderError as exc:
             return exc
-        return self.provider._finish(request, plan, answer)  # noqa: SLF001
 
     def _error(self, status: int, body: Any) -> ProviderError:
-        err = body.get("error", body) if isinstance(body, dict) else {}
-        if not isinstance(err, dict):
-            err = {"message": str(err)}
-        info = ErrorInfo(
-            status=status,
-            message=str(err.get("message") or ""),
-            code=str(err.get("code") or ""),
-            type=str(err.get("type") or ""),
-        )
-        return classify(info, self.name)
+        return self.provider.batch_error(status, body)
 
 
 class OpenAIBatch(_Base):
@@ -132,7 +115,7 @@ class OpenAIBatch(_Base):
     max_bytes = 190 * 1024 * 1024  # the limit is 200 MB per file
 
     def _line(self, custom_id: str, request: ChatRequest) -> bytes:
-        body = self.provider.build_body(request, self.provider.plan(request))
+        body = self.provider.batch_body(request)
         line = {
             "custom_id": custom_id,
             "method": "POST",
@@ -146,24 +129,14 @@ class OpenAIBatch(_Base):
 
     async def submit(self, items: Sequence[tuple[str, ChatRequest]], key: str) -> str:
         content = b"".join(self._line(cid, req) for cid, req in items)
-        url = f"{self.provider.base_url}/files"
-        headers = {
-            k: v
-            for k, v in self.provider._headers().items()
-            if k.lower() != "content-type"  # noqa: SLF001
-        }
-        try:
-            response = await self.provider._client.post(  # noqa: SLF001
-                url,
-                headers=headers,
-                data={"purpose": "batch"},
-                files={"file": (f"{key}.jsonl", content, "application/jsonl")},
-            )
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self.name, url) from exc
-        if response.status_code >= 400:
-            raise self.provider.error(response)
-        file_id = str(read_json(response.content, self.name)["id"])
+        uploaded = await self.provider.batch_upload(
+            f"{self.provider.base_url}/files",
+            filename=f"{key}.jsonl",
+            content=content,
+            content_type="application/jsonl",
+            fields={"purpose": "batch"},
+        )
+        file_id = str(uploaded["id"])
         batch = await self._call(
             "POST",
             f"{self.provider.base_url}/batches",
@@ -237,7 +210,7 @@ class AnthropicBatch(_Base):
     max_bytes = 240 * 1024 * 1024  # the limit is 256 MB per batch
 
     def _params(self, request: ChatRequest) -> dict[str, Any]:
-        return self.provider.build_body(request, self.provider.plan(request))
+        return self.provider.batch_body(request)
 
     def line_size(self, custom_id: str, request: ChatRequest) -> int:
         item = {"custom_id": custom_id, "params": self._params(request)}

@@ -11,5 +11,4 @@ outputs are Metric objects (metric.py) whose JSON is in docs/metrics-json.md.
 - intervals.py, robust.py, bootstrap.py — clustered intervals (by source resume)
 - randomization.py, multiplicity.py — group tests and Holm's correction
 - power.py, thresholds.py — what an audit can find; flag thresholds with sources
-- simulate.py, synthetic.py — planted-bias data for the tests and benchmarks
 """

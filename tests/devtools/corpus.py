@@ -1,6 +1,6 @@
 """The document test corpus: fictional resumes in every shape users bring, with answers.
 
-Run: python -m resume_auditor.devtools.corpus OUT_DIR   (writes the files and expected.json)
+Run: PYTHONPATH=tests python -m devtools.corpus OUT_DIR   (writes the files and expected.json)
 
 Every person here is invented for this project. Each document records what
 reading it must give: the clean text, the identity slots (what should be found,
@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.devtools.corpus_render import (
+from devtools.corpus_render import (
     Expected,
     render_docx,
     render_pdf,
     render_text,
 )
-from resume_auditor.devtools.pdfgen import PdfDoc
+from devtools.pdfgen import PdfDoc
 from resume_auditor.documents.errors import DocProblem
 from resume_auditor.domain.identity import Slot, SlotKind
 

@@ -28,8 +28,8 @@ import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from resume_auditor.devtools.simulator import Policy
-from resume_auditor.devtools.simulator_kinds import every_kind_policy
+from devtools.simulator import Policy
+from devtools.simulator_kinds import every_kind_policy
 
 PAIRWISE_STYLES = (
     "tag",

@@ -1,6 +1,6 @@
 """Build resources/names/{first_names,surnames}.txt.gz: the lists the name finder reads.
 
-Run: python -m resume_auditor.devtools.build_name_lexicon SHARED_NAMES_DIR [OUT_DIR]
+Run: PYTHONPATH=tests python -m devtools.build_name_lexicon SHARED_NAMES_DIR [OUT_DIR]
 
 The name finder (documents/names.py) takes a header line for the candidate's
 name only with evidence that it is one; a first name known to these lists is

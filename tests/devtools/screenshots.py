@@ -1,6 +1,6 @@
 """Save a 1280x800 screenshot of every page, for looking at before calling a page done.
 
-Run: QT_QPA_PLATFORM=offscreen python -m resume_auditor.devtools.screenshots [OUT_DIR]
+Run: QT_QPA_PLATFORM=offscreen PYTHONPATH=tests python -m devtools.screenshots [OUT_DIR]
 
 It runs the sample study against the provider simulator (a scripted model on
 loopback) so that the Run and Results pages show real answers.
@@ -25,9 +25,9 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from resume_auditor.devtools.simulator import Simulator
-    from resume_auditor.devtools.simulator_gen import generator_policy
-    from resume_auditor.devtools.simulator_kinds import every_kind_policy
+    from devtools.simulator import Simulator
+    from devtools.simulator_gen import generator_policy
+    from devtools.simulator_kinds import every_kind_policy
     from resume_auditor.domain.generation import GenerationSpec
     from resume_auditor.domain.study import ModelSpec, study_to_dict
     from resume_auditor.resources import sample_study
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
             rf.save_config(study_to_dict(with_gen), with_gen.name)
             build_cases(rf, study_of(rf))
         # a position-biased model on the same cases, to compare with
-        from resume_auditor.devtools.simulator import always
+        from devtools.simulator import always
 
         with Simulator(policy=always("first"), models=("always-first",)) as biased:
             other = config.with_model("openai-compatible", biased.base_url, "always-first")

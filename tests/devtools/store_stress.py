@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from resume_auditor.devtools.simulator import Simulator
+from devtools.simulator import Simulator
 from resume_auditor.resources import sample_study
 
 WRITER = """

@@ -1,6 +1,6 @@
 """Build resources/names/names.csv from the public name data in shared/data/names.
 
-Run: python -m resume_auditor.devtools.build_names SHARED_NAMES_DIR [OUT_DIR]
+Run: PYTHONPATH=tests python -m devtools.build_names SHARED_NAMES_DIR [OUT_DIR]
 
 Candidates: the first names and surnames of the 2024 Bloomberg audit's full
 names (first names from North Carolina voter records, surnames from the Census)

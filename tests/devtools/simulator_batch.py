@@ -20,7 +20,7 @@ from email.policy import HTTP
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from resume_auditor.devtools.simulator import _Handler
+    from devtools.simulator import _Handler
 
 
 @dataclass
@@ -142,7 +142,7 @@ def handle(handler: _Handler, method: str, raw: bytes) -> None:
 
 
 def _not_found(handler: _Handler, vendor: str, message: str) -> None:
-    from resume_auditor.devtools.simulator import error_body
+    from devtools.simulator import error_body
 
     handler._send(404, error_body(vendor, 404, message))  # noqa: SLF001
 
@@ -152,7 +152,7 @@ def _files(handler: _Handler, method: str, raw: bytes, ident: str | None, action
     if method == "POST" and ident is None:
         parts = _multipart(handler, raw)
         if "file" not in parts or parts.get("purpose", ("", b""))[1].decode() != "batch":
-            from resume_auditor.devtools.simulator import error_body
+            from devtools.simulator import error_body
 
             handler._send(400, error_body("openai", 400, "expected purpose=batch and a file"))  # noqa: SLF001
             return
@@ -182,7 +182,7 @@ def _files(handler: _Handler, method: str, raw: bytes, ident: str | None, action
 
 
 def _create(handler: _Handler, vendor: str, raw: bytes) -> None:
-    from resume_auditor.devtools.simulator import error_body
+    from devtools.simulator import error_body
 
     sim = handler.server.sim
     store = sim.batch_store
@@ -225,7 +225,7 @@ def _create(handler: _Handler, vendor: str, raw: bytes) -> None:
 
 def _settle(handler: _Handler, batch: SimBatch) -> None:
     """Answer a batch whose time has come (once)."""
-    from resume_auditor.devtools.simulator import neutral_body
+    from devtools.simulator import neutral_body
 
     sim = handler.server.sim
     store = sim.batch_store

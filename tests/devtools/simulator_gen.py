@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from resume_auditor.devtools.simulator import Policy, longer_resume_policy
+from devtools.simulator import Policy, longer_resume_policy
 from resume_auditor.variants.gen_placeholders import TOKEN
 from resume_auditor.variants.lexical import key_words, words
 from resume_auditor.variants.verify import mentions

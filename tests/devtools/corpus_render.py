@@ -21,7 +21,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from resume_auditor.devtools.pdfgen import PdfDoc, text_width
+from devtools.pdfgen import PdfDoc, text_width
 from resume_auditor.documents.findings import FindingKind
 from resume_auditor.domain.identity import SlotKind
 

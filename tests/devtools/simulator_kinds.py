@@ -13,7 +13,7 @@ import re
 import zlib
 from typing import Any
 
-from resume_auditor.devtools.simulator import Policy, longer_resume_policy
+from devtools.simulator import Policy, longer_resume_policy
 
 
 def _score(text: str, top: int) -> int:

@@ -1,6 +1,6 @@
 """Render the sample study's resumes (resources/sample/src/*.md) to PDF.
 
-Run: python -m resume_auditor.devtools.sample [resources/sample]
+Run: PYTHONPATH=tests python -m devtools.sample [resources/sample]
 
 The people are fictional, written for this project. The markup is tiny:
 `# Name`, the contact line under it, `## Section`, `### Role | dates`, `- bullet`,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from resume_auditor.devtools.pdfgen import Page, PdfDoc, text_width
+from devtools.pdfgen import Page, PdfDoc, text_width
 
 MARGIN = 54.0
 BOTTOM = 60.0

@@ -23,7 +23,7 @@ point the app at it instead of a paid API.
         provider = OpenAICompatProvider(sim.base_url)
         anthropic = AnthropicProvider(sim.url_for("anthropic"), api_key="x")
 
-Run it by hand: python -m resume_auditor.devtools.simulator --port 8099
+Run it by hand: PYTHONPATH=tests python -m devtools.simulator --port 8099
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from resume_auditor.devtools import simulator_batch
+from devtools import simulator_batch
 
 Policy = Callable[[dict[str, Any]], str]
 VENDORS = ("openai", "openrouter", "azure", "anthropic", "gemini")
@@ -1088,7 +1088,7 @@ def main() -> int:
     args = parser.parse_args()
     policy: Policy = longer_resume_policy
     if args.answer_styles:
-        from resume_auditor.devtools.simulator_styles import PAIRWISE_STYLES, StyledPolicy
+        from devtools.simulator_styles import PAIRWISE_STYLES, StyledPolicy
 
         wanted = args.answer_styles.strip().lower()
         styles = PAIRWISE_STYLES if wanted == "all" else tuple(s.strip() for s in wanted.split(","))
