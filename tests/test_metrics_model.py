@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
+from devtools.simulator import Simulator, always
+from devtools.simulator_kinds import every_kind_policy
 
 from resume_auditor.cli import main
-from resume_auditor.devtools.simulator import Simulator, always
-from resume_auditor.devtools.simulator_kinds import every_kind_policy
 from resume_auditor.stats import model
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.resultfile import ResultFile
