@@ -9,6 +9,7 @@ pairs' ids, and give every number exactly as before.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import sqlite3
 from pathlib import Path
@@ -134,3 +135,22 @@ def test_a_read_only_open_brings_an_old_file_up_to_date(old_file: Path) -> None:
     with ResultFile(old_file, readonly=True) as result:
         assert result.case_count("D1") > 0
         assert {c.design for c in result.cases()} == {"D1", "D2", "D3", "D4"}
+
+
+def test_a_new_audit_gives_the_numbers_the_old_app_gave(tmp_path: Path) -> None:
+    """The real path today (study -> cases -> requests -> simulator -> metrics) on the
+    fixture's study: every D1-D4 number equals the schema-5 app's."""
+    spec = importlib.util.spec_from_file_location("make_schema5", DATA / "make_schema5.py")
+    assert spec is not None and spec.loader is not None
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    sample = Path(__file__).resolve().parent.parent / "resources" / "sample"
+    maker.build(tmp_path, sample)
+    for run in (1, 2):
+        name = f"schema5.metrics-run{run}.json.gz"
+        got, want = (json.loads(gzip.decompress((d / name).read_bytes())) for d in (tmp_path, DATA))
+        for report in (got, want):  # where and when the simulator ran
+            report["run"].pop("base_url")
+            report["run"].pop("created_at")
+            report["study"].pop("created_at")
+        assert got == want, f"run {run}"
