@@ -6,10 +6,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from resume_auditor.domain.case import Case
 from resume_auditor.store.packing import pack
+from resume_auditor.store.requests import ANSWER_COLUMNS
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
 from resume_auditor.workflow.design_tables import d1_table
@@ -101,6 +103,10 @@ def test_requests_of_any_kind_queue_once_and_answers_keep_their_parsed_result(
     assert list(frame["kind"]) == ["yes_no"] and frame.iloc[0]["parsed"] == {"score": 0.93}
     assert frame.iloc[0]["case_id"] == pool and frame.iloc[0]["variants"] == [1]
     assert (frame.iloc[0]["design"], frame.iloc[0]["case_meta"]) == ("D3", {"round": 1})
+    assert list(frame.columns) == ANSWER_COLUMNS  # one shape for every design
+    rf.record_response(second.id, {}, "A", "ranked", "", (1, 1, 0, 0), "", 0, parsed={})
+    no_case = rf.answers(run).iloc[1]  # a request that names no case still reads
+    assert list(rf.answers(run).columns) == ANSWER_COLUMNS and pd.isna(no_case["case_id"])
     assert rf.cases()[0].meta == {"round": 1}
     assert rf.answers(run, design="D1").empty  # D1 readers see pairs only
     assert d1_table(rf, rf.answers(run)).empty

@@ -332,7 +332,10 @@ class RequestTables:
         )
         frame = pd.read_sql_query(query, self._db, params=tuple(params))
         for column in ("variants", "context", "parsed", "case_variants", "case_meta"):
-            frame[column] = [json.loads(v or "null") for v in frame.pop(column + "_json")]
+            # a request that names no case (a generator's) has no case columns: None
+            frame[column] = [
+                json.loads(v) if isinstance(v, str) else None for v in frame.pop(column + "_json")
+            ]
         return frame[ANSWER_COLUMNS]
 
     def cell_requests(
