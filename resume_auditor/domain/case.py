@@ -154,11 +154,6 @@ class Case:
         return self.variants[1]
 
 
-# D2-D4 builders name their cases "sets" (variants asked about together or side by
-# side); they are cases like any other.
-CaseSet = Case
-
-
 @dataclass
 class Judgment:
     case_id: int
