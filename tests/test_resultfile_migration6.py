@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from resume_auditor.domain.study import ModelSpec
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.store.schema import SCHEMA_VERSION
 from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
 from resume_auditor.workflow.prepare import queue_run
@@ -154,3 +154,22 @@ def test_a_new_audit_gives_the_numbers_the_old_app_gave(tmp_path: Path) -> None:
             report["run"].pop("created_at")
             report["study"].pop("created_at")
         assert got == want, f"run {run}"
+
+
+def test_a_migration_that_would_lose_a_reference_leaves_the_file_as_it_was(
+    old_file: Path,
+) -> None:
+    """A request naming a pair that is not there cannot be given its case: the file
+    stays at schema 5, unchanged, and the message says so."""
+    con = sqlite3.connect(old_file)
+    con.execute("PRAGMA foreign_keys=OFF")
+    con.execute("UPDATE request SET pair_id = 9999 WHERE id = 1")
+    con.commit()
+    con.close()
+    before = old_file.read_bytes()
+    with pytest.raises(ResultFileError, match="could not be updated"):
+        ResultFile(old_file)
+    assert _rows(old_file, "PRAGMA user_version") == [(5,)]
+    assert _rows(old_file, "SELECT count(*) FROM pair") != [(0,)]
+    assert _rows(old_file, "SELECT pair_id FROM request WHERE id = 1") == [(9999,)]
+    assert len(before) == len(old_file.read_bytes())
