@@ -72,7 +72,7 @@ def _audit(folder: Path, styles: tuple[str, ...]) -> dict[str, Any]:
         args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", "sim"]
         main(["audit", str(study), "--out", str(out), "--concurrency", "4", *args])
     with ResultFile(out) as rf:
-        frame = rf.judgments()
+        frame = rf.answers(rf.runs()[-1].id, design="D1")
         meant = [policy.meant_for(rf.request_body(int(r)) or {}) for r in frame["request_id"]]
     report = io.StringIO()
     with contextlib.redirect_stdout(report):

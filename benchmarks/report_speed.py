@@ -96,8 +96,8 @@ def main(argv: list[str]) -> int:
         folder = Path(tmp)
         path = timed("build the audit", lambda: build(folder, resumes, repeats))
         with ResultFile(path) as result:
-            answers = len(result.judgments())
-            print(f"{resumes} resumes, {result.pair_count()} pairs, {answers:,} answers")
+            answers = len(result.answers(result.runs()[-1].id, design="D1"))
+            print(f"{resumes} resumes, {result.case_count('D1')} pairs, {answers:,} answers")
             metrics = timed("metrics_report", lambda: metrics_report(result))
             doc = timed("report document", lambda: build_document(result, metrics))
         html = timed("HTML", lambda: render_html(doc))

@@ -12,6 +12,7 @@ interval), the 99th percentile, and how long the run took.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import statistics
@@ -27,10 +28,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def build_audit(path: Path, pairs: int, requests: int) -> int:
-    from resume_auditor.domain.case import Case, CaseKind, Order, Truth
+    from resume_auditor.domain.case import CaseKind, Order, Truth
     from resume_auditor.domain.study import ModelSpec
     from resume_auditor.resources import sample_study
-    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.store.resultfile import RequestSpec, ResultFile
     from resume_auditor.workflow.prepare import prepare, request_body
     from resume_auditor.workflow.studyfile import read_study
 
@@ -43,28 +44,15 @@ def build_audit(path: Path, pairs: int, requests: int) -> int:
         with rf.transaction() as db:
             db.execute("DELETE FROM request")
             db.execute("DELETE FROM run")
-        template = rf.pairs()
+        template = rf.cases("D1")
         with rf.transaction():
             for i in range(pairs - len(template)):
                 base = template[i % len(template)]
-                rf.add_pair(
-                    Case(
-                        base.design,
-                        base.kind,
-                        base.variant_a,
-                        base.variant_b,
-                        base.truth,
-                        base.cluster,
-                        base.k,
-                        base.differs,
-                        base.group_a,
-                        base.group_b,
-                    )
-                )
+                rf.add_case(dataclasses.replace(base, variants=list(base.variants), id=None))
         model = ModelSpec("openai-compatible", "http://placeholder/v1", "sim-model")
         run_id = rf.add_run(model.provider, model.base_url, model.model, "d1-baseline", {})
         texts = {v.id: v.text for v in variants}
-        all_pairs = rf.pairs()
+        all_pairs = rf.cases("D1")
         chosen = rng.sample(all_pairs, requests // 2)
         items = []
         for p in chosen:
@@ -72,9 +60,20 @@ def build_audit(path: Path, pairs: int, requests: int) -> int:
                 a, b = texts[p.variant_a], texts[p.variant_b]
                 first, second = (a, b) if order is Order.AB else (b, a)
                 body = request_body(model, "d1-baseline", job_text, first, second)
-                items.append((p.id or 0, order, 0, body))
+                shown = (p.variant_a, p.variant_b)
+                items.append(
+                    RequestSpec(
+                        ukey=f"pair:{p.id}:{order.value}",
+                        kind="pairwise_abstain",
+                        body=body,
+                        variants=shown if order is Order.AB else shown[::-1],
+                        preset="d1-baseline",
+                        case_id=p.id,
+                        order=order.value,
+                    )
+                )
         with rf.transaction():
-            rf.add_requests(run_id, items)
+            rf.add_request_specs(run_id, items)
         _ = (prepared, CaseKind, Truth)
     return run_id
 

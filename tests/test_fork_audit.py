@@ -37,7 +37,7 @@ def test_fork_keeps_generated_texts_and_their_runs(tmp_path: Path) -> None:
 
     fork = fork_audit(path, tmp_path / "b.audit")
     with ResultFile(fork) as rf:
-        assert rf.answered_count() == 0 and rf.runs() == [] and rf.pair_count() == 0
+        assert rf.answered_count() == 0 and rf.runs() == [] and rf.case_count("D1") == 0
         assert rf.qual_texts() == texts
         assert [r.id for r in rf.runs(purpose="generation")] == [r.id for r in gen_runs]
         # every request a text's provenance names is still in the file, with its answer

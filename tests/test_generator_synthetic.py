@@ -82,7 +82,7 @@ def test_a_verified_synthetic_base_is_a_source_with_its_own_cases(tmp_path: Path
         clusters = {v.resume_id for v in rf.variants()}
         assert clusters == {jane, record.id}
         ids = {v.id for v in rf.variants() if v.resume_id == record.id}
-        pairs = [p for p in rf.pairs() if p.variant_a in ids]
+        pairs = [p for p in rf.cases("D1") if p.variant_a in ids]
         assert pairs and all(p.variant_b in ids for p in pairs)
         sets = dict(text_sets(rf, rf.job(), cfg))
         assert sets[SYNTHETIC].base.id == base.id

@@ -127,7 +127,7 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
         page.settings.d2_on.setChecked(False)
     with ResultFile(path) as rf:
         assert study_of(rf).d2 is None
-        assert rf.pair_count() == 0
+        assert rf.case_count("D1") == 0
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         page.build_button.click()
     qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)

@@ -60,7 +60,7 @@ def test_a_nameless_resume_gets_a_name_line_and_every_cross_group_pair_differs(
         (record,) = result.resumes()
         assert "No candidate name found" in record.message
         texts = {v.id: v.text for v in result.variants()}
-        pairs = [p for p in result.pairs() if p.group_a != p.group_b]
+        pairs = [p for p in result.cases("D1") if p.group_a != p.group_b]
         assert pairs
         for pair in pairs:
             assert texts[pair.variant_a] != texts[pair.variant_b], pair.differs
@@ -94,7 +94,7 @@ def test_a_resume_whose_copies_cannot_differ_is_left_out_with_a_reason(
     assert "left out of D1" in printed.out + printed.err
     with ResultFile(out) as result:
         texts = {v.id: v.text for v in result.variants()}
-        pairs = [p for p in result.pairs() if p.group_a != p.group_b]
+        pairs = [p for p in result.cases("D1") if p.group_a != p.group_b]
         assert pairs, "the named resume still gives cross-group pairs"
         for pair in pairs:
             assert texts[pair.variant_a] != texts[pair.variant_b], pair.differs

@@ -21,6 +21,7 @@ from resume_auditor.report import pdf as pdf_module
 from resume_auditor.report.pdf import PdfUnavailable
 from resume_auditor.report.verdict import build_verdict
 from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.design_tables import d1_table
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +110,8 @@ def test_xlsx_cases_judgments_metrics(
         "Failed requests",
     ]
     with ResultFile(audit) as result:
-        pairs = result.pair_count()
-        answered = len(result.judgments())
+        pairs = result.case_count("D1")
+        answered = len(d1_table(result, result.answers(result.runs()[-1].id, design="D1")))
     assert wb["Cases"].max_row == pairs + 1
     assert wb["Judgments"].max_row == answered + 1
     header = [c.value for c in wb["Judgments"][1]]
@@ -144,7 +145,7 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
     ]
     rows = list(csv.DictReader(io.StringIO((folder / "judgments.csv").read_text(encoding="utf-8"))))
     with ResultFile(audit) as result:
-        assert len(rows) == len(result.judgments())
+        assert len(rows) == len(d1_table(result, result.answers(result.runs()[-1].id, design="D1")))
     guarded = [r["justification"] for r in rows if "HYPERLINK" in r["justification"]]
     assert guarded and all(t.startswith("'=") for t in guarded)
     assert {r["picked"] for r in rows} <= {"A", "B", "abstain", "unreadable"}

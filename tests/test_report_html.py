@@ -23,6 +23,7 @@ from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 from resume_auditor.stats.d4 import compute_d4
 from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.design_tables import d1_table
 from resume_auditor.workflow.metrics import metrics_report
 
 SECTIONS = ["summary", "method", "validity", "fairness", "examples", "limitations", "appendix"]
@@ -94,7 +95,9 @@ def test_sections_page_one_and_self_contained(audit: Path) -> None:
         doc = build_document(result, metrics)
         said = dict(
             zip(
-                *result.judgments(metrics["run"]["id"])[["request_id", "justification"]].T.values,
+                *d1_table(result, result.answers(metrics["run"]["id"], design="D1"))[
+                    ["request_id", "justification"]
+                ].T.values,
                 strict=True,
             )
         )

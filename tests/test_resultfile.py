@@ -7,8 +7,9 @@ import pytest
 
 from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind
-from resume_auditor.store.resultfile import ResultFile, ResultFileError
+from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.store.schema import SCHEMA_VERSION
+from resume_auditor.workflow.design_tables import d1_table
 
 
 def _filled(path: Path) -> tuple[ResultFile, int]:
@@ -19,9 +20,17 @@ def _filled(path: Path) -> tuple[ResultFile, int]:
         rid = rf.add_resume("r.pdf", b"%PDF-1.4 x", "Jane Doe\nSQL", 1, "ok")
         va = rf.add_variant(Variant(rid, VariantKind.BASE, "A text", "black_woman", "A"))
         vb = rf.add_variant(Variant(rid, VariantKind.LESS, "B", "black_woman", "B", k=1))
-        rf.add_pair(Case("D1", CaseKind.UNEQUAL, va, vb, Truth.A, rid, k=1))
+        rf.add_case(Case.pair("D1", CaseKind.UNEQUAL, va, vb, Truth.A, rid, k=1))
     run = rf.add_run("local", "", "m", "d1-baseline", {"t": 0})
     return rf, run
+
+
+def _d1(order: Order, body: dict[str, object]) -> RequestSpec:
+    """A request about pair 1 (variants 1 and 2) in `order`."""
+    shown = (1, 2) if order is Order.AB else (2, 1)
+    return RequestSpec(
+        f"pair:1:{order.value}", "pairwise_abstain", body, shown, case_id=1, order=order.value
+    )
 
 
 def test_new_file_has_current_schema(tmp_path: Path) -> None:
@@ -69,8 +78,8 @@ def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
 def test_requests_queue_once_and_response_commits_with_status(tmp_path: Path) -> None:
     rf, run = _filled(tmp_path / "a.audit")
     body = {"model": "m", "user": "u"}
-    assert rf.add_requests(run, [(1, Order.AB, 0, body), (1, Order.BA, 0, body)]) == 2
-    assert rf.add_requests(run, [(1, Order.AB, 0, body)]) == 0  # already queued
+    assert rf.add_request_specs(run, [_d1(Order.AB, body), _d1(Order.BA, body)]) == 2
+    assert rf.add_request_specs(run, [_d1(Order.AB, body)]) == 0  # already queued
     pending = rf.open_requests(run)
     assert [p.order for p in pending] == [Order.AB, Order.BA]
     rf.mark_sent(pending[0].id)
@@ -91,7 +100,7 @@ def test_requests_queue_once_and_response_commits_with_status(tmp_path: Path) ->
     assert rf.raw_response(pending[0].id) == {"raw": 1}
     # the failed one is open again; the answered one never is
     assert [p.id for p in rf.open_requests(run)] == [pending[1].id]
-    frame = rf.judgments(run)
+    frame = d1_table(rf, rf.answers(run, design="D1"))
     assert list(frame["label"]) == ["first"]
     assert frame.iloc[0]["truth"] == "a"
     rf.close()
@@ -99,7 +108,7 @@ def test_requests_queue_once_and_response_commits_with_status(tmp_path: Path) ->
 
 def test_a_response_is_never_recorded_twice_as_done(tmp_path: Path) -> None:
     rf, run = _filled(tmp_path / "a.audit")
-    rf.add_requests(run, [(1, Order.AB, 0, {"model": "m", "user": "u"})])
+    rf.add_request_specs(run, [_d1(Order.AB, {"model": "m", "user": "u"})])
     rid = rf.open_requests(run)[0].id
     rf.record_response(rid, {}, "t", "abstain", "", (1, 1, 0, 0), "", 0.0)
     rf.mark_sent(rid)  # a late duplicate send must not reopen it

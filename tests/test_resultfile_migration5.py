@@ -51,7 +51,7 @@ def test_old_pairs_get_their_type_and_true_gap(
     _schema4_file(path, monkeypatch)
     rf = ResultFile(path)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    rows = rf._db.execute("SELECT kind, k, pair_type, gap FROM pair ORDER BY id").fetchall()
+    rows = rf._db.execute("SELECT kind, k, pair_type, gap FROM test_case ORDER BY id").fetchall()
     assert rows == [
         ("unequal", 1, "base_less", 1),
         ("unequal", 1, "more_less", 2),  # built with k = 1, differs by 2
@@ -70,10 +70,10 @@ def test_new_pairs_and_judgments_carry_type_gap_and_details(tmp_path: Path) -> N
         less = rf.add_variant(Variant(rid, VariantKind.LESS, "l", "white_man", "L", k=2))
         rf.set_variant_details(more, qual_type="hard_skill", change_location="body", generator="g")
         rf.set_variant_details(less, qual_type="education", change_location="summary", generator="")
-        pid = rf.add_pair(Case("D1", CaseKind.UNEQUAL, more, less, Truth.A, rid, k=2))
-    assert rf._db.execute("SELECT pair_type, gap FROM pair WHERE id = ?", (pid,)).fetchone() == (
-        "more_less",
-        4,
-    )
-    assert rf.variant_details()[more] == ("hard_skill", "body", "g")
+        pid = rf.add_case(Case.pair("D1", CaseKind.UNEQUAL, more, less, Truth.A, rid, k=2))
+    assert rf._db.execute(
+        "SELECT pair_type, gap FROM test_case WHERE id = ?", (pid,)
+    ).fetchone() == ("more_less", 4)
+    assert rf.cases("D1")[0].pair_type == "more_less" and rf.cases("D1")[0].gap == 4
+    assert rf.variant_details()[more] == ("more", "hard_skill", "body", "g")
     rf.close()

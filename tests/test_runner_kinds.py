@@ -53,7 +53,7 @@ def test_every_kind_is_sent_read_and_stored(tmp_path: Path) -> None:
     check = by_preset["d2-manipulation-check"]
     assert (check.parsed["perceived_race"], check.parsed["perceived_gender"]) == ("white", "man")
     pairwise = by_preset["d3-pairwise"]
-    assert pairwise.label == "first" and pd.isna(pairwise.pair_id)
+    assert pairwise.label == "first" and pd.isna(pairwise.case_id)
     answers = {e.request_id: e for e in events if isinstance(e, Answer)}
     assert {e.kind for e in answers.values()} == set(frame["kind"])
     for row in frame.itertuples():

@@ -6,11 +6,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from resume_auditor.domain.case import Case
 from resume_auditor.store.packing import pack
+from resume_auditor.store.requests import ANSWER_COLUMNS
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
+from resume_auditor.workflow.design_tables import d1_table
 
 
 def _v2_file(path: Path) -> None:
@@ -49,7 +53,7 @@ def test_a_version_2_file_with_answers_migrates_and_reads_as_before(tmp_path: Pa
         progress = rf.progress(1)
         assert (progress.total, progress.done, progress.pending) == (2, 1, 1)
         assert progress.input_tokens == 12 and progress.cost_usd == 0.0  # local: free
-        frame = rf.judgments(1)
+        frame = d1_table(rf, rf.answers(1, design="D1"))
         assert list(frame["label"]) == ["first"] and frame.iloc[0]["truth"] == "a"
         (pending,) = rf.open_requests(1)
         assert (pending.kind, pending.ukey, pending.variants) == (
@@ -74,9 +78,9 @@ def test_requests_of_any_kind_queue_once_and_answers_keep_their_parsed_result(
     tmp_path: Path,
 ) -> None:
     rf, run = _file(tmp_path / "a.audit")
-    pool = rf.add_case_set("D3", "pool", [1, 2, 3], cluster=7, meta={"round": 1})
+    pool = rf.add_case(Case("D3", "pool", [1, 2, 3], cluster=7, meta={"round": 1}))
     specs = [
-        RequestSpec("d3:1", "yes_no", {"model": "m", "user": "u1"}, (1,), set_id=pool),
+        RequestSpec("d3:1", "yes_no", {"model": "m", "user": "u1"}, (1,), case_id=pool),
         RequestSpec("d4:rank", "ranking", {"model": "m", "user": "u2"}, (3, 1, 2), cell="c"),
     ]
     assert rf.add_request_specs(run, specs) == 2
@@ -97,9 +101,15 @@ def test_requests_of_any_kind_queue_once_and_answers_keep_their_parsed_result(
     )
     frame = rf.answers(run)
     assert list(frame["kind"]) == ["yes_no"] and frame.iloc[0]["parsed"] == {"score": 0.93}
-    assert frame.iloc[0]["set_id"] == pool and frame.iloc[0]["variants"] == [1]
-    assert rf.case_sets()[0]["meta"] == {"round": 1}
-    assert rf.judgments(run).empty  # D1 readers see pairs only
+    assert frame.iloc[0]["case_id"] == pool and frame.iloc[0]["variants"] == [1]
+    assert (frame.iloc[0]["design"], frame.iloc[0]["case_meta"]) == ("D3", {"round": 1})
+    assert list(frame.columns) == ANSWER_COLUMNS  # one shape for every design
+    rf.record_response(second.id, {}, "A", "ranked", "", (1, 1, 0, 0), "", 0, parsed={})
+    no_case = rf.answers(run).iloc[1]  # a request that names no case still reads
+    assert list(rf.answers(run).columns) == ANSWER_COLUMNS and pd.isna(no_case["case_id"])
+    assert rf.cases()[0].meta == {"round": 1}
+    assert rf.answers(run, design="D1").empty  # D1 readers see pairs only
+    assert d1_table(rf, rf.answers(run)).empty
     assert rf.verdicts_since(run) == []
     progress = rf.progress(run)
     assert progress.cached_tokens == 40 and progress.cost_usd == pytest.approx(0.0001)

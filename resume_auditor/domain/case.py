@@ -1,9 +1,10 @@
-"""Variants, test cases (pairs) and the model's judgments of them.
+"""Variants, test cases and the model's judgments of them.
 
 A *variant* is one resume text shown to the model (a base resume filled with a
-persona, a less-qualified copy, ...). A *case* is a pair of variants with a ground
-truth known by construction. A *judgment* is what the model said about one case
-in one presentation order.
+persona, a less-qualified copy, ...). A *case* is what one design asks about: a
+D1 pair of variants with a ground truth known by construction, a D2 set of
+copies, a D3 pool, a D4 scored set or ranked batch. A *judgment* is what the
+model said about one D1 case in one presentation order.
 """
 
 from __future__ import annotations
@@ -81,33 +82,76 @@ class Variant:
 
 @dataclass
 class Case:
-    design: str  # "D1"
-    kind: CaseKind
-    variant_a: int
-    variant_b: int
-    truth: Truth
-    cluster: int  # source resume id
+    """One test case of any design: what the model is asked about, and what is known.
+
+    Every design's cases share this shape (and one table of the result file):
+    `design` (D1-D4), `kind` (D1: equal | unequal; D2: copies; D3: pool; D4:
+    scoring | ranking), the `variants` in their case order (ids once stored, list
+    indexes while being built; D1: [A, B]), the `cluster` (source resume) and
+    `meta`, which says per position what each variant is for D2-D4 (its group,
+    condition, ground truth..., docs/designs.md).
+
+    The remaining fields are D1's typed details, queryable columns because the D1
+    statistics read them: `truth` (which variant is more qualified, None outside
+    D1), `k` qualifications changed, the true `gap` (2k for a (c+, c-) pair) and
+    `pair_type` (both filled in by the store from the variants' kinds), `differs`,
+    the two variants' groups and how demographics are signalled.
+    """
+
+    design: str  # "D1" | "D2" | "D3" | "D4"
+    kind: str  # a CaseKind for D1
+    variants: list[int]
+    cluster: int | None = None  # the source resume, when the case comes from one
+    meta: dict[str, Any] = field(default_factory=dict)
+    truth: Truth | None = None
     k: int = 0
+    gap: int = 0
+    pair_type: str = ""
     differs: str = ""  # a reader's description of what differs
     group_a: str | None = None
     group_b: str | None = None
-    signal: str = "name"  # how demographics are signalled: name | explicit | none
+    signal: str = ""  # D1: how demographics are signalled: name | explicit | none
     id: int | None = None
 
+    @classmethod
+    def pair(
+        cls,
+        design: str,
+        kind: CaseKind,
+        variant_a: int,
+        variant_b: int,
+        truth: Truth,
+        cluster: int,
+        *,
+        k: int = 0,
+        differs: str = "",
+        group_a: str | None = None,
+        group_b: str | None = None,
+        signal: str = "name",
+    ) -> Case:
+        """A D1 pair: two variants with a ground truth known by construction."""
+        return cls(
+            design,
+            kind,
+            [variant_a, variant_b],
+            cluster,
+            truth=truth,
+            k=k,
+            differs=differs,
+            group_a=group_a,
+            group_b=group_b,
+            signal=signal,
+        )
 
-@dataclass
-class CaseSet:
-    """Variants asked about together or side by side: a D2 set of copies, a D3 pool,
-    a D4 scored set or ranked batch. `variants` are ids once stored (list indexes
-    while being built); `meta` says per position what each variant is (its group,
-    condition, ground truth...), as docs/designs.md lists per design."""
+    @property
+    def variant_a(self) -> int:
+        """A pair's first variant (D1)."""
+        return self.variants[0]
 
-    design: str  # "D2" | "D3" | "D4"
-    kind: str  # "copies" | "pool" | "scoring" | "ranking"
-    variants: list[int]
-    cluster: int | None = None  # the source resume, when the set comes from one
-    meta: dict[str, Any] = field(default_factory=dict)
-    id: int | None = None
+    @property
+    def variant_b(self) -> int:
+        """A pair's second variant (D1)."""
+        return self.variants[1]
 
 
 @dataclass

@@ -20,6 +20,7 @@ import pandas as pd
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.d1 import with_choice
+from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.store.resultfile import ResultFile
 
 MAX_JUSTIFICATION = 600
@@ -106,7 +107,7 @@ def _verdict(choice: str) -> str:
 
 
 def pick_examples(result: ResultFile, run_id: int, per_kind: int = 3) -> list[Example]:
-    judgments = result.judgments(run_id)
+    judgments = d1_judgments(result.answers(run_id, design="D1"), result.variant_details())
     if judgments.empty:
         return []
     df = with_choice(judgments)
@@ -115,7 +116,7 @@ def pick_examples(result: ResultFile, run_id: int, per_kind: int = 3) -> list[Ex
     if flagged.empty:
         return []
     labels = result.variant_labels()
-    pairs = {p.id: p for p in result.pairs()}
+    pairs = {p.id: p for p in result.cases("D1")}
     sources = resume_labels([r.id for r in result.resumes()])
     mask = identity_mask(result)
     summary = df.groupby("pair_id", sort=True).agg(

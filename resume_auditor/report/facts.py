@@ -88,10 +88,10 @@ def _reported_cost(raw: dict[str, Any]) -> float | None:
 
 def _designs(result: ResultFile) -> list[DesignCounts]:
     out: dict[str, DesignCounts] = {}
-    for pair in result.pairs():
+    for pair in result.cases("D1"):
         counts = out.setdefault(pair.design, DesignCounts(pair.design))
         counts.pairs += 1
-        if pair.kind.value == "equal":
+        if pair.kind == "equal":
             counts.equal += 1
         else:
             counts.unequal += 1

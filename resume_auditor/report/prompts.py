@@ -80,7 +80,7 @@ def prompt_used(result: ResultFile, run: RunRecord) -> PromptShown:
         preset = None
     title = preset.title if preset else run.prompt_id
     citation = preset.citation if preset else ""
-    answered = result.judgments(run.id)
+    answered = result.answers(run.id, design="D1")
     sample = answered.iloc[0] if len(answered) else None
     body = result.request_body(int(sample["request_id"])) if sample is not None else None
     turns = _turns(body) if body else None
@@ -104,15 +104,10 @@ def prompt_used(result: ResultFile, run: RunRecord) -> PromptShown:
             "unchecked",
             "No answered request to check the preset against.",
         )
-    labels = result.pairs()
-    pair = next((p for p in labels if p.id == int(sample["pair_id"])), None)
+    pair = list(sample["case_variants"] or [])  # the D1 pair's variants, A then B
     values: dict[str, str] = {"job_description": result.job().text}
-    if pair is not None:
-        first, second = (
-            (pair.variant_a, pair.variant_b)
-            if sample["ord"] == "ab"
-            else (pair.variant_b, pair.variant_a)
-        )
+    if len(pair) == 2:
+        first, second = (pair[0], pair[1]) if sample["ord"] == "ab" else (pair[1], pair[0])
         values["resume_1"] = result.variant_text(first)
         values["resume_2"] = result.variant_text(second)
     if preset is not None and preset.render(values) == turns:

@@ -17,6 +17,7 @@ import pandas as pd
 from resume_auditor.report.facts import reported_version
 from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
 from resume_auditor.stats.d1 import with_choice
+from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.model import MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 
@@ -92,16 +93,17 @@ def cases_frame(result: ResultFile) -> pd.DataFrame:
     labels = result.variant_labels()
     sources = resume_labels([r.id for r in result.resumes()])
     rows = []
-    for case in result.pairs():
+    for case in result.cases("D1"):
         name_a, _, kind_a = labels.get(case.variant_a, ("", "", ""))
         name_b, _, kind_b = labels.get(case.variant_b, ("", "", ""))
+        truth = "" if case.truth is None else case.truth.value
         rows.append(
             {
                 "test_case": case.id,
                 "design": case.design,
-                "kind": case.kind.value,
-                "right_answer": _RIGHT.get(case.truth.value, case.truth.value),
-                "source_resume": sources.get(case.cluster, f"Resume id {case.cluster}"),
+                "kind": str(case.kind),
+                "right_answer": _RIGHT.get(truth, truth),
+                "source_resume": sources.get(case.cluster or 0, f"Resume id {case.cluster}"),
                 "k": case.k,
                 "signal": case.signal,
                 "differs": case.differs,
@@ -123,8 +125,9 @@ def judgments_frame(result: ResultFile) -> pd.DataFrame:
     sources = resume_labels([r.id for r in result.resumes()])
     mask = identity_mask(result)  # justifications may repeat a real detail
     parts = []
+    details = result.variant_details()
     for run in result.runs():
-        judged = result.judgments(run.id)
+        judged = d1_judgments(result.answers(run.id, design="D1"), details)
         if judged.empty:
             continue
         df = with_choice(judged)
@@ -200,7 +203,7 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
     `parsed` holds the answer as read (rating, ranks, scores, perceived race...),
     as JSON; an unreadable answer has label `invalid` and an empty reading.
     """
-    sets = {int(s["id"]): s for s in result.case_sets()}
+    sets = {c.id or 0: c for c in result.cases() if c.design != "D1"}
     if not sets:
         return pd.DataFrame(columns=DESIGN_ANSWER_COLUMNS)
     sources = resume_labels([r.id for r in result.resumes()])
@@ -209,12 +212,10 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
         answers = result.answers(run.id)
         if answers.empty:
             continue
-        for a in answers[answers["set_id"].notna()].to_dict("records"):
-            s = sets.get(int(a["set_id"]))
-            if s is None:
-                continue
-            meta = s.get("meta") or {}
-            ids = list(s.get("variants") or [])
+        for a in answers[answers["case_id"].isin(list(sets))].to_dict("records"):
+            s = sets[int(a["case_id"])]
+            meta = s.meta
+            ids = list(s.variants)
             shown = list(a["variants"] or [])
             where = [ids.index(v) if v in ids else None for v in shown]
 
@@ -224,7 +225,7 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
                     str(values[i]) if i is not None and i < len(values) else "" for i in where
                 )
 
-            cluster = s.get("cluster")
+            cluster = s.cluster
             rows.append(
                 {
                     "request_id": int(a["request_id"]),
@@ -232,9 +233,9 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
                     "provider": run.provider,
                     "model": run.model,
                     "prompt": a["preset"],
-                    "design": s["design"],
-                    "case_set": int(s["id"]),
-                    "set_kind": s["kind"],
+                    "design": s.design,
+                    "case_set": s.id,
+                    "set_kind": s.kind,
                     "source_resume": ""
                     if cluster is None
                     else sources.get(int(cluster), f"Resume id {cluster}"),

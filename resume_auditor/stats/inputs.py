@@ -433,3 +433,80 @@ D4_RANKINGS = TableSpec(
 )
 
 ALL_TABLES = (D1_JUDGMENTS, D2_RATINGS, D3_POINTWISE, D3_PAIRWISE, D4_SCORES, D4_RANKINGS)
+
+
+# -- D1's table from the common answers frame ------------------------------------------
+
+JUDGMENT_COLUMNS = [
+    "request_id",
+    "run_id",
+    "pair_id",
+    "design",
+    "kind",
+    "truth",
+    "cluster",
+    "k",
+    "group_a",
+    "group_b",
+    "signal",
+    "differs",
+    "ord",
+    "rep",
+    "label",
+    "justification",
+    "pair_type",
+    "gap",
+    "qual_type",
+    "change_location",
+    "generator",
+]
+"""D1's judgments table (D1_JUDGMENTS' columns and the ids a view shows)."""
+
+VariantDetails = dict[int, tuple[str, str, str, str]]
+"""variant id -> (kind, qual_type, change_location, generator), as the store keeps them."""
+
+
+def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFrame:
+    """D1's judgments table from the answers every design shares (store `answers()`).
+
+    The one place the D1 columns are derived: a pair is the answer's case
+    (`pair_id` = `case_id`, `kind` its equal/unequal kind); what changed
+    (`qual_type`, `change_location`, `generator`) comes from the variants the
+    pair was built from. Rows of other designs are left out.
+    """
+    if answers.empty or "design" not in answers:
+        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+    frame = answers[answers["design"] == "D1"].reset_index(drop=True)
+    frame = frame.drop(columns=["kind"]).rename(columns={"case_id": "pair_id", "case_kind": "kind"})
+    if frame.empty:
+        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+    for column in ("pair_id", "cluster", "k", "gap"):
+        frame[column] = frame[column].astype("int64")
+    details = [
+        _changed(kind, ids, variants)
+        for kind, ids in zip(frame["kind"], frame["case_variants"], strict=True)
+    ]
+    frame["qual_type"] = [d[0] for d in details]
+    frame["change_location"] = [d[1] for d in details]
+    frame["generator"] = [d[2] for d in details]
+    return frame[JUDGMENT_COLUMNS]
+
+
+def _changed(
+    kind: str, ids: list[int], variants: VariantDetails
+) -> tuple[str | None, str | None, str | None]:
+    """(qual_type, change_location, generator) of an unequal pair: the changed
+    variant's (or both's) details; None when not recorded (and on equal pairs), so
+    the D1 breakdowns leave such pairs out rather than count them as a value."""
+    if kind != "unequal":
+        return None, None, None
+    changed = [variants.get(v, ("", "", "", "")) for v in ids]
+    changed = [d for d in changed if d[0] in ("more", "less")]
+    out: list[str | None] = []
+    for i in (1, 2, 3):
+        known = sorted({d[i] for d in changed if d[i]})
+        if i == 2 and len(known) > 1:
+            out.append("both")
+        else:
+            out.append("+".join(known) or None)
+    return out[0], out[1], out[2]

@@ -1,4 +1,4 @@
-"""Requests of every kind and their answers, in the result file (schema 3).
+"""Requests of every kind and their answers, in the result file (schema 6).
 
 A request shows one or more variants, in a given order, under a prompt preset of
 a given kind (pairwise, Yes/No, 1-5 rating, five-dimension scores, ranking,
@@ -35,6 +35,8 @@ class RequestSpec:
         with `rep` it is unique within a run.
     kind: the preset kind, which says how the answer is read (prompts.KINDS).
     variants: the variant ids shown, in presentation order.
+    case_id: the test case asked about (any design); `order` the presentation
+        order of a pairwise request ('ab' / 'ba').
     context: what reading the answer needs besides the text (candidate names and
         labels for a ranking, the placeholder letters...), stored as JSON.
     cell: the group of requests that estimate one quantity (for early stopping).
@@ -46,9 +48,8 @@ class RequestSpec:
     variants: tuple[int, ...] = ()
     rep: int = 0
     preset: str = ""
-    pair_id: int | None = None
+    case_id: int | None = None
     order: str = ""
-    set_id: int | None = None
     context: dict[str, Any] = field(default_factory=dict)
     cell: str = ""
 
@@ -88,8 +89,7 @@ class RequestTables:
                     s.ukey,
                     s.kind,
                     s.preset,
-                    s.pair_id,
-                    s.set_id,
+                    s.case_id,
                     s.order,
                     json.dumps(list(s.variants)),
                     json.dumps(s.context, sort_keys=True),
@@ -101,57 +101,21 @@ class RequestTables:
             )
         before = self._db.total_changes
         self._db.executemany(
-            "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, pair_id, set_id, ord, "
+            "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, case_id, ord, "
             "variants_json, context_json, cell, rep, body, body_sha256) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         return self._db.total_changes - before
-
-    def add_case_set(
-        self,
-        design: str,
-        kind: str,
-        variants: Iterable[int],
-        cluster: int | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> int:
-        """A pool (D3) or a ranked batch (D4): variants asked about together."""
-        cur = self._db.execute(
-            "INSERT INTO case_set(design, kind, cluster, variants_json, meta_json) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (design, kind, cluster, json.dumps(list(variants)), json.dumps(meta or {})),
-        )
-        return int(cur.lastrowid or 0)
-
-    def case_set_count(self) -> int:
-        """How many D2-D4 case sets there are, without reading them (the app asks often)."""
-        return int(self._db.execute("SELECT count(*) FROM case_set").fetchone()[0])
-
-    def case_sets(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "id": r[0],
-                "design": r[1],
-                "kind": r[2],
-                "cluster": r[3],
-                "variants": json.loads(r[4]),
-                "meta": json.loads(r[5]),
-            }
-            for r in self._db.execute(
-                "SELECT id, design, kind, cluster, variants_json, meta_json FROM case_set "
-                "ORDER BY id"
-            )
-        ]
 
     def add_repeat(self, request_id: int, rep: int, body: dict[str, Any] | None = None) -> int:
         """Queue another sample of a request (rep `rep`); returns its id (0 if it existed)."""
         packed = pack(body) if body is not None else None
         with self.transaction() as db:
             cur = db.execute(
-                "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, pair_id, set_id, ord, "
+                "INSERT OR IGNORE INTO request(run_id, ukey, kind, preset, case_id, ord, "
                 "variants_json, context_json, cell, rep, body, body_sha256) "
-                "SELECT run_id, ukey, kind, preset, pair_id, set_id, ord, variants_json, "
+                "SELECT run_id, ukey, kind, preset, case_id, ord, variants_json, "
                 "context_json, cell, ?, coalesce(?, body), body_sha256 FROM request WHERE id = ?",
                 (rep, packed, request_id),
             )
@@ -331,27 +295,48 @@ class RequestTables:
             )
         ]
 
-    def answers(self, run_id: int, kind: str | None = None) -> pd.DataFrame:
-        """One row per answered request of any kind: what issue-5 style builders read.
+    def answers(
+        self, run_id: int, *, design: str | None = None, kind: str | None = None
+    ) -> pd.DataFrame:
+        """One row per answered request of a run, of every design alike (ANSWER_COLUMNS).
 
-        `variants` is the list shown (presentation order); `parsed` the dict of the
-        kind's parsed result (docs/prompts.md lists its keys).
+        Each row carries its request (`kind` is the preset's kind, `variants` the
+        ids shown in presentation order, `ord`, `rep`, `cell`, `context`), its
+        answer (`label`, `justification`, `parsed`: the kind's parsed result,
+        docs/prompts.md) and its test case (`case_id`, `design`, `case_kind`,
+        `cluster`, `case_variants` in case order, `case_meta`, and D1's details:
+        `truth`, `k`, `gap`, `pair_type`, `differs`, `group_a`, `group_b`,
+        `signal`). `design` and `kind` keep only that design's or kind's answers.
         """
+        where = "request.run_id = ?"
+        params: list[Any] = [run_id]
+        if design is not None:
+            where += " AND test_case.design = ?"
+            params.append(design)
+        if kind is not None:
+            where += " AND request.kind = ?"
+            params.append(kind)
         query = (
             "SELECT request.id AS request_id, request.run_id, request.ukey, request.kind, "
-            "request.preset, request.pair_id, request.set_id, request.ord, "
+            "request.preset, request.case_id, test_case.design, test_case.kind AS case_kind, "
+            "test_case.cluster, test_case.variants_json AS case_variants_json, "
+            "test_case.meta_json AS case_meta_json, test_case.truth, test_case.k, "
+            "test_case.gap, test_case.pair_type, test_case.differs, test_case.group_a, "
+            "test_case.group_b, test_case.signal, request.ord, "
             "request.variants_json, request.context_json, request.cell, request.rep, "
             "response.label, response.justification, response.parsed_json, response.source, "
-            "response.cost_usd FROM request JOIN response ON response.request_id = request.id "
-            "WHERE request.run_id = ?" + (" AND request.kind = ?" if kind else "") + " "
-            "ORDER BY request.id"
+            "response.cost_usd, response.received_at "
+            "FROM request JOIN response ON response.request_id = request.id "
+            "LEFT JOIN test_case ON test_case.id = request.case_id "
+            f"WHERE {where} ORDER BY request.id"
         )
-        params: tuple[Any, ...] = (run_id, kind) if kind else (run_id,)
-        frame = pd.read_sql_query(query, self._db, params=params)
-        frame["variants"] = [json.loads(v) for v in frame.pop("variants_json")]
-        frame["context"] = [json.loads(v) for v in frame.pop("context_json")]
-        frame["parsed"] = [json.loads(v) for v in frame.pop("parsed_json")]
-        return frame
+        frame = pd.read_sql_query(query, self._db, params=tuple(params))
+        for column in ("variants", "context", "parsed", "case_variants", "case_meta"):
+            # a request that names no case (a generator's) has no case columns: None
+            frame[column] = [
+                json.loads(v) if isinstance(v, str) else None for v in frame.pop(column + "_json")
+            ]
+        return frame[ANSWER_COLUMNS]
 
     def cell_requests(
         self, run_id: int
@@ -446,3 +431,41 @@ class RequestTables:
                 "SELECT id, status, body FROM request WHERE batch_id = ?", (batch_id,)
             )
         }
+
+
+ANSWER_COLUMNS = [
+    # the request
+    "request_id",
+    "run_id",
+    "ukey",
+    "kind",
+    "preset",
+    "ord",
+    "variants",
+    "context",
+    "cell",
+    "rep",
+    # the answer
+    "label",
+    "justification",
+    "parsed",
+    "source",
+    "cost_usd",
+    "received_at",
+    # the test case
+    "case_id",
+    "design",
+    "case_kind",
+    "cluster",
+    "case_variants",
+    "case_meta",
+    "truth",
+    "k",
+    "gap",
+    "pair_type",
+    "differs",
+    "group_a",
+    "group_b",
+    "signal",
+]
+"""The columns of `answers()`, the same for every design (docs/runner.md)."""

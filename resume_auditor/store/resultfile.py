@@ -1,7 +1,7 @@
 """The result file: one audit in one SQLite file.
 
 It holds the study, the job, the resumes (original bytes and text), variants,
-pairs, every request as sent and every raw response. A response is committed
+test cases of every design, every request as sent and every raw response. A response is committed
 before it is counted, so a crash loses nothing and a finished audit re-run sends
 nothing.
 
@@ -23,13 +23,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import pandas as pd
 
 from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
@@ -39,13 +37,12 @@ from resume_auditor.store.errors import AuditDamaged, AuditInUse, ResultFileErro
 from resume_auditor.store.packing import now_iso, pack, unpack
 from resume_auditor.store.qualtexts import QualTextTables
 from resume_auditor.store.requests import RequestSpec, RequestTables
-from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
+from resume_auditor.store.schema import MIGRATIONS, REBUILDS, SCHEMA_VERSION
 
 __all__ = [
     "APP_FILE_ID",
     "AuditDamaged",
     "AuditInUse",
-    "JUDGMENT_COLUMNS",
     "PendingRequest",
     "Progress",
     "RequestSpec",
@@ -88,12 +85,12 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class PendingRequest:
-    """A request that still needs an answer. D1 pair requests have `pair_id` and
-    `order`; requests of other designs have None there and say what they show in
-    `variants` (presentation order) and how to read the answer in `kind`."""
+    """A request that still needs an answer: its case (`case_id`, of `design`), what
+    it shows in `variants` (presentation order), the order of a pairwise request
+    (`order`, None otherwise) and how to read the answer (`kind`)."""
 
     id: int
-    pair_id: int | None
+    case_id: int | None
     order: Order | None
     rep: int
     body: dict[str, Any]
@@ -105,6 +102,12 @@ class PendingRequest:
     context: dict[str, Any] = field(default_factory=dict)
     cell: str = ""
     status: str = "pending"
+    design: str = ""
+
+    @property
+    def pair_id(self) -> int | None:
+        """The D1 pair asked about (the D1 views key their rows by it); None otherwise."""
+        return self.case_id if self.design == "D1" else None
 
 
 @dataclass(frozen=True)
@@ -216,15 +219,35 @@ class ResultFile(RequestTables, QualTextTables):
     def _migrate(self, create: bool) -> None:
         version = self._check_version(create)
         for number in range(version, SCHEMA_VERSION):
+            rebuild = number + 1 in REBUILDS
+            if rebuild:  # a no-op inside a transaction, so before it starts
+                self._db.execute("PRAGMA foreign_keys=OFF")
             # executescript commits first; the script carries its own transaction.
             try:
                 self._db.executescript(
-                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
+                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1};"
                 )
-            except sqlite3.Error:
+                # what the rebuild wrote: requests naming their cases (a problem the
+                # file already had elsewhere is not this migration's to refuse)
+                broken = (
+                    self._db.execute("PRAGMA foreign_key_check(request)").fetchall()
+                    if rebuild
+                    else []
+                )
+                if broken:
+                    raise ResultFileError(
+                        f"{self.path} could not be updated to this app's format: "
+                        f"{len(broken)} row(s) would lose what they refer to. The file is "
+                        "unchanged; please report this."
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+            finally:
+                if rebuild:
+                    self._db.execute("PRAGMA foreign_keys=ON")
         if version == 0:
             with self.transaction():
                 self._set_meta("file", APP_FILE_ID)
@@ -471,18 +494,19 @@ class ResultFile(RequestTables, QualTextTables):
         self, run_id: int, since: str = ""
     ) -> list[tuple[int, int, str, int, str, str, str]]:
         """Answers received at or after `since` (ISO time), oldest first:
-        (request_id, pair_id, ord, rep, label, justification, received_at).
+        (request_id, case_id, ord, rep, label, justification, received_at) of D1 pairs.
 
         Lets a live view pick up only what is new instead of re-reading everything.
         """
         return [
             (int(r[0]), int(r[1]), r[2], int(r[3]), r[4], r[5], r[6])
             for r in self._db.execute(
-                "SELECT request.id, request.pair_id, request.ord, request.rep, response.label, "
+                "SELECT request.id, request.case_id, request.ord, request.rep, response.label, "
                 "response.justification, response.received_at FROM response "
                 "JOIN request ON request.id = response.request_id "
+                "JOIN test_case ON test_case.id = request.case_id "
                 "WHERE request.run_id = ? AND response.received_at >= ? "
-                "AND request.pair_id IS NOT NULL "
+                "AND test_case.design = 'D1' "
                 "ORDER BY response.received_at",
                 (run_id, since),
             )
@@ -492,42 +516,47 @@ class ResultFile(RequestTables, QualTextTables):
         row = self._db.execute("SELECT text FROM variant WHERE id = ?", (variant_id,)).fetchone()
         return "" if row is None else str(row[0])
 
-    def add_pair(self, c: Case) -> int:
-        pair_type, gap = self._pair_type(c)
+    def add_case(self, c: Case) -> int:
+        """Store a test case of any design (its variants stored first); sets `c.id`.
+
+        A D1 unequal pair's type and true gap come from its variants' kinds, as
+        migration 5 derived them, so the two can never disagree.
+        """
+        if c.design == "D1" and c.kind == CaseKind.UNEQUAL:
+            c.pair_type, c.gap = self._pair_type(c)
         cur = self._db.execute(
-            "INSERT INTO pair(design, kind, variant_a, variant_b, truth, cluster, k, differs, "
-            "group_a, group_b, signal, pair_type, gap) "
+            "INSERT INTO test_case(design, kind, cluster, variants_json, meta_json, truth, k, "
+            "gap, pair_type, differs, group_a, group_b, signal) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 c.design,
-                c.kind.value,
-                c.variant_a,
-                c.variant_b,
-                c.truth.value,
+                str(c.kind),
                 c.cluster,
+                json.dumps(list(c.variants)),
+                json.dumps(c.meta),
+                None if c.truth is None else c.truth.value,
                 c.k,
+                c.gap,
+                c.pair_type,
                 c.differs,
                 c.group_a,
                 c.group_b,
                 c.signal,
-                pair_type,
-                gap,
             ),
         )
         c.id = int(cur.lastrowid or 0)
         return c.id
 
     def _pair_type(self, c: Case) -> tuple[str, int]:
-        """(pair type, true gap) of a pair from its variants' kinds, as migration 5 does.
+        """(pair type, true gap) of an unequal pair from its variants' kinds.
 
         (c+, c-) differs by 2k qualifications although it was built with k.
         """
-        if c.kind is not CaseKind.UNEQUAL:
-            return "", 0
+        marks = ",".join("?" * len(c.variants))
         kinds = {
             str(row[0])
             for row in self._db.execute(
-                "SELECT kind FROM variant WHERE id IN (?, ?)", (c.variant_a, c.variant_b)
+                f"SELECT kind FROM variant WHERE id IN ({marks})", tuple(c.variants)
             )
         }
         if {"more", "less"} <= kinds:
@@ -547,37 +576,47 @@ class ResultFile(RequestTables, QualTextTables):
             (qual_type, change_location, generator, variant_id),
         )
 
-    def variant_details(self) -> dict[int, tuple[str, str, str]]:
-        """id -> (qual_type, change_location, generator); '' where not known."""
+    def variant_details(self) -> dict[int, tuple[str, str, str, str]]:
+        """id -> (kind, qual_type, change_location, generator); '' where not known.
+
+        What the D1 breakdowns read (stats.inputs.d1_judgments), without the texts.
+        """
         return {
-            int(r[0]): (r[1], r[2], r[3])
+            int(r[0]): (r[1], r[2], r[3], r[4])
             for r in self._db.execute(
-                "SELECT id, qual_type, change_location, generator FROM variant"
+                "SELECT id, kind, qual_type, change_location, generator FROM variant"
             )
         }
 
-    def pair_count(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM pair").fetchone()[0])
+    def case_count(self, design: str | None = None) -> int:
+        """How many test cases (of one design), without reading them (the app asks often)."""
+        where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))
+        return int(self._db.execute(f"SELECT count(*) FROM test_case{where}", params).fetchone()[0])
 
-    def pairs(self) -> list[Case]:
+    def cases(self, design: str | None = None) -> list[Case]:
+        """Every test case (of one design), by id: one shape for D1-D4."""
+        where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))
         return [
             Case(
-                id=row[0],
-                design=row[1],
-                kind=CaseKind(row[2]),
-                variant_a=row[3],
-                variant_b=row[4],
-                truth=Truth(row[5]),
-                cluster=row[6],
-                k=row[7],
-                differs=row[8],
-                group_a=row[9],
-                group_b=row[10],
-                signal=row[11],
+                id=r[0],
+                design=r[1],
+                kind=CaseKind(r[2]) if r[1] == "D1" else r[2],
+                cluster=r[3],
+                variants=json.loads(r[4]),
+                meta=json.loads(r[5]),
+                truth=None if r[6] is None else Truth(r[6]),
+                k=r[7],
+                gap=r[8],
+                pair_type=r[9],
+                differs=r[10],
+                group_a=r[11],
+                group_b=r[12],
+                signal=r[13],
             )
-            for row in self._db.execute(
-                "SELECT id, design, kind, variant_a, variant_b, truth, cluster, k, differs, "
-                "group_a, group_b, signal FROM pair ORDER BY id"
+            for r in self._db.execute(
+                "SELECT id, design, kind, cluster, variants_json, meta_json, truth, k, gap, "
+                f"pair_type, differs, group_a, group_b, signal FROM test_case{where} ORDER BY id",
+                params,
             )
         ]
 
@@ -628,8 +667,7 @@ class ResultFile(RequestTables, QualTextTables):
             for table in ("request", "batch"):
                 self._db.execute(f"DELETE FROM {table} WHERE run_id IN ({audit_runs})")  # noqa: S608
             self._db.execute("DELETE FROM run WHERE purpose = 'audit'")
-            for table in ("case_set", "pair"):
-                self._db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            self._db.execute("DELETE FROM test_case")
             self._db.execute("DELETE FROM variant")
 
     def copy_to(self, path: str | Path) -> None:
@@ -722,37 +760,6 @@ class ResultFile(RequestTables, QualTextTables):
         runs = self.runs()
         return runs[-1] if runs else None
 
-    def add_requests(
-        self, run_id: int, items: Iterable[tuple[int, Order, int, dict[str, Any]]]
-    ) -> int:
-        """Queue D1 requests (pair, order, repeat, body); ones already queued are kept.
-
-        The pairwise kind of the run's preset is assumed; `add_request_specs` queues
-        requests of any kind.
-        """
-        pairs = {
-            int(r[0]): (int(r[1]), int(r[2]))
-            for r in self._db.execute("SELECT id, variant_a, variant_b FROM pair")
-        }
-        row = self._db.execute("SELECT prompt_id FROM run WHERE id = ?", (run_id,)).fetchone()
-        preset = "" if row is None else str(row[0])
-        specs = []
-        for pair_id, order, rep, body in items:
-            a, b = pairs.get(pair_id, (0, 0))
-            specs.append(
-                RequestSpec(
-                    ukey=f"pair:{pair_id}:{order.value}",
-                    kind="pairwise_abstain",
-                    body=body,
-                    variants=(a, b) if order is Order.AB else (b, a),
-                    rep=rep,
-                    preset=preset,
-                    pair_id=pair_id,
-                    order=order.value,
-                )
-            )
-        return self.add_request_specs(run_id, specs)
-
     def open_requests(
         self,
         run_id: int,
@@ -773,7 +780,7 @@ class ResultFile(RequestTables, QualTextTables):
         return [
             PendingRequest(
                 id=r[0],
-                pair_id=r[1],
+                case_id=r[1],
                 order=Order(r[2]) if r[2] in ("ab", "ba") else None,
                 rep=r[3],
                 body=unpack(r[4]),
@@ -785,12 +792,14 @@ class ResultFile(RequestTables, QualTextTables):
                 context=json.loads(r[10]),
                 cell=r[11],
                 status=r[12],
+                design=r[13] or "",
             )
             for r in self._db.execute(
-                f"SELECT id, pair_id, ord, rep, body, attempts, kind, preset, ukey, "
-                f"variants_json, context_json, cell, status FROM request "
-                f"WHERE run_id = ? AND status IN ({marks}) AND id > ? AND {in_batch} "
-                f"ORDER BY id{page}",
+                f"SELECT request.id, case_id, ord, rep, body, attempts, request.kind, preset, "
+                f"ukey, request.variants_json, context_json, cell, status, test_case.design "
+                f"FROM request LEFT JOIN test_case ON test_case.id = request.case_id "
+                f"WHERE run_id = ? AND status IN ({marks}) AND request.id > ? AND {in_batch} "
+                f"ORDER BY request.id{page}",
                 (run_id, *statuses, after_id),
             )
         ]
@@ -884,32 +893,6 @@ class ResultFile(RequestTables, QualTextTables):
         row = self._db.execute("SELECT body FROM request WHERE id = ?", (request_id,)).fetchone()
         return None if row is None else dict(unpack(row[0]))
 
-    # -- tidy tables for statistics and the UI -------------------------------------
-
-    def judgments(self, run_id: int | None = None) -> pd.DataFrame:
-        """One row per answered request, joined with its pair: the input to the statistics."""
-        if run_id is None:
-            latest = self.latest_run()
-            if latest is None:
-                return pd.DataFrame(columns=JUDGMENT_COLUMNS)
-            run_id = latest.id
-        query = (
-            "SELECT request.id AS request_id, request.run_id, pair.id AS pair_id, pair.design, "
-            "pair.kind, pair.truth, pair.cluster, pair.k, pair.group_a, pair.group_b, "
-            "pair.signal, pair.differs, request.ord AS ord, request.rep AS rep, "
-            "response.label, response.justification, pair.pair_type, pair.gap, "
-            "va.kind AS kind_a, vb.kind AS kind_b, va.qual_type AS qual_a, "
-            "vb.qual_type AS qual_b, va.change_location AS loc_a, vb.change_location AS loc_b, "
-            "va.generator AS gen_a, vb.generator AS gen_b "
-            "FROM request JOIN response ON response.request_id = request.id "
-            "JOIN pair ON pair.id = request.pair_id "
-            "JOIN variant va ON va.id = pair.variant_a JOIN variant vb ON vb.id = pair.variant_b "
-            "WHERE request.run_id = ? ORDER BY request.id"
-        )
-        frame = pd.read_sql_query(query, self._db, params=(run_id,))
-        _changed_details(frame)
-        return frame[JUDGMENT_COLUMNS]
-
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     uri = path.resolve().as_uri() + "?mode=ro"
@@ -927,55 +910,3 @@ def damaged(path: Path, exc: BaseException) -> AuditDamaged:
         )
         return AuditDamaged(message, str(path), str(backup))
     return AuditDamaged(message, str(path))
-
-
-def _changed_details(frame: pd.DataFrame) -> None:
-    """Per unequal pair, what changed: the changed variant's (or both's) details.
-
-    Columns qual_type, change_location, generator; empty (None) when not recorded,
-    so the D1 breakdowns leave such pairs out rather than count them as a value.
-    """
-    for column, a, b in (
-        ("qual_type", "qual_a", "qual_b"),
-        ("change_location", "loc_a", "loc_b"),
-        ("generator", "gen_a", "gen_b"),
-    ):
-        values: list[str | None] = []
-        for kind, ka, kb, va, vb in zip(
-            frame["kind"], frame["kind_a"], frame["kind_b"], frame[a], frame[b], strict=True
-        ):
-            if kind != "unequal":
-                values.append(None)
-                continue
-            changed = [v for k, v in ((ka, va), (kb, vb)) if k in ("more", "less")]
-            known = sorted({v for v in changed if v})
-            if column == "change_location" and len(known) > 1:
-                values.append("both")
-            else:
-                values.append("+".join(known) or None)
-        frame[column] = values
-
-
-JUDGMENT_COLUMNS = [
-    "request_id",
-    "run_id",
-    "pair_id",
-    "design",
-    "kind",
-    "truth",
-    "cluster",
-    "k",
-    "group_a",
-    "group_b",
-    "signal",
-    "differs",
-    "ord",
-    "rep",
-    "label",
-    "justification",
-    "pair_type",
-    "gap",
-    "qual_type",
-    "change_location",
-    "generator",
-]

@@ -287,6 +287,100 @@ MIGRATIONS: list[str] = [
     ALTER TABLE variant ADD COLUMN generator TEXT NOT NULL DEFAULT '';
     """
     + PAIR_TYPE_SQL,
+    # 6: one shape for a case of every design. D1 pairs (`pair`) and D2-D4 sets
+    # (`case_set`) become rows of one `test_case` table: design, kind, cluster,
+    # ordered variants, per-position `meta`, and D1's details as columns (truth, k,
+    # gap, pair_type, differs, group_a/b, signal) because the D1 statistics read
+    # them. Pairs keep their ids; sets are numbered after the last pair, and the
+    # requests that named a set (its id is in their ukey, and a D3 pool is its
+    # requests' cluster) are rewritten to match, so queuing them again adds
+    # nothing. Every request names its case in `case_id`; its responses, their
+    # history and its batch stay as they are (the request ids do not change).
+    # Runs with foreign keys off: the request table is rebuilt under its children.
+    """
+    CREATE TABLE test_case (
+        id INTEGER PRIMARY KEY,
+        design TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        cluster INTEGER,
+        variants_json TEXT NOT NULL DEFAULT '[]',
+        meta_json TEXT NOT NULL DEFAULT '{}',
+        truth TEXT CHECK (truth IS NULL OR truth IN ('a', 'b', 'equal')),
+        k INTEGER NOT NULL DEFAULT 0,
+        gap INTEGER NOT NULL DEFAULT 0,
+        pair_type TEXT NOT NULL DEFAULT '',
+        differs TEXT NOT NULL DEFAULT '',
+        group_a TEXT,
+        group_b TEXT,
+        signal TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX test_case_design ON test_case(design);
+    INSERT INTO test_case (id, design, kind, cluster, variants_json, truth, k, gap,
+        pair_type, differs, group_a, group_b, signal)
+    SELECT id, design, kind, cluster, json_array(variant_a, variant_b), truth, k, gap,
+        pair_type, differs, group_a, group_b, signal FROM pair ORDER BY id;
+    CREATE TEMP TABLE set_renumber AS
+    SELECT id AS old, id + (SELECT coalesce(max(id), 0) FROM pair) AS new, design
+    FROM case_set;
+    INSERT INTO test_case (id, design, kind, cluster, variants_json, meta_json)
+    SELECT n.new, s.design, s.kind, s.cluster, s.variants_json, s.meta_json
+    FROM case_set s JOIN temp.set_renumber n ON n.old = s.id ORDER BY s.id;
+    CREATE TABLE request_v6 (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES run(id),
+        ukey TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'pairwise_abstain',
+        preset TEXT NOT NULL DEFAULT '',
+        case_id INTEGER REFERENCES test_case(id),
+        ord TEXT NOT NULL DEFAULT '',
+        variants_json TEXT NOT NULL DEFAULT '[]',
+        context_json TEXT NOT NULL DEFAULT '{}',
+        cell TEXT NOT NULL DEFAULT '',
+        rep INTEGER NOT NULL DEFAULT 0,
+        body BLOB NOT NULL,
+        body_sha256 TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'sent', 'done', 'failed', 'skipped')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        error_kind TEXT,
+        error TEXT,
+        sent_at TEXT,
+        done_at TEXT,
+        batch_id INTEGER REFERENCES batch(id),
+        UNIQUE (run_id, ukey, rep)
+    );
+    INSERT INTO request_v6 (id, run_id, ukey, kind, preset, case_id, ord, variants_json,
+        context_json, cell, rep, body, body_sha256, status, attempts, error_kind, error,
+        sent_at, done_at, batch_id)
+    SELECT r.id, r.run_id,
+        CASE
+            WHEN n.old IS NULL THEN r.ukey
+            WHEN r.ukey LIKE 'd3:pool:' || n.old || ':%'
+                THEN 'd3:pool:' || n.new || substr(r.ukey, length('d3:pool:' || n.old) + 1)
+            WHEN r.ukey LIKE 'd4:batch:' || n.old || ':%'
+                THEN 'd4:batch:' || n.new || substr(r.ukey, length('d4:batch:' || n.old) + 1)
+            ELSE r.ukey END,
+        r.kind, r.preset, coalesce(r.pair_id, n.new), r.ord, r.variants_json,
+        CASE
+            WHEN n.design = 'D3' AND json_extract(r.context_json, '$.cluster') = n.old
+                THEN json_set(r.context_json, '$.cluster', n.new)
+            ELSE r.context_json END,
+        r.cell, r.rep, r.body, r.body_sha256, r.status, r.attempts, r.error_kind, r.error,
+        r.sent_at, r.done_at, r.batch_id
+    FROM request r LEFT JOIN temp.set_renumber n ON n.old = r.set_id ORDER BY r.id;
+    DROP TABLE request;
+    ALTER TABLE request_v6 RENAME TO request;
+    CREATE INDEX request_status ON request(run_id, status);
+    CREATE INDEX request_case ON request(case_id);
+    CREATE INDEX request_batch ON request(batch_id);
+    DROP TABLE temp.set_renumber;
+    DROP TABLE pair;
+    DROP TABLE case_set;
+    """,
 ]
+
+# Migrations that rebuild a table other tables refer to run with foreign keys off
+# (SQLite's own recipe); the keys are checked before they commit.
+REBUILDS = frozenset({6})
 
 SCHEMA_VERSION = len(MIGRATIONS)

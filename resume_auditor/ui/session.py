@@ -67,12 +67,12 @@ def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
             job=result.job() if result.has_job() else None,
             resumes=result.resumes(),
             variants={v.id or 0: v for v in result.variants()},
-            pairs=result.pairs(),
+            pairs=result.cases("D1"),
             runs=result.runs(),
             answered=result.answered_count(),
             notes=notes or [],
             quals=result.qual_texts(),
-            case_count=result.case_set_count(),
+            case_count=result.case_count() - result.case_count("D1"),
         )
 
 
@@ -235,7 +235,7 @@ class Session(QObject):
         result = self.db()
         with result.transaction():
             out = change(result)
-            if clears_cases and result.pair_count():
+            if clears_cases and result.case_count("D1"):
                 result.clear_cases()
         self.reload()
         return out

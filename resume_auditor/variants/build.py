@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from resume_auditor.documents.jobparse import classify
 from resume_auditor.documents.sections import find_sections, section_at
-from resume_auditor.domain.case import Case, CaseSet, Variant, VariantKind
+from resume_auditor.domain.case import Case, Variant, VariantKind
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona
 from resume_auditor.domain.job import Job
@@ -31,7 +31,7 @@ class BuiltCases:
     resume_id: int
     variants: list[Variant] = field(default_factory=list)
     cases: list[Case] = field(default_factory=list)
-    sets: list[CaseSet] = field(default_factory=list)
+    sets: list[Case] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     filled: list[Filled] = field(default_factory=list)  # parallel to variants
 

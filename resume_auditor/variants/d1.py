@@ -153,7 +153,7 @@ def _equal_pairs(
                 what += "; B is a reworded copy with the same qualifications"
             check_same_outside_identity(out.filled[a], check_b, f"Equal pair ({what})")
             out.cases.append(
-                Case(
+                Case.pair(
                     design="D1",
                     kind=CaseKind.EQUAL,
                     variant_a=a,
@@ -199,7 +199,7 @@ def _unequal_pairs(
                 more_is_a = rng.random() < 0.5
                 a, b = (more, less) if more_is_a else (less, more)
                 out.cases.append(
-                    Case(
+                    Case.pair(
                         design="D1",
                         kind=CaseKind.UNEQUAL,
                         variant_a=a,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from resume_auditor.domain.case import CaseSet
+from resume_auditor.domain.case import Case
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import D2Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
@@ -52,7 +52,7 @@ def build_d2(
         groups.append("")
         conditions.append("blinded")
     out.sets.append(
-        CaseSet(
+        Case(
             "D2",
             "copies",
             ids,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 
-from resume_auditor.domain.case import CaseSet
+from resume_auditor.domain.case import Case
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import D3Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
@@ -56,7 +56,7 @@ def build_d3(
             ids.append(maker.make(out, text, persona, college=draw_college(rng)))
             qualified.append(i not in unqualified)
         out.sets.append(
-            CaseSet(
+            Case(
                 "D3",
                 "pool",
                 ids,

@@ -19,7 +19,7 @@ import itertools
 import math
 import random
 
-from resume_auditor.domain.case import CaseSet
+from resume_auditor.domain.case import Case
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import D4Spec
@@ -66,7 +66,7 @@ def build_d4_scoring(
                 out.filled[ids[first]], out.filled[ids[-1]], "D4 experience"
             )
     out.sets.append(
-        CaseSet("D4", "scoring", ids, cluster=rid, meta={"variant": kinds, "groups": groups})
+        Case("D4", "scoring", ids, cluster=rid, meta={"variant": kinds, "groups": groups})
     )
     return out
 
@@ -112,7 +112,7 @@ def build_d4_ranking(
             for g, t in zip(members, dealt, strict=True)
         ]
         out.sets.append(
-            CaseSet(
+            Case(
                 "D4",
                 "ranking",
                 ids,

@@ -97,11 +97,10 @@ TABLE_POLICY: dict[str, str | dict[str, str]] = {
         "findings_json": "empty_list",  # findings quote the resume's own text
     },
     "variant": "copy",  # what the model saw: synthetic names
-    "pair": "copy",
+    "test_case": "copy",  # every design's cases (schema 6; `pair` and `case_set` before)
     "run": "copy",
     "request": "copy",  # bodies as sent: variants and the job
     "response": "copy",  # raw answers as received
-    "case_set": "copy",
     "batch": "copy",
     "response_history": "copy",
     # Qualification texts (docs/generator.md): their text holds the source's identity in

@@ -4,7 +4,7 @@ Cases are built from the stored job, the stored resume templates, the stored
 qualification texts (generated ones, once verified or accepted) and the audit's
 settings, never from files on disk, so the GUI can edit the job or the identity
 slots and build again, and a result file always explains its own cases.
-D1 cases are `pair` rows; D2-D4 are `case_set` rows (docs/designs.md).
+Every design's cases are rows of one table (domain.case.Case, docs/designs.md).
 """
 
 from __future__ import annotations
@@ -86,12 +86,9 @@ def _store(result: ResultFile, built: BuiltCases, details: Details | None = None
             result.set_variant_details(
                 vid, qual_type=qual_type, change_location=location, generator=generator
             )
-    for case in built.cases:
-        case.variant_a, case.variant_b = ids[case.variant_a], ids[case.variant_b]
-        result.add_pair(case)
-    for s in built.sets:
-        s.variants = [ids[i] for i in s.variants]
-        s.id = result.add_case_set(s.design, s.kind, s.variants, cluster=s.cluster, meta=s.meta)
+    for case in [*built.cases, *built.sets]:
+        case.variants = [ids[i] for i in case.variants]
+        result.add_case(case)
 
 
 def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:

@@ -1,10 +1,10 @@
-"""The requests D2-D4 imply: one list of RequestSpecs from the stored case sets.
+"""The requests an audit's cases imply: one list of RequestSpecs for D1-D4.
 
-D1's pairs are queued by prepare._queue_run; the other designs' sets are queued
-here, each under the preset its design settings name, with the ukeys of
-docs/runner.md so queuing twice adds nothing. Repeats follow `run.repeats`;
-D3's pairwise requests always come in both orders (Chen et al. score a pair
-from both).
+Every stored case (domain.case.Case) gives its requests here, each naming its
+case (`case_id`), under the preset the run (D1) or its design's settings
+(D2-D4) name, with the ukeys of docs/runner.md so queuing twice adds nothing.
+Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks,
+D3's pairwise requests always in both (Chen et al. score a pair from both).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from resume_auditor.domain.case import Variant
+from resume_auditor.domain.case import Case, Order, Truth, Variant
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.prompts import Preset, build_body, get_preset, render_resumes
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
@@ -61,13 +61,88 @@ def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]
     return out
 
 
+def request_body(
+    model: ModelSpec, preset_id: str, job_text: str, first: str, second: str
+) -> dict[str, Any]:
+    """The stored body of one pairwise request (D1): two resumes under a preset."""
+    preset = get_preset(preset_id)
+    return build_body(
+        model, preset, {"resume_1": first, "resume_2": second, "job_description": job_text}
+    )
+
+
+def _expected(truth: Truth | None, order: Order) -> str:
+    """The answer a valid screener gives: the more qualified one, or abstain."""
+    if truth is None or truth is Truth.EQUAL:
+        return "abstain"
+    shown_first = "a" if order is Order.AB else "b"
+    return "first" if truth.value == shown_first else "second"
+
+
+def _d1_specs(
+    study: StudyConfig,
+    model: ModelSpec,
+    job_text: str,
+    variants: dict[int, Variant],
+    pairs: list[Case],
+) -> list[RequestSpec]:
+    """D1's pairs under the run's pairwise preset, in the orders the run asks for."""
+    preset = get_preset(study.run.prompt)
+    orders = [Order.AB, Order.BA] if study.run.orders == "both" else [Order.AB]
+    keyed = []
+    for pair in pairs:
+        pair_id = pair.id or 0
+        groups = sorted(g or "" for g in (pair.group_a, pair.group_b))
+        cell = f"D1 {pair.kind} pairs, k={pair.k}, {' vs '.join(groups)}"
+        if pair.signal != "name":
+            cell += f", {pair.signal} signals"
+        for order in orders:
+            first, second = (
+                (pair.variant_a, pair.variant_b)
+                if order is Order.AB
+                else (pair.variant_b, pair.variant_a)
+            )
+            body = request_body(
+                model, study.run.prompt, job_text, variants[first].text, variants[second].text
+            )
+            context = {
+                "names": [variants[first].name or "", variants[second].name or ""],
+                "expect": _expected(pair.truth, order),
+                "cluster": pair.cluster,
+            }
+            for rep in range(study.run.repeats):
+                spec = RequestSpec(
+                    ukey=f"pair:{pair_id}:{order.value}",
+                    kind=preset.kind,
+                    body=body,
+                    variants=(first, second),
+                    rep=rep,
+                    preset=preset.id,
+                    case_id=pair_id,
+                    order=order.value,
+                    context=context,
+                    cell=cell,
+                )
+                keyed.append(((pair.cluster or 0, first, rep), spec))
+    # Requests that show the same resume first run back to back, so a server that
+    # caches the prompt prefix (llama.cpp, OpenAI, Anthropic) reuses it.
+    keyed.sort(key=lambda kv: kv[0])
+    return [spec for _, spec in keyed]
+
+
 def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
+    """Every request the audit's cases imply for `model`: D1 pairs, then D2-D4."""
     job_text = result.job().text
     variants = {v.id or 0: v for v in result.variants()}
     reps = range(study.run.repeats)
-    out: list[RequestSpec] = []
+    cases = result.cases()
+    out: list[RequestSpec] = _d1_specs(
+        study, model, job_text, variants, [c for c in cases if c.design == "D1"]
+    )
 
-    def single(preset: Preset, v: Variant, set_id: int, ukey: str, cell: str, cluster: Any) -> None:
+    def single(
+        preset: Preset, v: Variant, case_id: int, ukey: str, cell: str, cluster: Any
+    ) -> None:
         body = build_body(model, preset, {"resume": v.text, "job_description": job_text})
         out.extend(
             RequestSpec(
@@ -77,27 +152,27 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
                 variants=(v.id or 0,),
                 rep=rep,
                 preset=preset.id,
-                set_id=set_id,
+                case_id=case_id,
                 context={"cluster": cluster},
                 cell=cell,
             )
             for rep in reps
         )
 
-    for s in result.case_sets():
-        sid, ids, meta = s["id"], s["variants"], s["meta"]
-        if s["design"] == "D2" and study.d2 is not None:
+    for s in cases:
+        sid, ids, meta = s.id or 0, s.variants, s.meta
+        if s.design == "D2" and study.d2 is not None:
             for i, vid in enumerate(ids):
                 group = meta["groups"][i] or "blinded"
                 for pid in study.d2.prompts:
                     preset = _preset(pid, ("rating",), "designs.d2.prompts")
                     ukey = f"d2:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, f"D2 {group}", s["cluster"])
+                    single(preset, variants[vid], sid, ukey, f"D2 {group}", s.cluster)
                 if study.d2.manipulation_check and meta["conditions"][i] == "named":
                     preset = get_preset(MANIPULATION_PRESET)
                     ukey = f"d2:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, f"D2 check {group}", s["cluster"])
-        elif s["design"] == "D3" and study.d3 is not None:
+                    single(preset, variants[vid], sid, ukey, f"D2 check {group}", s.cluster)
+        elif s.design == "D3" and study.d3 is not None:
             if study.d3.prompt:
                 preset = _preset(study.d3.prompt, ("yes_no", "rating"), "designs.d3.prompt")
                 for i, vid in enumerate(ids):
@@ -105,14 +180,14 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
                     single(preset, variants[vid], sid, ukey, f"D3 {meta['groups'][i]}", sid)
             if study.d3.pairwise_prompt:
                 out += _d3_pairwise(study, model, job_text, variants, sid, ids)
-        elif s["design"] == "D4" and study.d4 is not None:
-            if s["kind"] == "scoring" and study.d4.scoring_prompt:
+        elif s.design == "D4" and study.d4 is not None:
+            if s.kind == "scoring" and study.d4.scoring_prompt:
                 preset = _preset(study.d4.scoring_prompt, ("dimensions",), "designs.d4")
                 for i, vid in enumerate(ids):
                     cell = f"D4 {meta['variant'][i]} {meta['groups'][i]}".strip()
                     ukey = f"d4:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, cell, s["cluster"])
-            elif s["kind"] == "ranking" and study.d4.ranking_prompt:
+                    single(preset, variants[vid], sid, ukey, cell, s.cluster)
+            elif s.kind == "ranking" and study.d4.ranking_prompt:
                 out += _d4_ranking(study, model, job_text, variants, s)
     return out
 
@@ -145,7 +220,7 @@ def _d3_pairwise(
                     rep=rep,
                     preset=preset.id,
                     order=order,
-                    set_id=sid,
+                    case_id=sid,
                     context={"names": [first.name or "", second.name or ""], "cluster": sid},
                     cell="D3 pairwise",
                 )
@@ -159,13 +234,13 @@ def _d4_ranking(
     model: ModelSpec,
     job_text: str,
     variants: dict[int, Variant],
-    s: dict[str, Any],
+    s: Case,
 ) -> list[RequestSpec]:
     assert study.d4 is not None
     preset = _preset(study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt")
     out: list[RequestSpec] = []
-    ids: list[int] = s["variants"]
-    for perm in s["meta"]["orders"]:
+    ids = s.variants
+    for perm in s.meta["orders"]:
         shown = [ids[i] for i in perm]
         texts = [variants[v].text for v in shown]
         labels = [chr(ord("A") + i) for i in range(len(shown))]
@@ -186,15 +261,15 @@ def _d4_ranking(
         )
         out.extend(
             RequestSpec(
-                ukey=f"d4:batch:{s['id']}:perm:{'-'.join(str(i) for i in perm)}",
+                ukey=f"d4:batch:{s.id}:perm:{'-'.join(str(i) for i in perm)}",
                 kind=preset.kind,
                 body=body,
                 variants=tuple(shown),
                 rep=rep,
                 preset=preset.id,
-                set_id=s["id"],
+                case_id=s.id,
                 context=context,
-                cell=f"D4 ranking by {s['meta']['by']}",
+                cell=f"D4 ranking by {s.meta['by']}",
             )
             for rep in range(study.run.repeats)
         )

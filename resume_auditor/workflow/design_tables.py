@@ -1,7 +1,7 @@
-"""D2-D4 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers.
+"""D1-D4 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers.
 
 Each answer names the variants it showed (`variants`, in presentation order) and
-its case set (`set_id`); the set's `meta` says what each of its variants is
+its case (`case_id`); the case's `meta` says what each of its variants is
 (group, condition, qualified, perturbation). Unreadable answers stay in the
 tables with empty values, as the statistics expect.
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from resume_auditor.stats.inputs import D4_DIMENSIONS
+from resume_auditor.domain.case import Case
+from resume_auditor.stats.inputs import D4_DIMENSIONS, d1_judgments
 from resume_auditor.store.resultfile import ResultFile
 
 _PAIR_LABELS = {"first": "first", "second": "second", "abstain": "tie", "invalid": "invalid"}
@@ -25,15 +26,21 @@ def _num(value: Any) -> float | None:
     return None if math.isnan(float(value)) else float(value)
 
 
-def _sets(result: ResultFile, design: str) -> dict[int, dict[str, Any]]:
-    return {int(s["id"]): s for s in result.case_sets() if s["design"] == design}
+def _sets(result: ResultFile, design: str) -> dict[int, Case]:
+    return {c.id or 0: c for c in result.cases(design)}
 
 
-def _rows(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def _rows(answers: pd.DataFrame, sets: dict[int, Case]) -> list[dict[str, Any]]:
     if answers.empty:
         return []
-    mask = answers["set_id"].isin(list(sets))
+    mask = answers["case_id"].isin(list(sets))
     return [dict(r) for r in answers[mask].to_dict("records")]
+
+
+def d1_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
+    """D1's judgments from a run's answers (stats.inputs.d1_judgments, the one place
+    its columns are derived) and the variants' details."""
+    return d1_judgments(answers, result.variant_details())
 
 
 def d2_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
@@ -51,16 +58,16 @@ def d2_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
     for a in rows:
         if a["kind"] != "rating":
             continue
-        s = sets[int(a["set_id"])]
+        s = sets[int(a["case_id"])]
         vid = a["variants"][0]
-        i = s["variants"].index(vid)
+        i = s.variants.index(vid)
         p = a["parsed"]
         race, gender = perceived.get(vid, ("", ""))
         out.append(
             {
-                "cluster": s["cluster"],
-                "condition": s["meta"]["conditions"][i],
-                "group": s["meta"]["groups"][i] or None,
+                "cluster": s.cluster,
+                "condition": s.meta["conditions"][i],
+                "group": s.meta["groups"][i] or None,
                 "rating": _num(p.get("rating")),
                 "experience": _num(p.get("experience")),
                 "professionalism": _num(p.get("professionalism")),
@@ -94,14 +101,14 @@ def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
     sets = _sets(result, "D3")
     point, pair = [], []
     for a in _rows(answers, sets):
-        s = sets[int(a["set_id"])]
-        meta, ids = s["meta"], s["variants"]
+        s = sets[int(a["case_id"])]
+        meta, ids = s.meta, s.variants
         if a["kind"] in ("yes_no", "rating"):
             vid = a["variants"][0]
             i = ids.index(vid)
             point.append(
                 {
-                    "pool_id": s["id"],
+                    "pool_id": s.id,
                     "source": _source(meta, i),
                     "candidate_id": vid,
                     "group": meta["groups"][i],
@@ -116,7 +123,7 @@ def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
             ia, ib = ids.index(cand_a), ids.index(cand_b)
             pair.append(
                 {
-                    "pool_id": s["id"],
+                    "pool_id": s.id,
                     "cand_a": cand_a,
                     "cand_b": cand_b,
                     "group_a": meta["groups"][ia],
@@ -137,19 +144,19 @@ def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
     sets = _sets(result, "D4")
     scores, ranks = [], []
     for a in _rows(answers, sets):
-        s = sets[int(a["set_id"])]
-        meta, ids = s["meta"], s["variants"]
-        if s["kind"] == "scoring" and a["kind"] == "dimensions":
+        s = sets[int(a["case_id"])]
+        meta, ids = s.meta, s.variants
+        if s.kind == "scoring" and a["kind"] == "dimensions":
             i = ids.index(a["variants"][0])
             row: dict[str, Any] = {
-                "cluster": s["cluster"],
+                "cluster": s.cluster,
                 "variant": meta["variant"][i],
                 "group": meta["groups"][i] or None,
                 "rep": int(a["rep"]),
             }
             row |= {d: _num(a["parsed"].get(d)) for d in D4_DIMENSIONS}
             scores.append(row)
-        elif s["kind"] == "ranking" and a["kind"] == "ranking":
+        elif s.kind == "ranking" and a["kind"] == "ranking":
             given = a["parsed"].get("ranks") or []
             shown = a["variants"]
             for j, vid in enumerate(shown):
@@ -158,7 +165,7 @@ def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
                     {
                         # The batch (case set) is the cluster: every order and repeat of it
                         # ranks the same candidates.
-                        "batch_id": int(s["id"]),
+                        "batch_id": s.id or 0,
                         "answer_id": int(a["request_id"]),
                         "group": meta["groups"][ids.index(vid)],
                         "rank": None if rank is None else int(rank),

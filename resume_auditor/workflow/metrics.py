@@ -24,7 +24,7 @@ from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import AgreementDict, DesignBlocks, MetricsReport
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
-from resume_auditor.workflow.design_tables import d2_table, d3_tables, d4_tables
+from resume_auditor.workflow.design_tables import d1_table, d2_table, d3_tables, d4_tables
 
 SCHEMA = "resume-auditor.metrics/1"
 
@@ -89,10 +89,10 @@ def metrics_report(
         raise ValueError(f"{result.path} has no run" + (f" {run_id}" if run_id else "") + ".")
     study = result.study()
     progress = result.progress(run.id)
-    judgments = result.judgments(run.id)
+    answers = result.answers(run.id)
     thresholds = thresholds if thresholds is not None else active_thresholds()
-    d1_judgments = judgments[judgments["design"] == "D1"]
-    results = design_results(result, run.id, thresholds)
+    d1_judgments = d1_table(result, answers)
+    results = design_results(result, run.id, thresholds, answers)
     d1 = compute_d1(
         d1_judgments,
         thresholds=thresholds,
@@ -140,7 +140,7 @@ def metrics_report(
             "created_at": run.created_at,
         },
         "counts": {
-            "pairs": result.pair_count(),
+            "pairs": result.case_count("D1"),
             "requests": progress.total,
             "answered": progress.done,
             "failed": progress.failed,
@@ -217,9 +217,13 @@ class DesignResults(TypedDict, total=False):
     d4: D4Result
 
 
-def design_results(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignResults:
-    """The D2-D4 results (objects, flags decided per design) this run has answers for."""
-    answers = result.answers(run_id)
+def design_results(
+    result: ResultFile, run_id: int, thresholds: Thresholds, answers: pd.DataFrame | None = None
+) -> DesignResults:
+    """The D2-D4 results (objects, flags decided per design) this run has answers for
+    (`answers`: the run's answers when the caller has read them already)."""
+    if answers is None:
+        answers = result.answers(run_id)
     out: DesignResults = {}
     if answers.empty:
         return out
@@ -258,8 +262,7 @@ def _agreements(
     for other in runs:
         if other.id == run.id:
             continue
-        theirs = result.judgments(other.id)
-        theirs = theirs[theirs["design"] == "D1"]
+        theirs = d1_table(result, result.answers(other.id, design="D1"))
         if theirs.empty:
             continue
         agreement = error_agreement(

@@ -92,9 +92,12 @@ def plan_run(
     specs = request_specs(result, study, model or study.model)
     cells: dict[str, tuple[set[Any], int]] = {}
     for spec in specs:
-        case = spec.pair_id if spec.pair_id is not None else (spec.set_id, spec.variants)
+        # A D1 pair or a D4 ranked batch is one case in every order; a D2-D4 request
+        # about one candidate (or a D3 pair in one order) counts per what it shows.
+        whole = spec.cell.startswith("D1 ") or "ranking" in spec.cell
+        case = spec.case_id if whole else (spec.case_id, spec.variants)
         seen, n = cells.get(spec.cell, (set(), 0))
-        seen.add(case if "ranking" not in spec.cell else spec.set_id)
+        seen.add(case)
         cells[spec.cell] = (seen, n + 1)
     plan = RunPlan(small_cell=small_cell)
     for cell, (seen, n) in cells.items():
@@ -136,11 +139,10 @@ def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) ->
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
     """What each design's power depends on, counted from the built cases."""
     out: dict[str, dict[str, int]] = {}
-    pairs = result.pairs()
+    cases = result.cases()
+    pairs = [c for c in cases if c.design == "D1"]
     if pairs:
-        cross = [
-            p for p in pairs if p.kind.value == "equal" and p.group_a and p.group_a != p.group_b
-        ]
+        cross = [p for p in pairs if p.kind == "equal" and p.group_a and p.group_a != p.group_b]
         groups = sorted({g for p in cross for g in (p.group_a, p.group_b) if g})
         per = 2 if study.run.orders == "both" else 1
         if groups:
@@ -153,22 +155,21 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
                 "groups": len(groups),
                 "resumes": len({p.cluster for p in cross}),
             }
-    sets = result.case_sets()
-    d2 = [s for s in sets if s["design"] == "D2"]
+    d2 = [s for s in cases if s.design == "D2"]
     if d2:
-        d2_groups = {g for s in d2 for g in s["meta"].get("groups", []) if g}
-        out["D2"] = {"resumes": len({s["cluster"] for s in d2}), "groups": len(d2_groups)}
-    d3 = [s for s in sets if s["design"] == "D3"]
+        d2_groups = {g for s in d2 for g in s.meta.get("groups", []) if g}
+        out["D2"] = {"resumes": len({s.cluster for s in d2}), "groups": len(d2_groups)}
+    d3 = [s for s in cases if s.design == "D3"]
     if d3:
-        out["D3"] = {"pools": len(d3), "groups": len(d3[0]["meta"].get("groups", []))}
-    scoring = [s for s in sets if s["design"] == "D4" and s["kind"] == "scoring"]
-    ranking = [s for s in sets if s["design"] == "D4" and s["kind"] == "ranking"]
+        out["D3"] = {"pools": len(d3), "groups": len(d3[0].meta.get("groups", []))}
+    scoring = [s for s in cases if s.design == "D4" and s.kind == "scoring"]
+    ranking = [s for s in cases if s.design == "D4" and s.kind == "ranking"]
     if scoring or ranking:
-        d4_groups = {g for s in scoring for g in s["meta"].get("groups", []) if g}
+        d4_groups = {g for s in scoring for g in s.meta.get("groups", []) if g}
         out["D4"] = {
-            "resumes": len({s["cluster"] for s in scoring}),
+            "resumes": len({s.cluster for s in scoring}),
             "groups": max(len(d4_groups), 2),
             "batches": len(ranking),
-            "batch_size": max((len(s["variants"]) for s in ranking), default=5),
+            "batch_size": max((len(s.variants) for s in ranking), default=5),
         }
     return out

@@ -16,9 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from resume_auditor.domain.case import Order, Truth
 from resume_auditor.domain.study import (
     ModelSpec,
     StudyConfig,
@@ -26,13 +24,17 @@ from resume_auditor.domain.study import (
     study_from_dict,
     study_to_dict,
 )
-from resume_auditor.prompts import build_body, get_kind, get_preset
+from resume_auditor.prompts import get_kind, get_preset
 from resume_auditor.store import writelock
 from resume_auditor.store.backup import install_new, remove_partial
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.variants.generate import GenProgress, generate_for_audit
 from resume_auditor.workflow.cases import build_cases
-from resume_auditor.workflow.design_requests import check_design_presets, design_specs
+from resume_auditor.workflow.design_requests import (
+    check_design_presets,
+    design_specs,
+    request_body,
+)
 from resume_auditor.workflow.ingest import (
     ingest_study_resumes,
     job_from_study,
@@ -121,8 +123,7 @@ def _fork(source: Path, target: Path) -> None:
                 f"DELETE FROM request WHERE run_id IN ({audit_runs})",
                 f"DELETE FROM batch WHERE run_id IN ({audit_runs})",
                 "DELETE FROM run WHERE purpose = 'audit'",
-                "DELETE FROM case_set",
-                "DELETE FROM pair",
+                "DELETE FROM test_case",
                 "DELETE FROM variant",
             ):
                 db.execute(statement)
@@ -131,78 +132,18 @@ def _fork(source: Path, target: Path) -> None:
         remove_partial(partial)
 
 
-def request_body(
-    model: ModelSpec, preset_id: str, job_text: str, first: str, second: str
-) -> dict[str, Any]:
-    """The stored body of one pairwise request (D1): two resumes under a preset."""
-    preset = get_preset(preset_id)
-    return build_body(
-        model, preset, {"resume_1": first, "resume_2": second, "job_description": job_text}
-    )
-
-
-def _expected(truth: Truth, order: Order) -> str:
-    """The answer a valid screener gives: the more qualified one, or abstain."""
-    if truth is Truth.EQUAL:
-        return "abstain"
-    shown_first = "a" if order is Order.AB else "b"
-    return "first" if truth.value == shown_first else "second"
-
-
 def request_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
-    """Every request the audit's cases imply for `model`: D1 pairs, then D2-D4 sets.
+    """Every request the audit's cases imply for `model` (design_requests.design_specs).
 
     `_queue_run` stores them; the plan before a run (workflow/plan.py) counts them,
     so what is announced is what is queued.
     """
-    preset = get_preset(study.run.prompt)
-    job_text = result.job().text
-    variants = {v.id: v for v in result.variants()}
-    orders = [Order.AB, Order.BA] if study.run.orders == "both" else [Order.AB]
-    keyed = []
-    for pair in result.pairs():
-        pair_id = pair.id or 0
-        groups = sorted(g or "" for g in (pair.group_a, pair.group_b))
-        cell = f"D1 {pair.kind.value} pairs, k={pair.k}, {' vs '.join(groups)}"
-        if pair.signal != "name":
-            cell += f", {pair.signal} signals"
-        for order in orders:
-            first, second = (
-                (pair.variant_a, pair.variant_b)
-                if order is Order.AB
-                else (pair.variant_b, pair.variant_a)
-            )
-            body = request_body(
-                model, study.run.prompt, job_text, variants[first].text, variants[second].text
-            )
-            context = {
-                "names": [variants[first].name or "", variants[second].name or ""],
-                "expect": _expected(pair.truth, order),
-                "cluster": pair.cluster,
-            }
-            for rep in range(study.run.repeats):
-                spec = RequestSpec(
-                    ukey=f"pair:{pair_id}:{order.value}",
-                    kind=preset.kind,
-                    body=body,
-                    variants=(first, second),
-                    rep=rep,
-                    preset=preset.id,
-                    pair_id=pair_id,
-                    order=order.value,
-                    context=context,
-                    cell=cell,
-                )
-                keyed.append(((pair.cluster, first, rep), spec))
-    # Requests that show the same resume first run back to back, so a server that
-    # caches the prompt prefix (llama.cpp, OpenAI, Anthropic) reuses it.
-    keyed.sort(key=lambda kv: kv[0])
-    return [spec for _, spec in keyed] + design_specs(result, study, model)
+    return design_specs(result, study, model)
 
 
 def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
     preset = get_preset(study.run.prompt)
-    if not get_kind(preset.kind).pairwise and result.pair_count():
+    if not get_kind(preset.kind).pairwise and result.case_count("D1"):
         raise StudyError(
             f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
             "validity pairs need a pairwise prompt, such as d1-baseline."
@@ -347,6 +288,6 @@ def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> 
         if prompt:
             get_preset(prompt)
             study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
-        if not result.pair_count() and not result.case_sets():
+        if not result.case_count():
             raise StudyError("There are no test cases yet: build them first.")
         return _queue_run(result, study, model)

@@ -118,10 +118,10 @@ def main(argv: list[str]) -> int:
         from resume_auditor.store.resultfile import ResultFile
 
         with ResultFile(result) as rf:
-            frame = rf.judgments(run_id).tail(8)
+            frame = rf.answers(run_id, design="D1").tail(8)
         presenter.show_answers(
             [
-                Answer(int(r.request_id), int(r.pair_id), r.ord, Label(r.label), r.justification)
+                Answer(int(r.request_id), int(r.case_id), r.ord, Label(r.label), r.justification)
                 for r in frame.itertuples()
             ]
         )

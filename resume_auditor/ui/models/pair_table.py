@@ -106,15 +106,15 @@ def load_rows(path: Path, run_id: int | None) -> tuple[list[PairRow], str]:
     with ResultFile(path) as result:
         labels = result.variant_labels()
         rows: dict[int, PairRow] = {}
-        for p in result.pairs():
+        for p in result.cases("D1"):
             name_a = labels.get(p.variant_a, ("", "", ""))[0]
             name_b = labels.get(p.variant_b, ("", "", ""))[0]
             rows[p.id or 0] = PairRow(
                 pair_id=p.id or 0,
-                kind=p.kind.value,
-                truth=p.truth.value,
+                kind=str(p.kind),
+                truth=p.truth.value if p.truth is not None else "",
                 k=p.k,
-                cluster=p.cluster,
+                cluster=p.cluster or 0,
                 name_a=name_a,
                 name_b=name_b,
                 group_a=p.group_a or "",

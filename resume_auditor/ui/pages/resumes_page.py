@@ -172,7 +172,7 @@ class ResumesPage(Page):
                         raise
                     record_unreadable(result, path.name, data, exc.message)
                     note = f"✗ {exc.message}"
-                if result.pair_count():
+                if result.case_count("D1"):
                     result.clear_cases()
             return note or f"Added {path.name}."
 
@@ -211,7 +211,7 @@ class ResumesPage(Page):
         record = self._data.resumes[row]
 
         def change(result: ResultFile) -> None:
-            if result.pair_count():
+            if result.case_count("D1"):
                 result.clear_cases()
             result.delete_resume(record.id)
 
