@@ -2,7 +2,8 @@
 
 Three tabs. *Designs* sets D1-D4 and shows, before anything is paid for, the cases
 and requests per cell with a warning where a cell is too small. *Qualification
-variants* has a generator model write c+/c− copies and reworded twins, and lets
+variants* has a generator model write copies with more or fewer qualifications
+(the paper's c+/c−) and reworded twins, and lets
 the user read, accept or reject each. *Pairs* lists the built pairs; select one to
 see exactly what differs.
 """
@@ -42,7 +43,7 @@ from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.design_settings import DesignSettings
 from resume_auditor.ui.widgets.diff_view import DiffView
-from resume_auditor.ui.widgets.qual_review import QualReview
+from resume_auditor.ui.widgets.qual_review import KIND_LABELS, QualReview
 from resume_auditor.variants.generate import GenerationReport
 from resume_auditor.workflow.plan import RunPlan, plan_run
 from resume_auditor.workflow.prepare import study_of
@@ -58,10 +59,73 @@ PLAN_HEADERS = ("Design", "Cell", "Cases", "Requests", "Warning")
 
 _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
 
+# The designs as the screen names them; the paper's code and name go in a tooltip.
+DESIGN_NAMES = {
+    "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
+    "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
+    "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
+    "D4": ("Scores and rankings", "Design D4: FAIRE (Wen et al. 2025)"),
+}
+# The papers' shorthand in the notes the case builders write, in words.
+_PAIR_NAMES = (
+    (re.compile(r"\(c\+, c\)"), "“extra skills vs just qualified”"),
+    (re.compile(r"\(c, c[-−]\)"), "“qualified vs missing a requirement”"),
+    (re.compile(r"\(c\+, c[-−]\)"), "“extra skills vs missing a requirement”"),
+    (re.compile(r"\bc\+ cop(y|ies)"), r"cop\1 with extra preferred skills"),
+    (re.compile(r"\bc[-−] cop(y|ies)"), r"cop\1 missing a requirement"),
+    (re.compile(r"\bno c\+ "), "no copy with extra preferred skills "),
+    (re.compile(r"\bno c[-−] "), "no copy missing a requirement "),
+)
+_K = re.compile(r"\b(?:with )?k\s*=\s*(\d)")
+_D1_CELL = re.compile(r"^D1 (equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
+
+
+def _qualifications(k: int) -> str:
+    return f"{k} qualification{'s' if k != 1 else ''}"
+
+
+def plain_words(text: str) -> str:
+    """A builder's note in a recruiter's words: '(c+, c)', 'k=1' and group keys spelled out."""
+    for pattern, words in _PAIR_NAMES:
+        text = pattern.sub(words, text)
+    text = _K.sub(lambda m: f"{_qualifications(int(m.group(1)))} apart", text)
+    return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), text)
+
+
+def design_name(code: str) -> str:
+    return DESIGN_NAMES.get(code, (code, ""))[0]
+
 
 def readable_cell(cell: str) -> str:
-    """A plan cell's name with group keys as a reader writes them (black_woman -> Black woman)."""
-    return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
+    """A plan cell's name as a reader says it: "D1 unequal pairs, k=1, black_woman vs
+    white_man" -> "Unequal, 1 qualification apart: Black woman vs White man"."""
+    groups = _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
+    d1 = _D1_CELL.match(groups)
+    if d1:
+        kind, k, who, signal = d1.groups()
+        head = (
+            "Equally qualified" if kind == "equal" else f"Unequal, {_qualifications(int(k))} apart"
+        )
+        how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
+        return f"{head}: {who}{how}"
+    code, _, rest = groups.partition(" ")
+    if code == "D2":
+        if rest.startswith("check "):
+            return f"Which group the model reads: {rest[6:]}"
+        return "Rated with no identity" if rest == "blinded" else f"Rated as {rest}"
+    if code == "D3":
+        return "Pools, two at a time" if rest == "pairwise" else f"Pools: {rest}"
+    if code == "D4":
+        if rest.startswith("ranking by "):
+            return f"Ranked in batches by {rest[11:]}"
+        variant, _, who = rest.partition(" ")
+        what = {
+            "original": "the original resume",
+            "name": "another name",
+            "experience": "an activity that signals the group",
+        }.get(variant, variant)
+        return f"Scored: {what}" + (f", {who}" if who else "")
+    return groups
 
 
 def _plan(path: Path) -> RunPlan:
@@ -154,7 +218,7 @@ class VariantsPage(Page):
             owner=self,
         )
         usable = sum(1 for r in data.resumes if r.status != "error")
-        notes = f"\nNotes: {' '.join(data.notes)}" if data.notes else ""
+        notes = f"\nNotes: {' '.join(plain_words(n) for n in data.notes)}" if data.notes else ""
         if not data.pairs and not data.case_count:
             self.summary.setText(
                 "No test cases yet. Choose the designs above, then press Build test cases." + notes
@@ -173,7 +237,8 @@ class VariantsPage(Page):
     def _plan_loaded(self, plan: RunPlan, usable: int, notes: str) -> None:
         designs = plan.by_design()
         parts = [
-            f"{d}: {v['cases']} case(s), {v['requests']} request(s)" for d, v in designs.items()
+            f"{design_name(d)}: {v['cases']} case(s), {v['requests']} request(s)"
+            for d, v in sorted(designs.items())
         ]
         small = len(plan.warnings())
         text = (
@@ -190,14 +255,25 @@ class VariantsPage(Page):
         self.plan_table.setRowCount(len(plan.cells))
         for row, cell in enumerate(plan.cells):
             values = (
-                cell.design,
+                design_name(cell.design),
                 readable_cell(cell.cell),
                 str(cell.cases),
                 str(cell.requests),
                 cell.warning,
             )
+            tips = (
+                DESIGN_NAMES.get(cell.design, ("", cell.design))[1],
+                f"In the report's raw data: {cell.cell}",
+                "",
+                "",
+                cell.warning,
+            )
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
+                if tips[col]:
+                    item.setToolTip(tips[col])
+                if col == 0:
+                    item.setData(Qt.ItemDataRole.UserRole, cell.design)
                 if col in (2, 3):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -281,9 +357,9 @@ class VariantsPage(Page):
         if va is None or vb is None:
             return  # rows of cases just rebuilt; the new ones are on their way
         self.diff.show_pair(
-            f"A: {row.name_a} ({group_label(row.group_a)}, {va.kind.value})",
+            f"A: {row.name_a} ({group_label(row.group_a)}, {KIND_LABELS.get(va.kind, va.kind)})",
             va.text,
-            f"B: {row.name_b} ({group_label(row.group_b)}, {vb.kind.value})",
+            f"B: {row.name_b} ({group_label(row.group_b)}, {KIND_LABELS.get(vb.kind, vb.kind)})",
             vb.text,
         )
 

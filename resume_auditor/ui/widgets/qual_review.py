@@ -43,17 +43,39 @@ from resume_auditor.variants.generate import GenerationReport, GenProgress, gene
 from resume_auditor.variants.review import TextDiff, diff, set_status
 
 KIND_LABELS = {
-    VariantKind.BASE: "base (meets the required)",
-    VariantKind.MORE: "c+ (preferred added)",
-    VariantKind.LESS: "c− (required removed)",
-    VariantKind.REWORDED: "reworded twin",
+    VariantKind.BASE: "just qualified",
+    VariantKind.MORE: "extra preferred skills",
+    VariantKind.LESS: "missing a requirement",
+    VariantKind.REWORDED: "reworded, same skills",
+}
+# What each kind is, with the paper's name for it (Castleman et al.: c, c+, c−)
+KIND_TIPS = {
+    VariantKind.BASE: "Has exactly the required qualifications (the paper's base resume c).",
+    VariantKind.MORE: "The required qualifications plus some preferred ones (the paper's c+).",
+    VariantKind.LESS: "Lacks some required qualifications (the paper's c−).",
+    VariantKind.REWORDED: "The same qualifications in other words, for equal pairs.",
 }
 STATUS_LABELS = {
     QualStatus.PENDING: "not reviewed",
     QualStatus.ACCEPTED: "accepted",
     QualStatus.REJECTED: "rejected",
 }
-HEADERS = ("Resume", "Kind", "k", "Status", "Used", "Checks", "Written by", "What changes")
+HEADERS = (
+    "Resume",
+    "Kind of copy",
+    "Skills changed",
+    "Your review",
+    "Used",
+    "Checks",
+    "Written by",
+    "What changes",
+)
+HEADER_TIPS = {
+    2: "How many qualifications this copy adds or removes (the paper's k).",
+    4: "Whether the test cases use this text: it passed every check, or you accepted it.",
+    5: "Automatic checks: the change is really there, not trivial, and the length stays "
+    "within 10%.",
+}
 COL_CHECKS, COL_USED, COL_CHANGES = 5, 4, 7
 
 
@@ -124,8 +146,9 @@ class QualReview(QWidget):
         self.change_button.clicked.connect(self._choose_generator)
         self.generate_button = QPushButton("Write variants")
         self.generate_button.setToolTip(
-            "Ask the generator for c+ and c− copies, reworded twins and a completed base for "
-            "every resume, then check each. Texts already written are kept."
+            "Ask the generator model for copies with extra preferred skills, copies missing a "
+            "requirement, reworded copies and a just-qualified version of every resume, then "
+            "check each. Texts already written are kept."
         )
         self.generate_button.clicked.connect(self._generate)
         self.stop_button = QPushButton("Stop")
@@ -155,6 +178,11 @@ class QualReview(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         self.table = QTableWidget(0, len(HEADERS))
         self.table.setHorizontalHeaderLabels(HEADERS)
+        for col, tip in HEADER_TIPS.items():
+            header_item = self.table.horizontalHeaderItem(col)
+            if header_item is not None:
+                header_item.setToolTip(tip)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -226,6 +254,10 @@ class QualReview(QWidget):
             )
             for col, value in enumerate(cells):
                 item = QTableWidgetItem(value)
+                if col == 0:
+                    item.setToolTip(value)
+                elif col == 1:
+                    item.setToolTip(KIND_TIPS.get(q.kind, ""))
                 if col == COL_CHECKS and q.checks and not q.verified:
                     item.setForeground(QColor("#c62828"))
                     item.setToolTip(checks_text(q))
@@ -236,13 +268,17 @@ class QualReview(QWidget):
                 self.table.setItem(row, col, item)
         for col in range(COL_CHANGES):
             self.table.resizeColumnToContents(col)
+        # long file names and check lists are elided (full text in the tooltip), so the
+        # "What changes" column keeps room at 1280 pixels wide
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 220))
         self.table.setColumnWidth(COL_CHECKS, min(self.table.columnWidth(COL_CHECKS), 260))
         flagged = sum(1 for q in self._texts if q.checks and not q.verified)
         if not self._texts:
             self.status.setText(
-                "No variant texts yet. Without a generator the cases use name swaps and "
-                "lines deleted from the resumes (c−) only; choose a generator model and press "
-                "Write variants for c+ copies, reworded twins and completed bases."
+                "No variant texts yet. Without a generator model the cases use name swaps and "
+                "copies with a required line deleted only. Choose a generator model and press "
+                "Write variants for copies with extra preferred skills, reworded copies and "
+                "just-qualified versions."
             )
         elif self._cancel is None:
             used = sum(1 for q in self._texts if q.usable())
