@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
 
         def report(data: object) -> None:
             print(
-                f"loaded {getattr(data, 'path', '')}: {len(getattr(data, 'pairs', []))} pairs",
+                f"loaded {getattr(data, 'path', '')}: {len(getattr(data, 'pairs', []))} pairs, "
+                f"{getattr(data, 'case_count', 0)} other case sets",
                 flush=True,
             )
             app.exit(0)

@@ -18,7 +18,7 @@ from resume_auditor.domain.study import ModelSpec
 from resume_auditor.resources import sample_study
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.main_window import MainWindow
-from resume_auditor.ui.pages.variants_page import plain_words, readable_cell
+from resume_auditor.ui.plain_words import plain_words, readable_cell
 from resume_auditor.ui.widgets.qual_review import COL_USED
 from resume_auditor.variants.generate import generate_for_audit
 from resume_auditor.workflow.prepare import prepare, study_of

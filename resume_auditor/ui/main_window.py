@@ -38,6 +38,7 @@ from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.pages.resumes_page import ResumesPage
 from resume_auditor.ui.pages.run_page import RunPage
 from resume_auditor.ui.pages.variants_page import VariantsPage
+from resume_auditor.ui.plain_words import plain_words
 from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
@@ -329,7 +330,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
         self.statusBar().showMessage(f"Audit file: {data.path}")
         if not reopened and data.notes:  # after the file name, which would hide it at once
-            self.statusBar().showMessage(data.notes[0], 15000)
+            self.statusBar().showMessage(plain_words(data.notes[0]), 15000)
         self._update_steps(data)
         self._show_next_hint(data)
         if self._start_when_loaded and shipped_sample(data.study.name) == "quick":
