@@ -1,0 +1,89 @@
+"""Long tasks: progress reaches the window, Cancel is answered at once, late results
+are let go of; opening an audit can be cancelled."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from pytestqt.qtbot import QtBot
+from runner_fixtures import new_audit
+
+from resume_auditor.domain.study import ModelSpec
+from resume_auditor.store import writelock
+from resume_auditor.ui.main_window import MainWindow
+from resume_auditor.ui.tasks import TaskControl, run_cancellable, wait_for_background
+
+MODEL = ModelSpec(provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m")
+
+
+def test_cancel_is_answered_at_once_and_the_late_result_goes_to_on_cancelled(
+    qtbot: QtBot,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    seen: dict[str, list[Any]] = {"done": [], "error": [], "progress": [], "late": []}
+
+    def work(control: TaskControl) -> str:
+        control.progress("step 1 of 2")
+        started.set()
+        release.wait(10)  # a step that cannot stop midway
+        return "result"
+
+    control = run_cancellable(
+        work,
+        seen["done"].append,
+        seen["error"].append,
+        on_progress=seen["progress"].append,
+        on_cancelled=seen["late"].append,
+    )
+    assert started.wait(10)
+    qtbot.waitUntil(lambda: seen["progress"] == ["step 1 of 2"])
+    control.cancel()
+    assert control.cancelled  # the caller updates the window now, not when the step ends
+    release.set()
+    assert wait_for_background()
+    qtbot.waitUntil(lambda: seen["late"] == ["result"])
+    assert seen["done"] == [] and seen["error"] == []
+
+
+def test_a_task_stops_at_its_next_safe_point(qtbot: QtBot) -> None:
+    steps: list[int] = []
+    seen: list[Any] = []
+    go = threading.Event()
+
+    def work(control: TaskControl) -> None:
+        for i in range(1000):
+            go.wait(10)
+            control.check()
+            steps.append(i)
+
+    control = run_cancellable(work, seen.append, seen.append, on_cancelled=seen.append)
+    control.cancel()
+    go.set()
+    assert wait_for_background()
+    qtbot.waitUntil(lambda: seen == [None])
+    assert steps == []
+
+
+def test_opening_an_audit_can_be_cancelled_and_lets_go_of_it(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    audit = tmp_path / "c.audit"
+    new_audit(audit, MODEL)
+    loaded: list[Any] = []
+    window.session.loaded.connect(loaded.append)
+    with qtbot.waitSignal(window.session.cancelled, timeout=5000) as blocker:
+        window.open_path(audit)
+        assert window.cancel_button.isVisible()
+        window.cancel_button.click()
+    assert "Opening cancelled" in blocker.args[0]
+    assert "File → Open" in window.placeholder.text()
+    assert not window.cancel_button.isVisible()
+    assert wait_for_background()  # the worker claimed the audit, or stopped before
+    qtbot.waitUntil(lambda: not writelock.holds(audit), timeout=5000)  # the late claim let go
+    assert loaded == [] and window.session.data is None
+    # and opening it again works
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        window.open_path(audit)
+    assert writelock.holds(audit)
