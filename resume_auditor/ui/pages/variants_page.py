@@ -264,7 +264,10 @@ class VariantsPage(Page):
             self.summary.setText(problem)
             return
         self.build_button.setEnabled(False)
-        self.summary.setText("Building test cases…")
+        self.summary.setText(
+            "Building test cases… Building cannot stop midway (it is all or nothing, so a "
+            "half-built set never reaches a run); it takes seconds, and the window stays usable."
+        )
 
         def done(notes: list[str]) -> None:
             self.build_button.setEnabled(True)
