@@ -186,5 +186,5 @@ def test_builder_notes_lose_the_papers_shorthand() -> None:
     )
     shown = plain_words(note)
     assert not any(term in shown for term in JARGON), shown
-    assert "“extra skills vs just qualified” pairs 1 qualification apart" in shown
+    assert "“extra skills vs just qualified” pairs differing by 1 qualification" in shown
     assert "copy missing a requirement" in shown

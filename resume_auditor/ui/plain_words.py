@@ -31,7 +31,8 @@ _PAIR_NAMES = (
     (re.compile(r"\bno c\+ "), "no copy with extra preferred skills "),
     (re.compile(r"\bno c[-−] "), "no copy missing a requirement "),
 )
-_K = re.compile(r"\b(?:with )?k\s*=\s*(\d)")
+_WITH_K = re.compile(r"\bwith k\s*=\s*(\d)")
+_K = re.compile(r"\bk\s*=\s*(\d)")
 _D1_CELL = re.compile(r"^D1 (equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
 
 
@@ -43,6 +44,7 @@ def plain_words(text: str) -> str:
     """A builder's note in a recruiter's words: '(c+, c)', 'k=1' and group keys spelled out."""
     for pattern, words in _PAIR_NAMES:
         text = pattern.sub(words, text)
+    text = _WITH_K.sub(lambda m: f"differing by {_qualifications(int(m.group(1)))}", text)
     text = _K.sub(lambda m: f"{_qualifications(int(m.group(1)))} apart", text)
     return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), text)
 

@@ -148,7 +148,7 @@ class SettingsDialog(QDialog):
             from resume_auditor.workflow.metrics import shipped_thresholds
 
             current = shipped_thresholds()
-        grid.addWidget(QLabel("<b>Flag when below / above</b>"), 0, 0)
+        grid.addWidget(QLabel("<b>Flag a number when it crosses</b>"), 0, 0)
         grid.addWidget(QLabel("<b>Value</b>"), 0, 1)
         grid.addWidget(QLabel("<b>Where the number comes from</b>"), 0, 2)
         line = self.fontMetrics().lineSpacing()

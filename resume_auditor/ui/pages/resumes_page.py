@@ -94,6 +94,7 @@ class ResumesPage(Page):
         self.files.setAccessibleName("Resume files")
         # long file names lose their middle, not their end; the tooltip has the full name
         self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.files.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.files.currentRowChanged.connect(self._show)
         buttons = QHBoxLayout()
         self.add_button = QPushButton("Add resumes…")

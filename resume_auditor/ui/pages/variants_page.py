@@ -11,6 +11,7 @@ see exactly what differs.
 from __future__ import annotations
 
 import dataclasses
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -94,6 +96,13 @@ class VariantsPage(Page):
         self.build_button.clicked.connect(self._build)
         row.addWidget(self.build_button, 0, Qt.AlignmentFlag.AlignTop)
         dl.addLayout(row)
+        # What the builders could not make and why: a list of its own that scrolls, so
+        # a long one never squeezes the plan table off a 800-pixel-high screen.
+        self.notes = QTextBrowser()
+        self.notes.setAccessibleName("Notes from building the test cases")
+        self.notes.setMaximumHeight(5 * self.fontMetrics().lineSpacing() + 12)
+        self.notes.hide()
+        dl.addWidget(self.notes)
         self.plan_table = QTableWidget(0, len(PLAN_HEADERS))
         self.plan_table.setHorizontalHeaderLabels(PLAN_HEADERS)
         self.plan_table.verticalHeader().setVisible(False)
@@ -147,7 +156,8 @@ class VariantsPage(Page):
             owner=self,
         )
         usable = sum(1 for r in data.resumes if r.status != "error")
-        notes = f"\nNotes: {' '.join(plain_words(n) for n in data.notes)}" if data.notes else ""
+        self._show_notes(data.notes)
+        notes = ""
         if not data.pairs and not data.case_count:
             self.summary.setText(
                 "No test cases yet. Choose the designs above, then press Build test cases." + notes
@@ -162,6 +172,11 @@ class VariantsPage(Page):
             lambda exc: self.summary.setText(f"Could not count the requests: {exc}"),
             owner=self,
         )
+
+    def _show_notes(self, notes: list[str]) -> None:
+        self.notes.setVisible(bool(notes))
+        items = "".join(f"<li>{html.escape(plain_words(n))}</li>" for n in notes)
+        self.notes.setHtml(f"<b>Notes ({len(notes)})</b><ul style='margin: 0'>{items}</ul>")
 
     def _plan_loaded(self, plan: RunPlan, usable: int, notes: str) -> None:
         designs = plan.by_design()

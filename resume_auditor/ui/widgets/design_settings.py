@@ -205,7 +205,10 @@ class DesignSettings(QTabWidget):
             "Whether the two candidates of an unequal pair carry identities of the same group, "
             "of different groups, or both kinds of pair are built."
         )
-        form.addRow("Unequal pairs are from", self.d1_across)
+        across = QHBoxLayout()
+        across.addWidget(self.d1_across)
+        across.addStretch(1)
+        form.addRow("Unequal pairs are from", across)
         return tab
 
     def _d2_tab(self) -> QWidget:
@@ -257,7 +260,10 @@ class DesignSettings(QTabWidget):
         form.addRow("Rounds", self.d3_rounds)
         self.d3_prompt = _combo(D3_PROMPTS)
         self.d3_prompt.setToolTip("The question the model answers about each candidate alone.")
-        form.addRow("Question for each candidate", self.d3_prompt)
+        question = QHBoxLayout()
+        question.addWidget(self.d3_prompt)
+        question.addStretch(1)
+        form.addRow("Question for each candidate", question)
         self.d3_pairwise = QCheckBox("Also compare every two candidates of a pool, in both orders")
         self.d3_pairwise.setToolTip("The prompt preset d3-pairwise.")
         form.addRow(self.d3_pairwise)
