@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
 
     quit_after_load = "--quit-after-load" in args  # for smoke tests and start-up timing
     qt_args = [a for a in args if a.startswith("-") and a != "--quit-after-load"]
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("resume-auditor")
     app.setDesktopFileName("resume-auditor")

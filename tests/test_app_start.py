@@ -37,9 +37,7 @@ def test_the_option_reaches_the_app(
     assert started == [expected]
 
 
-def test_with_another_command_it_says_what_it_is_for(
-    started: list[list[str]], capsys: Any
-) -> None:
+def test_with_another_command_it_says_what_it_is_for(started: list[list[str]], capsys: Any) -> None:
     assert cli.main(["--quit-after-load", "metrics", "x.audit"]) == cli.EXIT_INPUT
     err = capsys.readouterr().err
     assert "opens the desktop app" in err and "resume-auditor gui FILE --quit-after-load" in err

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 
 import platformdirs
-from PySide6.QtCore import QObject, QtMsgType, Signal, qInstallMessageHandler
+from PySide6.QtCore import QObject, Qt, QtMsgType, Signal, qInstallMessageHandler
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -175,9 +175,7 @@ class ErrorDialog(QDialog):
         self.more_label.show()
 
 
-def _selectable() -> object:
-    from PySide6.QtCore import Qt
-
+def _selectable() -> Qt.TextInteractionFlag:
     return Qt.TextInteractionFlag.TextSelectableByMouse
 
 

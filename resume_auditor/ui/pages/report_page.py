@@ -212,6 +212,7 @@ class ReportPage(Page):
                     return
                 target = Path(name)
         option = {"view": "html", "csv": "csv_dir"}.get(kind, kind)
+        out: Path = target
         path = self._data.path
         run_id = self._data.runs[-1].id if self._data.runs else None
         what = {
@@ -251,7 +252,18 @@ class ReportPage(Page):
             self.message.setText(f"Could not write: {exc}")
 
         run_in_background(
-            lambda: write_report(path, run_id, **{option: target}), done, failed, owner=self
+            lambda: write_report(
+                path,
+                run_id,
+                html=out if option == "html" else None,
+                pdf=out if option == "pdf" else None,
+                xlsx=out if option == "xlsx" else None,
+                csv_dir=out if option == "csv_dir" else None,
+                bundle=out if option == "bundle" else None,
+            ),
+            done,
+            failed,
+            owner=self,
         )
 
     def status(self, data: AuditData | None) -> str:

@@ -61,7 +61,8 @@ def marked_html(text: str, slots: list[dict[str, Any]], findings: list[dict[str,
         if slot is not None:
             style.append(f"background-color:{SLOT_COLOURS[slot_group(str(slot['kind']))]}")
             style.append("color:#000")
-            tips.append(SLOT_LABELS.get(_kind(str(slot["kind"])), str(slot["kind"])))
+            kind = _kind(str(slot["kind"]))
+            tips.append(SLOT_LABELS.get(kind, str(kind)) if isinstance(kind, SlotKind) else kind)
         if found:
             hidden = any(f["kind"] in HIDDEN_FINDINGS for f in found)
             colour = (

@@ -281,9 +281,9 @@ class QualReview(QWidget):
                 "just-qualified versions."
             )
         elif self._cancel is None:
-            used = sum(1 for q in self._texts if q.usable())
+            n_used = sum(1 for q in self._texts if q.usable())
             self.status.setText(
-                f"{len(self._texts)} text(s), {used} used in cases"
+                f"{len(self._texts)} text(s), {n_used} used in cases"
                 + (
                     f"; {flagged} failed a check and are left out unless you accept them"
                     if flagged
