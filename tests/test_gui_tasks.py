@@ -76,6 +76,8 @@ def test_opening_an_audit_can_be_cancelled_and_lets_go_of_it(
     with qtbot.waitSignal(window.session.cancelled, timeout=5000) as blocker:
         window.open_path(audit)
         assert window.cancel_button.isVisible()
+        window.steps.setCurrentRow(0)  # as when the list takes focus: the waiting view stays
+        assert window.stack.currentWidget() is window.waiting
         window.cancel_button.click()
     assert "Opening cancelled" in blocker.args[0]
     assert "File → Open" in window.placeholder.text()

@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(page)
             self.steps.addItem(QListWidgetItem(page.title))
             page.next_requested.connect(self._next)
-        self.steps.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.steps.currentRowChanged.connect(self._go)
         # What the window shows while an audit opens or closes: what is happening, a
         # busy bar, and Cancel (or "Close now" while a closing audit is backed up).
         self.placeholder = QLabel("Opening…")
@@ -310,6 +310,14 @@ class MainWindow(QMainWindow):
         self.cancel_button.show()
         self.stack.setCurrentWidget(self.waiting)
         self.statusBar().showMessage(message)
+
+    def _go(self, row: int) -> None:
+        """Show a step's page, unless an audit is opening or closing: the waiting view,
+        with its Cancel, stays until that ends (the list takes focus, and with it row 0,
+        as the window first shows)."""
+        if (self.session.opening or self._quitting) and self.stack.currentWidget() is self.waiting:
+            return
+        self.stack.setCurrentIndex(row)
 
     def _cancel_busy(self) -> None:
         if self._quitting:  # backing up before quitting: the user would rather not wait
