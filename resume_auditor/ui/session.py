@@ -251,14 +251,16 @@ class Session(QObject):
         self.cancel_open()  # a second Open replaces the first
         if path.suffix.lower() == ".zip":
             self.busy.emit(
-                f"Opening the bundle {path.name}: recomputing every number… (this step "
-                "cannot stop midway: Cancel takes effect when it ends)"
+                f"Opening the bundle {path.name}: recomputing every number… This step "
+                "cannot stop midway: Cancel brings you back at once and the step finishes "
+                "unseen."
             )
             self._open(lambda c: _checked(lambda: import_and_load(path), c))
         elif path.suffix.lower() == ".toml":
             self.busy.emit(
-                f"Preparing {path.name}: reading documents and building test cases… (this "
-                "step cannot stop midway: Cancel takes effect when it ends)"
+                f"Preparing {path.name}: reading documents and building test cases… This "
+                "step cannot stop midway: Cancel brings you back at once and the step "
+                "finishes unseen."
             )
             self._open(lambda c: _checked(lambda: prepare_and_load(path), c))
         else:
