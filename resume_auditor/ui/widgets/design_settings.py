@@ -99,6 +99,14 @@ def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
     return box
 
 
+def _form(tab: QWidget) -> QFormLayout:
+    """A form whose fields keep their natural width (a number box across the page reads
+    as a text field)."""
+    form = QFormLayout(tab)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+    return form
+
+
 def _tip(widget: QWidget, text: str) -> QWidget:
     widget.setToolTip(text)
     return widget
@@ -149,7 +157,7 @@ class DesignSettings(QTabWidget):
 
     def _d1_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d1_on = QCheckBox(
             "Include pairs of candidates where the right answer is known: does the model pick "
             "the better one, and treat equals as equal?"
@@ -213,7 +221,7 @@ class DesignSettings(QTabWidget):
 
     def _d2_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d2_on = QCheckBox(
             "Include ratings by group: each resume rated alone, once under each group's identity"
         )
@@ -244,7 +252,7 @@ class DesignSettings(QTabWidget):
 
     def _d3_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d3_on = QCheckBox(
             "Include candidate pools: one candidate per group in each pool, over several rounds"
         )
@@ -286,7 +294,7 @@ class DesignSettings(QTabWidget):
 
     def _d4_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d4_on = QCheckBox(
             "Include scores and rankings: the original resume beside copies with another name "
             "or an activity that signals a group"
