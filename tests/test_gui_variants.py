@@ -182,7 +182,9 @@ def test_builder_notes_lose_the_papers_shorthand() -> None:
     note = (
         "All 4 resumes: No (c+, c) pairs with k=1: there is no c+ copy (it needs a generator "
         "model to add preferred qualifications). No (c, c-) pairs with k=3: there is no c- "
-        "copy. no c+ with k=2: only 1 preferred qualification(s) to add"
+        "copy. no c+ with k=2: only 1 preferred qualification(s) to add. They fall back to "
+        "the deterministic variants (name swaps, lexical c-). Read them with "
+        "`resume-auditor variants list` and accept any you judge correct."
     )
     shown = plain_words(note)
     assert not any(term in shown for term in JARGON), shown

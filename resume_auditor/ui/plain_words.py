@@ -29,6 +29,8 @@ _PAIR_NAMES = (
     (re.compile(r"\bc\+ cop(y|ies)"), r"cop\1 with extra preferred skills"),
     (re.compile(r"\bc[-−] cop(y|ies)"), r"cop\1 missing a requirement"),
     (re.compile(r"\bno c\+ "), "no copy with extra preferred skills "),
+    (re.compile(r"\blexical c[-−]"), "copies with a required line deleted"),
+    (re.compile(r"Read them with `resume-auditor variants list` and"), "Read them below and"),
     (re.compile(r"\bno c[-−] "), "no copy missing a requirement "),
 )
 _WITH_K = re.compile(r"\bwith k\s*=\s*(\d)")

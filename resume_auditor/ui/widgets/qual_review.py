@@ -36,6 +36,7 @@ from resume_auditor.domain.generation import GENERATOR_MAX_TOKENS, GenerationSpe
 from resume_auditor.domain.qualtext import QualStatus, QualText
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.plain_words import plain_words
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.model_picker import ModelPicker
@@ -436,7 +437,7 @@ class QualReview(QWidget):
         self._cancel = None
         self.stop_button.setEnabled(False)
         self.generate_button.setEnabled(self._editable)
-        text = " ".join(report.lines())
+        text = plain_words(" ".join(report.lines()))
         if not report.complete:
             text += " Stopped before the end: press Write variants to go on where it stopped."
         self.generated.emit(report)
