@@ -78,6 +78,12 @@ HEADER_TIPS = {
     "within 10%.",
 }
 COL_CHECKS, COL_USED, COL_CHANGES = 5, 4, 7
+COL_WRITER = 6
+MAX_CHANGES_SHOWN = 3
+
+
+def _short(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def checks_text(q: QualText) -> str:
@@ -183,7 +189,6 @@ class QualReview(QWidget):
             header_item = self.table.horizontalHeaderItem(col)
             if header_item is not None:
                 header_item.setToolTip(tip)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -242,8 +247,10 @@ class QualReview(QWidget):
         self.table.setRowCount(len(self._texts))
         for row, q in enumerate(self._texts):
             used = q.usable()
+            name = resume_names.get(q.resume_id, f"resume {q.resume_id}")
             cells = (
-                resume_names.get(q.resume_id, f"resume {q.resume_id}"),
+                # a file name keeps its end (the tooltip has all of it); other cells end in …
+                self.table.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, 180),
                 KIND_LABELS.get(q.kind, q.kind.value),
                 str(q.k) if q.k else "",
                 STATUS_LABELS[q.status],
@@ -256,6 +263,8 @@ class QualReview(QWidget):
             for col, value in enumerate(cells):
                 item = QTableWidgetItem(value)
                 if col == 0:
+                    item.setToolTip(name)
+                elif col == COL_WRITER:
                     item.setToolTip(value)
                 elif col == 1:
                     item.setToolTip(KIND_TIPS.get(q.kind, ""))
@@ -271,8 +280,9 @@ class QualReview(QWidget):
             self.table.resizeColumnToContents(col)
         # long file names and check lists are elided (full text in the tooltip), so the
         # "What changes" column keeps room at 1280 pixels wide
-        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 220))
-        self.table.setColumnWidth(COL_CHECKS, min(self.table.columnWidth(COL_CHECKS), 260))
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 200))
+        self.table.setColumnWidth(COL_CHECKS, min(self.table.columnWidth(COL_CHECKS), 200))
+        self.table.setColumnWidth(COL_WRITER, min(self.table.columnWidth(COL_WRITER), 150))
         flagged = sum(1 for q in self._texts if q.checks and not q.verified)
         if not self._texts:
             self.status.setText(
@@ -337,12 +347,18 @@ class QualReview(QWidget):
         lines = [checks_text(q)] if q.checks else []
         if q.attempts:
             lines.append(f"{q.attempts} attempt(s)")
+        full = list(lines)
         if q.changes:
             verb = {VariantKind.MORE: "Adds", VariantKind.LESS: "Removes"}.get(
                 q.kind, "Adds, to meet the requirements"
             )
-            lines.append(f"{verb}: " + "; ".join(q.changes))
+            # a completed base can add twenty qualifications: name a few, the tooltip has all
+            shown = "; ".join(_short(c) for c in q.changes[:MAX_CHANGES_SHOWN])
+            more = len(q.changes) - MAX_CHANGES_SHOWN
+            lines.append(f"{verb}: {shown}" + (f"; and {more} more" if more > 0 else ""))
+            full.append(f"{verb}: " + "; ".join(q.changes))
         self.detail.setText(" · ".join(lines))
+        self.detail.setToolTip("\n".join(full))
 
     # -- reviewing ---------------------------------------------------------------------------
 
