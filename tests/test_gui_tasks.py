@@ -89,3 +89,18 @@ def test_opening_an_audit_can_be_cancelled_and_lets_go_of_it(
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         window.open_path(audit)
     assert writelock.holds(audit)
+
+
+def test_closing_does_not_wait_for_the_backup_when_the_user_says_so(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    audit = tmp_path / "q.audit"
+    new_audit(audit, MODEL)
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        window.open_path(audit)
+    window.close()  # the backup starts in a worker; the window stays and says so
+    assert window.isVisible() and window.cancel_button.text() == "Close now"
+    assert "cannot stop midway" in window.placeholder.text()
+    window.cancel_button.click()
+    assert not window.isVisible()  # at once, not when the copy is done
+    assert wait_for_background()
