@@ -104,3 +104,23 @@ def test_closing_does_not_wait_for_the_backup_when_the_user_says_so(
     window.cancel_button.click()
     assert not window.isVisible()  # at once, not when the copy is done
     assert wait_for_background()
+
+
+def test_adding_resumes_counts_them_and_stop_adds_no_more(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    from conftest import SAMPLE
+
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        window.open_path(small_study)
+    page = window.resumes_page
+    before = page.files.count()
+    files = sorted((SAMPLE / "resumes").glob("0[2-4]-*.pdf"))
+    assert len(files) == 3
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        page.add_paths(files)
+        assert "(1 of 3)" in page.message.text() and not page.stop_button.isHidden()
+        page.stop_button.click()
+        assert "2 file(s) will not be added" in page.message.text()
+    assert page.files.count() == before + 1  # the file being read was finished, no more
+    assert page.stop_button.isHidden()
