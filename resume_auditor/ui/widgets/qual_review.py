@@ -353,9 +353,9 @@ class QualReview(QWidget):
                 q.kind, "Adds, to meet the requirements"
             )
             # a completed base can add twenty qualifications: name a few, the tooltip has all
-            shown = "; ".join(_short(c) for c in q.changes[:MAX_CHANGES_SHOWN])
+            first = "; ".join(_short(c) for c in q.changes[:MAX_CHANGES_SHOWN])
             more = len(q.changes) - MAX_CHANGES_SHOWN
-            lines.append(f"{verb}: {shown}" + (f"; and {more} more" if more > 0 else ""))
+            lines.append(f"{verb}: {first}" + (f"; and {more} more" if more > 0 else ""))
             full.append(f"{verb}: " + "; ".join(q.changes))
         self.detail.setText(" · ".join(lines))
         self.detail.setToolTip("\n".join(full))
