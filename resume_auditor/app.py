@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import cast
 
 from resume_auditor import APP_NAME
 
@@ -31,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
 
     quit_after_load = "--quit-after-load" in args  # for smoke tests and start-up timing
     qt_args = [a for a in args if a.startswith("-") and a != "--quit-after-load"]
-    app = cast(QApplication, QApplication.instance() or QApplication([sys.argv[0], *qt_args]))
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("resume-auditor")
     app.setDesktopFileName("resume-auditor")
@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
 
         def report(data: object) -> None:
             print(
-                f"loaded {getattr(data, 'path', '')}: {len(getattr(data, 'pairs', []))} pairs",
+                f"loaded {getattr(data, 'path', '')}: {len(getattr(data, 'pairs', []))} pairs, "
+                f"{getattr(data, 'case_count', 0)} other case sets",
                 flush=True,
             )
             app.exit(0)

@@ -51,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    # also here, not only after `gui`: `resume-auditor --quit-after-load` opens the app
+    p.add_argument(
+        "--quit-after-load", dest="app_quit_after_load", action="store_true", help=argparse.SUPPRESS
+    )
     sub = p.add_subparsers(dest="command")
 
     g = sub.add_parser("gui", help="open the desktop app")
@@ -525,7 +529,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
     if getattr(args, "file", None) and is_bundle(args.file):
         args.file = _bundle_to_audit(args.file)
     argv = [args.file] if getattr(args, "file", None) else []
-    if getattr(args, "quit_after_load", False):
+    if getattr(args, "quit_after_load", False) or getattr(args, "app_quit_after_load", False):
         argv.append("--quit-after-load")
     return gui_main(argv)
 
@@ -687,6 +691,14 @@ def cmd_serve_local(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if getattr(args, "app_quit_after_load", False) and args.command not in (None, "gui"):
+        print(
+            "resume-auditor: --quit-after-load opens the desktop app, loads the audit and "
+            f"quits; it does nothing for `{args.command}`. Use: resume-auditor gui FILE "
+            "--quit-after-load",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

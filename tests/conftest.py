@@ -57,6 +57,7 @@ def window(qtbot: Any) -> Iterator[Any]:
     yield win
     win.controller.shutdown()
     wait_for_background()
+    win.session.close_audit()  # back up and let go now, so closing the window is immediate
 
 
 @pytest.fixture

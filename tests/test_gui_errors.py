@@ -95,8 +95,11 @@ def test_the_window_holds_its_audit_and_backs_it_up_on_close(
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         window.open_path(audit)
     assert writelock.holds(audit)  # no other program may write it while it is open here
-    window.close()
+    with qtbot.waitSignal(window.session.closed, timeout=10000):
+        window.close()  # the backup is made in a worker; the window says so meanwhile
+        assert window.isVisible() and "Backing up w.audit" in window.placeholder.text()
     assert backup_path(audit).exists()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
     # Background readers the pages started may still be finishing; then nobody holds it.
     qtbot.waitUntil(lambda: not writelock.holds(audit), timeout=10000)
 
@@ -153,3 +156,23 @@ def test_the_damaged_dialog_names_the_backup_time(qtbot: QtBot, tmp_path: Path) 
     assert "x.audit is damaged" in box.text()
     assert "good copy of it from" in box.informativeText()
     assert any(b.text() == "Restore the last good copy" for b in box.buttons())
+
+
+def test_an_error_raised_in_a_qt_slot_reaches_the_dialog_and_the_log(
+    qtbot: QtBot, reporter: ErrorReporter
+) -> None:
+    """End to end: Qt calls a slot that raises; PySide hands it to sys.excepthook."""
+    from PySide6.QtCore import QTimer
+
+    def slot() -> None:
+        raise RuntimeError("a slot that fails")
+
+    QTimer.singleShot(0, slot)
+    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    dialog = reporter.dialog
+    assert dialog is not None and "a slot that fails" in dialog.happened.text()
+    assert dialog.copy_button.text() == "Copy details"
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    logged = log_file().read_text(encoding="utf-8")
+    assert "RuntimeError: a slot that fails" in logged and "Traceback" in logged

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from devtools.simulator import Simulator
 from devtools.simulator_gen import generator_policy
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from resume_auditor.domain.generation import GenerationSpec
@@ -16,6 +18,7 @@ from resume_auditor.domain.study import ModelSpec
 from resume_auditor.resources import sample_study
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.main_window import MainWindow
+from resume_auditor.ui.plain_words import plain_words, readable_cell
 from resume_auditor.ui.widgets.qual_review import COL_USED
 from resume_auditor.variants.generate import generate_for_audit
 from resume_auditor.workflow.prepare import prepare, study_of
@@ -100,6 +103,11 @@ def test_review_accept_reject_and_undo(
     assert review.table.item(row, COL_USED).text() == "yes"
 
 
+def _design(page: Any, row: int) -> str:
+    """The design code behind a plan row (the cell shows its plain name)."""
+    return str(page.plan_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+
+
 def test_design_settings_are_saved_and_the_plan_counts_cells(
     qtbot: QtBot, window: MainWindow, generated: Path, tmp_path: Path
 ) -> None:
@@ -107,7 +115,7 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     _open(qtbot, window, path)
     page = window.variants_page
     qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
-    designs = {page.plan_table.item(r, 0).text() for r in range(page.plan_table.rowCount())}
+    designs = {_design(page, r) for r in range(page.plan_table.rowCount())}
     with ResultFile(path) as rf:
         study = study_of(rf)
     expected = {
@@ -131,12 +139,54 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         page.build_button.click()
     qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
-    designs = {page.plan_table.item(r, 0).text() for r in range(page.plan_table.rowCount())}
+    designs = {_design(page, r) for r in range(page.plan_table.rowCount())}
     assert "D2" not in designs and designs
 
     # settings that cannot build say why instead of saving
     for cb in (page.settings.d1_on, page.settings.d3_on, page.settings.d4_on):
         cb.setChecked(False)
-    assert page.summary.text() == "Include at least one design."
+    assert page.summary.text() == "Include at least one kind of test."
     with ResultFile(path) as rf:
         assert study_of(rf).d4 is not None or study_of(rf).d1 is not None
+
+
+JARGON = ("c+", "c−", "c-", "k=", "k =", "D1", "D2", "D3", "D4", "_woman", "_man")
+
+
+@pytest.mark.parametrize(
+    ("cell", "shown"),
+    [
+        (
+            "D1 equal pairs, k=0, black_woman vs white_man",
+            "Equally qualified: Black woman vs White man",
+        ),
+        (
+            "D1 unequal pairs, k=2, black_man vs black_man, explicit signals",
+            "Unequal, 2 qualifications apart: Black man vs Black man (awards and memberships)",
+        ),
+        ("D2 blinded", "Rated with no identity"),
+        ("D2 check asian_woman", "Which group the model reads: Asian woman"),
+        ("D3 hispanic_man", "Pools: Hispanic man"),
+        ("D3 pairwise", "Pools, two at a time"),
+        ("D4 name white_man", "Scored: another name, White man"),
+        ("D4 original", "Scored: the original resume"),
+        ("D4 ranking by race", "Ranked in batches by race"),
+    ],
+)
+def test_plan_cells_are_named_in_plain_words(cell: str, shown: str) -> None:
+    assert readable_cell(cell) == shown
+    assert not any(term in shown for term in JARGON)
+
+
+def test_builder_notes_lose_the_papers_shorthand() -> None:
+    note = (
+        "All 4 resumes: No (c+, c) pairs with k=1: there is no c+ copy (it needs a generator "
+        "model to add preferred qualifications). No (c, c-) pairs with k=3: there is no c- "
+        "copy. no c+ with k=2: only 1 preferred qualification(s) to add. They fall back to "
+        "the deterministic variants (name swaps, lexical c-). Read them with "
+        "`resume-auditor variants list` and accept any you judge correct."
+    )
+    shown = plain_words(note)
+    assert not any(term in shown for term in JARGON), shown
+    assert "“extra skills vs just qualified” pairs differing by 1 qualification" in shown
+    assert "copy missing a requirement" in shown

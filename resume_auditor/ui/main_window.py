@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QProgressBar,
     QPushButton,
     QStackedWidget,
     QVBoxLayout,
@@ -38,6 +39,7 @@ from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.pages.resumes_page import ResumesPage
 from resume_auditor.ui.pages.run_page import RunPage
 from resume_auditor.ui.pages.variants_page import VariantsPage
+from resume_auditor.ui.plain_words import plain_words
 from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
@@ -84,11 +86,29 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(page)
             self.steps.addItem(QListWidgetItem(page.title))
             page.next_requested.connect(self._next)
-        self.steps.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.steps.currentRowChanged.connect(self._go)
+        # What the window shows while an audit opens or closes: what is happening, a
+        # busy bar, and Cancel (or "Close now" while a closing audit is backed up).
         self.placeholder = QLabel("Opening…")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
-        self.stack.addWidget(self.placeholder)
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # a long step whose length is not known
+        self.busy_bar.setMaximumWidth(420)
+        self.busy_bar.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop opening; the audit that was open stays open.")
+        self.cancel_button.clicked.connect(self._cancel_busy)
+        self.waiting = QWidget()
+        waiting = QVBoxLayout(self.waiting)
+        waiting.addStretch(1)
+        waiting.addWidget(self.placeholder)
+        waiting.addWidget(self.busy_bar, 0, Qt.AlignmentFlag.AlignHCenter)
+        waiting.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        waiting.addStretch(1)
+        self.stack.addWidget(self.waiting)
+        self._quitting = False
+        self._really_close = False
 
         # One sentence on what to do next, while a shipped sample is open.
         self.next_hint = QLabel("")
@@ -126,6 +146,8 @@ class MainWindow(QMainWindow):
         self.session.failed.connect(self._failed)
         self.session.damaged.connect(self._damaged)
         self.session.busy.connect(self._busy)
+        self.session.cancelled.connect(self._open_cancelled)
+        self.session.closed.connect(self._audit_closed)
         self.run_page.answers_recorded.connect(self.results_page.schedule_refresh)
         self.run_page.run_finished.connect(self._run_finished)
         self.results_page.updated.connect(self._results_updated)
@@ -284,8 +306,42 @@ class MainWindow(QMainWindow):
 
     def _busy(self, message: str) -> None:
         self.placeholder.setText(message)
-        self.stack.setCurrentWidget(self.placeholder)
+        self.busy_bar.show()
+        self.cancel_button.show()
+        self.stack.setCurrentWidget(self.waiting)
         self.statusBar().showMessage(message)
+
+    def _go(self, row: int) -> None:
+        """Show a step's page, unless an audit is opening or closing: the waiting view,
+        with its Cancel, stays until that ends (the list takes focus, and with it row 0,
+        as the window first shows)."""
+        if (self.session.opening or self._quitting) and self.stack.currentWidget() is self.waiting:
+            return
+        self.stack.setCurrentIndex(row)
+
+    def _cancel_busy(self) -> None:
+        if self._quitting:  # backing up before quitting: the user would rather not wait
+            self.session.closed.disconnect(self._audit_closed)
+            self._quitting = False
+            self._really_close = True
+            self.close()
+            return
+        self.session.cancel_open()
+
+    def _open_cancelled(self, message: str) -> None:
+        self._start_when_loaded = False
+        if self.session.data is not None:
+            self.stack.setCurrentIndex(max(0, self.steps.currentRow()))
+            self.statusBar().showMessage(message, 10000)
+            return
+        self._show_message(message + " Use File → Open to choose an audit.")
+        self.statusBar().showMessage(message)
+
+    def _show_message(self, message: str) -> None:
+        self.placeholder.setText(message)
+        self.busy_bar.hide()
+        self.cancel_button.hide()
+        self.stack.setCurrentWidget(self.waiting)
 
     def _failed(self, message: str) -> None:
         self._failed_view(message)
@@ -310,8 +366,7 @@ class MainWindow(QMainWindow):
         self.open_path(exc.path)
 
     def _failed_view(self, message: str) -> None:
-        self.placeholder.setText(f"Could not open this audit.\n\n{message}")
-        self.stack.setCurrentWidget(self.placeholder)
+        self._show_message(f"Could not open this audit.\n\n{message}")
         self.statusBar().showMessage("Could not open the audit")
 
     def _loaded(self, data: AuditData) -> None:
@@ -329,7 +384,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{data.study.name} — {APP_NAME}")
         self.statusBar().showMessage(f"Audit file: {data.path}")
         if not reopened and data.notes:  # after the file name, which would hide it at once
-            self.statusBar().showMessage(data.notes[0], 15000)
+            self.statusBar().showMessage(plain_words(data.notes[0]), 15000)
         self._update_steps(data)
         self._show_next_hint(data)
         if self._start_when_loaded and shipped_sample(data.study.name) == "quick":
@@ -436,10 +491,31 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.controller.shutdown()
-        self.session.close_audit()
+        if self.session.holds_audit and not self._really_close:
+            # The backup of a big audit takes seconds: made in a worker while the
+            # window says so; the window closes when it is done.
+            event.ignore()
+            self._quitting = True
+            name = self.session.path.name if self.session.path else "the audit"
+            self._busy(
+                f"Backing up {name} before closing… A backup cannot stop midway; if you close "
+                "now, the previous backup is kept."
+            )
+            self.cancel_button.setText("Close now")
+            self.cancel_button.setToolTip("Close without waiting; the previous backup is kept.")
+            for action in self.audit_actions:
+                action.setEnabled(False)
+            self.session.close_audit_in_background()
+            return
         if self.presenter is not None:
             self.presenter.close()
         event.accept()
+
+    def _audit_closed(self) -> None:
+        if self._quitting:
+            self._quitting = False
+            self._really_close = True
+            self.close()
 
 
 def _new_seed() -> int:

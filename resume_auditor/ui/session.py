@@ -26,7 +26,7 @@ from resume_auditor.store import writelock
 from resume_auditor.store.backup import make_backup
 from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
-from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.tasks import TaskControl, run_cancellable, run_in_background
 from resume_auditor.workflow.bundle import import_bundle
 from resume_auditor.workflow.cases import build_cases
 from resume_auditor.workflow.prepare import prepare, study_of
@@ -59,20 +59,44 @@ class AuditData:
         return self.answered == 0
 
 
-def load_audit(path: Path, notes: list[str] | None = None) -> AuditData:
+def load_audit(
+    path: Path, notes: list[str] | None = None, control: TaskControl | None = None
+) -> AuditData:
+    """Read what the pages show; with a `control`, say each step and stop between steps
+    when the user cancels (a big audit's resumes and cases take seconds to read)."""
+
+    def step(text: str) -> None:
+        if control is not None:
+            control.check()
+            control.progress(text)
+
     with ResultFile(path) as result:
+        step(f"Opening {path.name}: the job and settings…")
+        study = study_of(result)
+        job = result.job() if result.has_job() else None
+        step(f"Opening {path.name}: the resumes…")
+        resumes = result.resumes()
+        step(f"Opening {path.name}: the test cases…")
+        variants = {v.id or 0: v for v in result.variants()}
+        pairs = result.cases("D1")
+        step(f"Opening {path.name}: the runs and answers…")
+        runs = result.runs()
+        answered = result.answered_count()
+        quals = result.qual_texts()
+        case_count = result.case_count() - result.case_count("D1")  # D2-D4 cases
+        step(f"Opening {path.name}: showing it…")
         return AuditData(
             path=path,
-            study=study_of(result),
-            job=result.job() if result.has_job() else None,
-            resumes=result.resumes(),
-            variants={v.id or 0: v for v in result.variants()},
-            pairs=result.cases("D1"),
-            runs=result.runs(),
-            answered=result.answered_count(),
+            study=study,
+            job=job,
+            resumes=resumes,
+            variants=variants,
+            pairs=pairs,
+            runs=runs,
+            answered=answered,
             notes=notes or [],
-            quals=result.qual_texts(),
-            case_count=result.case_count() - result.case_count("D1"),
+            quals=quals,
+            case_count=case_count,
         )
 
 
@@ -114,6 +138,14 @@ def import_and_load(bundle: Path) -> AuditData:
     return load_audit(imported.path, notes)
 
 
+def _checked(load: Callable[[], AuditData], control: TaskControl) -> AuditData:
+    """A step that cannot stop midway: checked for Cancel before and after it."""
+    control.check()
+    data = load()
+    control.check()
+    return data
+
+
 def _held(load: Callable[[], AuditData]) -> tuple[AuditData, writelock.WriterLock]:
     """Load an audit and claim it: while it is open here, no other program writes it."""
     data = load()
@@ -122,7 +154,9 @@ def _held(load: Callable[[], AuditData]) -> tuple[AuditData, writelock.WriterLoc
 
 
 class Session(QObject):
-    """Signals: loaded(AuditData), failed(str), damaged(AuditDamaged), busy(str).
+    """Signals: loaded(AuditData), failed(str), damaged(AuditDamaged), busy(str),
+    cancelled(str) when the user stopped an opening, closed() when a closing audit's
+    backup is done and its lock let go.
 
     The session holds the open audit's writer lock (store/writelock.py) until it
     opens another or closes, and backs the audit up as it lets go of it.
@@ -132,12 +166,16 @@ class Session(QObject):
     failed = Signal(str)
     damaged = Signal(object)  # AuditDamaged: the window offers the backup
     busy = Signal(str)
+    cancelled = Signal(str)
+    closed = Signal()
 
     def __init__(self) -> None:
         super().__init__()
         self.data: AuditData | None = None
         self._db: ResultFile | None = None
         self._writer: writelock.WriterLock | None = None
+        self._opening: TaskControl | None = None
+        self._closing = 0  # backups still being written in the background
 
     def db(self) -> ResultFile:
         """The UI thread's own connection to the open audit, kept open.
@@ -159,12 +197,48 @@ class Session(QObject):
             self._db = None
 
     def close_audit(self) -> None:
-        """Let go of the open audit (at quit, or before opening another): back it up first."""
+        """Let go of the open audit now, backing it up first (blocks: for tests and exit)."""
         self.close_db()
         writer, self._writer = self._writer, None
         if writer is not None:
             make_backup(writer.path)
             writer.release()
+
+    @property
+    def holds_audit(self) -> bool:
+        """Whether an audit is claimed here (closing it means a backup first)."""
+        return self._writer is not None
+
+    @property
+    def closing(self) -> bool:
+        return self._closing > 0
+
+    def close_audit_in_background(self) -> None:
+        """Let go of the open audit without blocking the window: the backup of a big
+        audit takes seconds (2.5 s for 200 MB), so it runs in a worker; the lock is
+        let go on the UI thread once the copy is made, then `closed` is emitted.
+
+        A backup cannot stop midway, and need not: if the app quits meanwhile, the
+        half-made copy is a separate file and the previous backup stays in place.
+        """
+        self.close_db()
+        writer, self._writer = self._writer, None
+        if writer is None:
+            self.closed.emit()
+            return
+        self._closing += 1
+        path = writer.path
+
+        def finished(_result: object = None) -> None:
+            writer.release()
+            self._closing -= 1
+            self.closed.emit()
+
+        def failed(exc: Exception) -> None:
+            logger.warning("could not back up %s: %s", path, exc)
+            finished()
+
+        run_in_background(lambda: make_backup(path), finished, failed, owner=self)
 
     @property
     def path(self) -> Path | None:
@@ -174,23 +248,61 @@ class Session(QObject):
 
     def open_file(self, path: str | Path) -> None:
         path = Path(path)
+        self.cancel_open()  # a second Open replaces the first
         if path.suffix.lower() == ".zip":
-            self.busy.emit(f"Opening the bundle {path.name}: recomputing every number...")
-            self._open(lambda: import_and_load(path))
+            self.busy.emit(
+                f"Opening the bundle {path.name}: recomputing every number… This step "
+                "cannot stop midway: Cancel brings you back at once and the step finishes "
+                "unseen."
+            )
+            self._open(lambda c: _checked(lambda: import_and_load(path), c))
         elif path.suffix.lower() == ".toml":
-            self.busy.emit(f"Preparing {path.name}: reading documents and building test cases...")
-            self._open(lambda: prepare_and_load(path))
+            self.busy.emit(
+                f"Preparing {path.name}: reading documents and building test cases… This "
+                "step cannot stop midway: Cancel brings you back at once and the step "
+                "finishes unseen."
+            )
+            self._open(lambda c: _checked(lambda: prepare_and_load(path), c))
         else:
-            self.busy.emit(f"Opening {path.name}...")
-            self._open(lambda: load_audit(path))
+            self.busy.emit(f"Opening {path.name}…")
+            self._open(lambda c: load_audit(path, control=c))
 
-    def _open(self, load: Callable[[], AuditData]) -> None:
-        run_in_background(lambda: _held(load), self._opened, self._error, owner=self)
+    def _open(self, load: Callable[[TaskControl], AuditData]) -> None:
+        self._opening = run_cancellable(
+            lambda c: _held(lambda: load(c)),
+            self._opened,
+            self._error,
+            on_progress=self.busy.emit,
+            on_cancelled=self._late,
+            owner=self,
+        )
+
+    @property
+    def opening(self) -> bool:
+        return self._opening is not None
+
+    def cancel_open(self) -> None:
+        """Stop opening: the window goes back at once; the worker stops at its next step."""
+        if self._opening is None:
+            return
+        self._opening.cancel()
+        self._opening = None
+        self.cancelled.emit(
+            "Opening cancelled."
+            + (" The audit that was open is still open." if self.data is not None else "")
+        )
+
+    @staticmethod
+    def _late(result: tuple[AuditData, writelock.WriterLock] | None) -> None:
+        """An opening cancelled after it had claimed its audit: let go of the claim."""
+        if result is not None:
+            result[1].release()
 
     def _opened(self, result: tuple[AuditData, writelock.WriterLock]) -> None:
+        self._opening = None
         data, lock = result
         if self._writer is not None and self._writer.path != data.path:
-            self.close_audit()
+            self.close_audit_in_background()
         elif self._writer is not None:
             lock.release()  # the same audit again: one claim is enough
             lock = self._writer
@@ -222,6 +334,7 @@ class Session(QObject):
         self.loaded.emit(data)
 
     def _error(self, exc: Exception) -> None:
+        self._opening = None
         if isinstance(exc, AuditDamaged):
             self.damaged.emit(exc)
             return

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
@@ -30,6 +31,17 @@ from resume_auditor.providers.registry import PROVIDERS, provider_info
 from resume_auditor.stats.thresholds import ThresholdError
 from resume_auditor.ui.widgets.model_picker import short_status
 from resume_auditor.workflow.metrics import USER_THRESHOLDS, active_thresholds, save_user_thresholds
+
+# The thresholds in a recruiter's words; the statistics' own names go in the tooltip.
+PLAIN_TITLES = {
+    "criterion_validity": "Picks the more qualified candidate, at least",
+    "discrim_validity": "Treats equal candidates as equal, at least",
+    "impact_ratio": "Lowest fair impact ratio (four-fifths rule)",
+    "group_gap_alpha": "Chance of a false fairness alarm",
+    "position_bias_alpha": "Chance of a false alarm on validity or on favouring the first "
+    "candidate",
+    "small_cell": "Fewest answers to read a number",
+}
 
 
 class SettingsDialog(QDialog):
@@ -128,7 +140,7 @@ class SettingsDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         grid = QGridLayout()
-        self.threshold_fields: dict[str, tuple[QDoubleSpinBox, QLineEdit]] = {}
+        self.threshold_fields: dict[str, tuple[QDoubleSpinBox, QPlainTextEdit]] = {}
         try:
             current = active_thresholds()
         except ThresholdError as exc:
@@ -136,21 +148,31 @@ class SettingsDialog(QDialog):
             from resume_auditor.workflow.metrics import shipped_thresholds
 
             current = shipped_thresholds()
-        for row, t in enumerate(current):
-            title = QLabel(t.title)
-            title.setToolTip(t.meaning)
+        grid.addWidget(QLabel("<b>Flag a number when it crosses</b>"), 0, 0)
+        grid.addWidget(QLabel("<b>Value</b>"), 0, 1)
+        grid.addWidget(QLabel("<b>Where the number comes from</b>"), 0, 2)
+        line = self.fontMetrics().lineSpacing()
+        for row, t in enumerate(current, start=1):
+            title = QLabel(PLAIN_TITLES.get(t.key, t.title))
+            title.setWordWrap(True)
+            title.setToolTip(f"{t.title}: {t.meaning}")
             spin = QDoubleSpinBox()
             spin.setRange(t.minimum, t.maximum)
             spin.setDecimals(0 if t.maximum > 1 else 2)
             spin.setSingleStep(1 if t.maximum > 1 else 0.01)
             spin.setValue(t.value)
-            source = QLineEdit(t.source)
-            source.setToolTip(t.source)
+            spin.setToolTip(f"{t.title}: {t.meaning}")
+            # two wrapped lines: a source is a sentence, and a one-line field cut it off
+            source = QPlainTextEdit(t.source)
+            source.setTabChangesFocus(True)
+            source.setFixedHeight(2 * line + 14)
+            source.setAccessibleName(f"Source of {PLAIN_TITLES.get(t.key, t.title)}")
             grid.addWidget(title, row, 0)
-            grid.addWidget(spin, row, 1)
+            grid.addWidget(spin, row, 1, Qt.AlignmentFlag.AlignTop)
             grid.addWidget(source, row, 2)
             self.threshold_fields[t.key] = (spin, source)
-        grid.setColumnStretch(2, 1)
+        grid.setColumnStretch(0, 2)
+        grid.setColumnStretch(2, 5)
         layout.addLayout(grid)
         buttons = QHBoxLayout()
         save = QPushButton("Save thresholds")
@@ -167,7 +189,10 @@ class SettingsDialog(QDialog):
         return page
 
     def save_thresholds(self) -> None:
-        values = {k: (spin.value(), src.text()) for k, (spin, src) in self.threshold_fields.items()}
+        values = {
+            k: (spin.value(), src.toPlainText().strip())
+            for k, (spin, src) in self.threshold_fields.items()
+        }
         try:
             path = save_user_thresholds(values)
         except ThresholdError as exc:
@@ -182,7 +207,7 @@ class SettingsDialog(QDialog):
         for t in shipped_thresholds():
             spin, source = self.threshold_fields[t.key]
             spin.setValue(t.value)
-            source.setText(t.source)
+            source.setPlainText(t.source)
         self.threshold_message.setText("Back to the shipped thresholds.")
 
     # -- data folder -------------------------------------------------------------------

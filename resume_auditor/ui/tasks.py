@@ -1,8 +1,17 @@
-"""Run a function off the UI thread and get its result back on the UI thread."""
+"""Run a function off the UI thread and get its result back on the UI thread.
+
+`run_in_background` is for short work. `run_cancellable` is for the long tasks a
+user waits on (opening a big audit, closing it with its backup): the function
+gets a `TaskControl` to report progress and to learn, at its safe points, that
+the user pressed Cancel. The window answers Cancel at once; the work itself
+stops at its next safe point, and a result that arrives after Cancel goes to
+`on_cancelled` (so the caller can let go of what it holds), never to `on_done`.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -76,3 +85,74 @@ def run_in_background(
 
 def wait_for_background(timeout_ms: int = 5000) -> bool:
     return QThreadPool.globalInstance().waitForDone(timeout_ms)
+
+
+class Cancelled(Exception):
+    """The user pressed Cancel and the task stopped at a safe point."""
+
+
+class _ProgressRelay(QObject):
+    progress = Signal(str)
+
+
+class TaskControl:
+    """What a long task's function holds: progress out, cancel in (safe from any thread)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._relay = _ProgressRelay()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    def check(self) -> None:
+        """Raise `Cancelled` if the user cancelled: call it between steps."""
+        if self._event.is_set():
+            raise Cancelled
+
+    def progress(self, text: str) -> None:
+        """Say what is happening now (shown on the UI thread)."""
+        try:
+            self._relay.progress.emit(text)
+        except RuntimeError:  # the receiver is gone
+            logger.debug("progress dropped: receiver gone")
+
+
+def run_cancellable(
+    fn: Callable[[TaskControl], Any],
+    on_done: Callable[[Any], None],
+    on_error: Callable[[Exception], None],
+    *,
+    on_progress: Callable[[str], None] | None = None,
+    on_cancelled: Callable[[Any], None] | None = None,
+    owner: QObject | None = None,
+) -> TaskControl:
+    """Call fn(control) in the thread pool; returns the control whose `cancel()` Cancel calls.
+
+    After `cancel()`, on_done and on_error are not called: on_cancelled gets the
+    late result (None when the task stopped with `Cancelled` or failed).
+    """
+    control = TaskControl()
+    if on_progress is not None:
+        control._relay.progress.connect(on_progress)
+
+    def done(result: Any) -> None:
+        if control.cancelled:
+            if on_cancelled is not None:
+                on_cancelled(result)
+            return
+        on_done(result)
+
+    def failed(exc: Exception) -> None:
+        if control.cancelled or isinstance(exc, Cancelled):
+            if on_cancelled is not None:
+                on_cancelled(None)
+            return
+        on_error(exc)
+
+    run_in_background(lambda: fn(control), done, failed, owner=owner)
+    return control

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QUndoStack
@@ -30,6 +31,7 @@ from resume_auditor.domain.job import Job, Qualification, QualKind, QualType
 from resume_auditor.ui.models.checklist import KIND_LABELS, TYPE_LABELS, ChecklistModel
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
+from resume_auditor.ui.tasks import run_in_background
 
 SAVE_DELAY_MS = 600
 
@@ -273,15 +275,23 @@ class JobPage(Page):
             self.load_path(Path(path))
 
     def load_path(self, path: Path) -> None:
-        try:
-            doc = load_file(path)
-        except DocumentError as exc:
-            self.banner.setText(f"Could not load {path.name}: {exc.message}")
-            return
-        self._source = (path.name, doc.data)
-        self.text.setPlainText(doc.text)
-        self._reparse()
-        self.banner.setText(f"Loaded {path.name}. Check the checklist on the right.")
+        """Read the file in the background (a long PDF takes seconds), then show it."""
+        self.banner.setText(f"Reading {path.name}…")
+        self.load_button.setEnabled(False)
+
+        def done(doc: Any) -> None:
+            self.load_button.setEnabled(True)
+            self._source = (path.name, doc.data)
+            self.text.setPlainText(doc.text)
+            self._reparse()
+            self.banner.setText(f"Loaded {path.name}. Check the checklist on the right.")
+
+        def failed(exc: Exception) -> None:
+            self.load_button.setEnabled(True)
+            message = exc.message if isinstance(exc, DocumentError) else str(exc)
+            self.banner.setText(f"Could not load {path.name}: {message}")
+
+        run_in_background(lambda: load_file(path), done, failed, owner=self)
 
     def status(self, data: AuditData | None) -> str:
         if not data or data.job is None:

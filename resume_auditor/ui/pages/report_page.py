@@ -12,13 +12,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QGroupBox,
     QLabel,
+    QProgressBar,
     QPushButton,
     QTextBrowser,
 )
@@ -61,7 +62,11 @@ def verdict_html(document: Any) -> str:
 
 def _page_html(document: Any) -> str:
     designs = design_blocks_html(document)
-    return verdict_html(document) + (f"<hr><h2>Designs D2–D4</h2>{designs}" if designs else "")
+    return verdict_html(document) + (
+        f"<hr><h2>Ratings by group, candidate pools, scores and rankings</h2>{designs}"
+        if designs
+        else ""
+    )
 
 
 _DESIGN_TAGS = ("D2", "D3", "D4", "FAIRE")
@@ -143,8 +148,14 @@ class ReportPage(Page):
             self.buttons[kind] = button
         self.message = QLabel("")
         self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # one step of unknown length
+        self.busy_bar.setTextVisible(False)
+        self.busy_bar.hide()
         self.body.addWidget(self.verdict, 1)
         self.body.addWidget(box)
+        self.body.addWidget(self.busy_bar)
         self.body.addWidget(self.message)
 
     def show_audit(self, data: AuditData) -> None:
@@ -162,6 +173,7 @@ class ReportPage(Page):
             return
         path = self._data.path
         run_id = self._data.runs[-1].id if self._data.runs else None
+        self.verdict.setHtml("<p>Computing the report's numbers…</p>")
         run_in_background(
             lambda: _page_html(report_document(path, run_id)),
             self.verdict.setHtml,
@@ -200,13 +212,27 @@ class ReportPage(Page):
                     return
                 target = Path(name)
         option = {"view": "html", "csv": "csv_dir"}.get(kind, kind)
+        out: Path = target
         path = self._data.path
         run_id = self._data.runs[-1].id if self._data.runs else None
-        self.message.setText("Writing…")
+        what = {
+            "html": "the report (HTML)",
+            "view": "the report (HTML)",
+            "pdf": "the report (PDF)",
+            "xlsx": "the data (Excel)",
+            "csv": "the data (CSV files)",
+            "bundle": "the bundle",
+        }[kind]
+        self.message.setText(
+            f"Writing {what}… On a big audit this takes up to a minute. It cannot stop "
+            "midway; the rest of the app stays usable meanwhile."
+        )
+        self.busy_bar.show()
         for button in self.buttons.values():
             button.setEnabled(False)
 
         def done(written: list[Any]) -> None:
+            self.busy_bar.hide()
             for button in self.buttons.values():
                 button.setEnabled(True)
             lines = []
@@ -220,11 +246,12 @@ class ReportPage(Page):
                 QDesktopServices.openUrl(QUrl.fromLocalFile(str(written[0].path)))
 
         def failed(exc: Exception) -> None:
+            self.busy_bar.hide()
             for button in self.buttons.values():
                 button.setEnabled(True)
             self.message.setText(f"Could not write: {exc}")
 
-        options: dict[str, Any] = {option: target}  # html, pdf, xlsx, csv_dir or bundle
+        options: dict[str, Any] = {option: out}  # html, pdf, xlsx, csv_dir or bundle
         run_in_background(lambda: write_report(path, run_id, **options), done, failed, owner=self)
 
     def status(self, data: AuditData | None) -> str:

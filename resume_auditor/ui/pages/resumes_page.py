@@ -84,12 +84,17 @@ class ResumesPage(Page):
         self.setAcceptDrops(True)
         self._queue: list[tuple[Path, str | None, int]] = []
         self._busy = False
+        self._batch = 0  # files asked for since the queue was last empty
+        self._read = 0  # of which read (or skipped)
         split = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         self.files = QListWidget()
         self.files.setAccessibleName("Resume files")
+        # long file names lose their middle, not their end; the tooltip has the full name
+        self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.files.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.files.currentRowChanged.connect(self._show)
         buttons = QHBoxLayout()
         self.add_button = QPushButton("Add resumes…")
@@ -97,8 +102,16 @@ class ResumesPage(Page):
         self.add_button.clicked.connect(self._choose_files)
         self.remove_button = QPushButton("Remove")
         self.remove_button.clicked.connect(self._remove)
+        self.stop_button = QPushButton("Stop adding")
+        self.stop_button.setToolTip(
+            "Adds no more of the files you chose. The file being read now is finished first "
+            "(reading one file cannot be interrupted; it takes a few seconds at most)."
+        )
+        self.stop_button.clicked.connect(self.stop_adding)
+        self.stop_button.hide()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.stop_button)
         left_layout.addWidget(self.files, 1)
         left_layout.addLayout(buttons)
         self.message = QLabel("")
@@ -149,17 +162,37 @@ class ResumesPage(Page):
 
     def add_paths(self, paths: list[Path]) -> None:
         """Read each file in the background; ask for a password when one is needed."""
+        if not self._queue and not self._busy:
+            self._batch = self._read = 0
         self._queue.extend((p, None, 0) for p in paths)
+        self._batch += len(paths)
         self._next_in_queue()
+
+    def stop_adding(self) -> None:
+        """Drop the files not read yet; the one being read is finished (it cannot stop midway)."""
+        dropped = len(self._queue)
+        self._queue.clear()
+        if self._busy:
+            self.stop_button.setEnabled(False)
+            self.message.setText(
+                f"Stopping: {dropped} file(s) will not be added. The file being read now is "
+                "finished first."
+            )
 
     def _next_in_queue(self) -> None:
         if self._busy or not self._queue or self._data is None:
             if not self._queue and not self._busy and self._data is not None:
-                self.session.reload()
+                self.stop_button.hide()
+                if self._batch:
+                    self._batch = self._read = 0
+                    self.session.reload()
             return
         path, password, tries = self._queue.pop(0)
         self._busy = True
-        self.message.setText(f"Reading {path.name}…")
+        self.stop_button.setVisible(self._batch > 1)
+        self.stop_button.setEnabled(True)
+        count = f" ({self._read + 1} of {self._batch})" if self._batch > 1 else ""
+        self.message.setText(f"Reading {path.name}{count}…")
         target = self._data.path
 
         def work() -> str:
@@ -178,11 +211,13 @@ class ResumesPage(Page):
 
         def done(note: str) -> None:
             self._busy = False
+            self._read += 1
             self.message.setText(note)
             self._next_in_queue()
 
         def failed(exc: Exception) -> None:
             self._busy = False
+            self._read += 1
             if isinstance(exc, DocumentError) and tries < MAX_PASSWORD_TRIES:
                 prompt = (
                     f"{path.name} is protected by a password."
@@ -194,6 +229,7 @@ class ResumesPage(Page):
                 )
                 if ok and pw:
                     self._queue.insert(0, (path, pw, tries + 1))
+                    self._read -= 1  # the same file again: not one more done
                 else:
                     self.message.setText(f"Skipped {path.name}: no password given.")
             else:
@@ -231,7 +267,9 @@ class ResumesPage(Page):
         self.files.clear()
         for r in data.resumes:
             item = QListWidgetItem(f"{STATUS_MARK.get(r.status, '?')}  {r.filename}")
-            item.setToolTip(r.message or f"{r.pages} page(s), {len(r.text)} characters")
+            item.setToolTip(
+                f"{r.filename}\n{r.message or f'{r.pages} page(s), {len(r.text)} characters'}"
+            )
             self.files.addItem(item)
         if data.resumes:
             self.files.setCurrentRow(min(max(0, current), len(data.resumes) - 1))

@@ -2,7 +2,8 @@
 
 Three tabs. *Designs* sets D1-D4 and shows, before anything is paid for, the cases
 and requests per cell with a warning where a cell is too small. *Qualification
-variants* has a generator model write c+/c− copies and reworded twins, and lets
+variants* has a generator model write copies with more or fewer qualifications
+(the paper's c+/c−) and reworded twins, and lets
 the user read, accept or reject each. *Pairs* lists the built pairs; select one to
 see exactly what differs.
 """
@@ -10,7 +11,7 @@ see exactly what differs.
 from __future__ import annotations
 
 import dataclasses
-import re
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -38,11 +40,12 @@ from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui import heap
 from resume_auditor.ui.models.pair_table import PairRow, PairTableModel, load_rows, pair_table
 from resume_auditor.ui.pages.base import Page
+from resume_auditor.ui.plain_words import DESIGN_NAMES, design_name, plain_words, readable_cell
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.design_settings import DesignSettings
 from resume_auditor.ui.widgets.diff_view import DiffView
-from resume_auditor.ui.widgets.qual_review import QualReview
+from resume_auditor.ui.widgets.qual_review import KIND_LABELS, QualReview
 from resume_auditor.variants.generate import GenerationReport
 from resume_auditor.workflow.plan import RunPlan, plan_run
 from resume_auditor.workflow.prepare import study_of
@@ -54,14 +57,6 @@ HIDDEN = (
     PairTableModel.COL_WHY,
 )
 PLAN_HEADERS = ("Design", "Cell", "Cases", "Requests", "Warning")
-
-
-_GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
-
-
-def readable_cell(cell: str) -> str:
-    """A plan cell's name with group keys as a reader writes them (black_woman -> Black woman)."""
-    return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
 
 
 def _plan(path: Path) -> RunPlan:
@@ -101,6 +96,13 @@ class VariantsPage(Page):
         self.build_button.clicked.connect(self._build)
         row.addWidget(self.build_button, 0, Qt.AlignmentFlag.AlignTop)
         dl.addLayout(row)
+        # What the builders could not make and why: a list of its own that scrolls, so
+        # a long one never squeezes the plan table off a 800-pixel-high screen.
+        self.notes = QTextBrowser()
+        self.notes.setAccessibleName("Notes from building the test cases")
+        self.notes.setMaximumHeight(5 * self.fontMetrics().lineSpacing() + 12)
+        self.notes.hide()
+        dl.addWidget(self.notes)
         self.plan_table = QTableWidget(0, len(PLAN_HEADERS))
         self.plan_table.setHorizontalHeaderLabels(PLAN_HEADERS)
         self.plan_table.verticalHeader().setVisible(False)
@@ -154,7 +156,8 @@ class VariantsPage(Page):
             owner=self,
         )
         usable = sum(1 for r in data.resumes if r.status != "error")
-        notes = f"\nNotes: {' '.join(data.notes)}" if data.notes else ""
+        self._show_notes(data.notes)
+        notes = ""
         if not data.pairs and not data.case_count:
             self.summary.setText(
                 "No test cases yet. Choose the designs above, then press Build test cases." + notes
@@ -170,10 +173,16 @@ class VariantsPage(Page):
             owner=self,
         )
 
+    def _show_notes(self, notes: list[str]) -> None:
+        self.notes.setVisible(bool(notes))
+        items = "".join(f"<li>{html.escape(plain_words(n))}</li>" for n in notes)
+        self.notes.setHtml(f"<b>Notes ({len(notes)})</b><ul style='margin: 0'>{items}</ul>")
+
     def _plan_loaded(self, plan: RunPlan, usable: int, notes: str) -> None:
         designs = plan.by_design()
         parts = [
-            f"{d}: {v['cases']} case(s), {v['requests']} request(s)" for d, v in designs.items()
+            f"{design_name(d)}: {v['cases']} case(s), {v['requests']} request(s)"
+            for d, v in sorted(designs.items())
         ]
         small = len(plan.warnings())
         text = (
@@ -190,14 +199,25 @@ class VariantsPage(Page):
         self.plan_table.setRowCount(len(plan.cells))
         for row, cell in enumerate(plan.cells):
             values = (
-                cell.design,
+                design_name(cell.design),
                 readable_cell(cell.cell),
                 str(cell.cases),
                 str(cell.requests),
                 cell.warning,
             )
+            tips = (
+                DESIGN_NAMES.get(cell.design, ("", cell.design))[1],
+                f"In the report's raw data: {cell.cell}",
+                "",
+                "",
+                cell.warning,
+            )
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
+                if tips[col]:
+                    item.setToolTip(tips[col])
+                if col == 0:
+                    item.setData(Qt.ItemDataRole.UserRole, cell.design)
                 if col in (2, 3):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -259,7 +279,10 @@ class VariantsPage(Page):
             self.summary.setText(problem)
             return
         self.build_button.setEnabled(False)
-        self.summary.setText("Building test cases…")
+        self.summary.setText(
+            "Building test cases… Building cannot stop midway (it is all or nothing, so a "
+            "half-built set never reaches a run); it takes seconds, and the window stays usable."
+        )
 
         def done(notes: list[str]) -> None:
             self.build_button.setEnabled(True)
@@ -281,9 +304,9 @@ class VariantsPage(Page):
         if va is None or vb is None:
             return  # rows of cases just rebuilt; the new ones are on their way
         self.diff.show_pair(
-            f"A: {row.name_a} ({group_label(row.group_a)}, {va.kind.value})",
+            f"A: {row.name_a} ({group_label(row.group_a)}, {KIND_LABELS.get(va.kind, va.kind)})",
             va.text,
-            f"B: {row.name_b} ({group_label(row.group_b)}, {vb.kind.value})",
+            f"B: {row.name_b} ({group_label(row.group_b)}, {KIND_LABELS.get(vb.kind, vb.kind)})",
             vb.text,
         )
 

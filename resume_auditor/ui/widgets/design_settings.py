@@ -27,15 +27,30 @@ from PySide6.QtWidgets import (
 from resume_auditor.domain.groups import ALL_GROUPS, Group
 from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, D4Spec, StudyConfig
 
+# (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
 PAIR_TYPES = (
-    ("more_base", "(c+, c): one has k preferred qualifications more"),
-    ("base_less", "(c, c−): one lacks k required qualifications"),
-    ("more_less", "(c+, c−): both differences at once"),
+    (
+        "more_base",
+        "Extra preferred skills vs just qualified",
+        "One candidate has everything required plus some preferred qualifications; the other "
+        "has exactly what is required. The paper calls this pair (c+, c).",
+    ),
+    (
+        "base_less",
+        "Qualified vs missing a requirement",
+        "One candidate has exactly what is required; the other lacks some of it. The paper "
+        "calls this pair (c, c−).",
+    ),
+    (
+        "more_less",
+        "Extra skills vs missing a requirement",
+        "Both differences at once: the widest gap. The paper calls this pair (c+, c−).",
+    ),
 )
 UNEQUAL_GROUPS = (
-    ("same", "within a group"),
-    ("cross", "across groups"),
-    ("both", "within and across groups"),
+    ("same", "the same group"),
+    ("cross", "different groups"),
+    ("both", "both (same and different groups)"),
 )
 D2_PROMPTS = (
     ("d2-rating", "Rating 1–5 with a summary first"),
@@ -76,10 +91,25 @@ class GroupGrid(QWidget):
 
 
 def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
+    """A combo box wide enough for its longest item, so no choice is cut off."""
     box = QComboBox()
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
     for value, label in items:
         box.addItem(label, value)
     return box
+
+
+def _form(tab: QWidget) -> QFormLayout:
+    """A form whose fields keep their natural width (a number box across the page reads
+    as a text field)."""
+    form = QFormLayout(tab)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+    return form
+
+
+def _tip(widget: QWidget, text: str) -> QWidget:
+    widget.setToolTip(text)
+    return widget
 
 
 def _select(box: QComboBox, value: str) -> None:
@@ -99,11 +129,21 @@ class DesignSettings(QTabWidget):
     def __init__(self) -> None:
         super().__init__()
         self._filling = False
-        self.addTab(self._d1_tab(), "D1 validity pairs")
-        self.addTab(self._d2_tab(), "D2 ratings")
-        self.addTab(self._d3_tab(), "D3 pools")
-        self.addTab(self._d4_tab(), "D4 rankings")
-        self.addTab(self._common_tab(), "Seed && privacy")
+        tabs = (
+            (
+                self._d1_tab(),
+                "Who is better? (pairs)",
+                "Design D1: validity pairs, Castleman et al.",
+            ),
+            (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
+            (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
+            (self._d4_tab(), "Scores and rankings", "Design D4: FAIRE, Wen et al."),
+            (self._common_tab(), "Repeatability && privacy", ""),
+        )
+        for tab, title, paper in tabs:
+            index = self.addTab(tab, title)
+            if paper:
+                self.setTabToolTip(index, f"{paper} (the audit report uses the same name).")
         for w in self.findChildren(QCheckBox):
             w.toggled.connect(self._edited)
         for s in self.findChildren(QSpinBox):
@@ -117,78 +157,107 @@ class DesignSettings(QTabWidget):
 
     def _d1_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d1_on = QCheckBox(
-            "Include D1: pairs whose better candidate is known (Castleman et al.)"
+            "Include pairs of candidates where the right answer is known: does the model pick "
+            "the better one, and treat equals as equal?"
         )
+        self.d1_on.setToolTip("Design D1, validity pairs (Castleman et al. 2025).")
         form.addRow(self.d1_on)
         self.d1_groups = GroupGrid("Candidates of this group appear in the pairs.")
         form.addRow("Groups", self.d1_groups)
-        self.d1_equal = QCheckBox("Equal pairs: the same qualifications under two identities")
+        self.d1_equal = QCheckBox(
+            "Equally qualified pairs: the same qualifications under two identities"
+        )
+        self.d1_equal.setToolTip(
+            "A fair screener says these two are equal (or picks each half the time)."
+        )
         form.addRow(self.d1_equal)
         signals = QHBoxLayout()
-        self.d1_name = QCheckBox("names (implicit)")
-        self.d1_explicit = QCheckBox("awards and organisations (explicit, App. F)")
+        self.d1_name = QCheckBox("through the name")
+        self.d1_name.setToolTip("The paper's implicit signal: only the name differs.")
+        self.d1_explicit = QCheckBox("through awards and memberships")
+        self.d1_explicit.setToolTip(
+            "The paper's explicit signal (Castleman et al., Appendix F): an award or an "
+            "organisation that names the group, e.g. a Black or women's professional society."
+        )
         signals.addWidget(self.d1_name)
         signals.addWidget(self.d1_explicit)
         signals.addStretch(1)
-        form.addRow("Signals", signals)
-        self.d1_unequal = QCheckBox("Unequal pairs: one candidate is strictly more qualified")
+        form.addRow("Identity shows", signals)
+        self.d1_unequal = QCheckBox("Unequal pairs: one candidate is clearly more qualified")
         form.addRow(self.d1_unequal)
         types = QHBoxLayout()
         self.d1_types: dict[str, QCheckBox] = {}
-        for key, label in PAIR_TYPES:
-            cb = QCheckBox(label.split(":")[0])
-            cb.setToolTip(label)
+        for key, label, tip in PAIR_TYPES:
+            cb = QCheckBox(label)
+            cb.setToolTip(tip)
             self.d1_types[key] = cb
             types.addWidget(cb)
         types.addStretch(1)
-        form.addRow("Pair types", types)
+        form.addRow(_tip(QLabel("Unequal pairs"), "Which kinds of unequal pair to build."), types)
         ks = QHBoxLayout()
         self.d1_k: dict[int, QCheckBox] = {}
         for k in (1, 2, 3):
-            cb = QCheckBox(f"k = {k}")
-            cb.setToolTip(f"Pairs whose candidates differ by {k} qualification(s).")
+            cb = QCheckBox(f"{k} qualification{'s' if k > 1 else ''}")
+            cb.setToolTip(
+                f"The two candidates differ by {k} qualification{'s' if k > 1 else ''} "
+                f"(k = {k} in the paper)."
+            )
             self.d1_k[k] = cb
             ks.addWidget(cb)
-        self.d1_across = _combo(UNEQUAL_GROUPS)
-        ks.addWidget(QLabel("unequal pairs"))
-        ks.addWidget(self.d1_across)
         ks.addStretch(1)
-        form.addRow("Differences", ks)
+        form.addRow(_tip(QLabel("Differ by"), "The paper's k."), ks)
+        self.d1_across = _combo(UNEQUAL_GROUPS)
+        self.d1_across.setToolTip(
+            "Whether the two candidates of an unequal pair carry identities of the same group, "
+            "of different groups, or both kinds of pair are built."
+        )
+        across = QHBoxLayout()
+        across.addWidget(self.d1_across)
+        across.addStretch(1)
+        form.addRow("Unequal pairs are from", across)
         return tab
 
     def _d2_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d2_on = QCheckBox(
-            "Include D2: each resume rated alone under every group's identity (Gaebler et al.)"
+            "Include ratings by group: each resume rated alone, once under each group's identity"
         )
+        self.d2_on.setToolTip("Design D2, a correspondence experiment (Gaebler et al. 2024).")
         form.addRow(self.d2_on)
         self.d2_groups = GroupGrid("A copy of each resume carries this group's identity.")
         form.addRow("Groups", self.d2_groups)
-        prompts = QHBoxLayout()
+        prompts = QVBoxLayout()
         self.d2_prompts: dict[str, QCheckBox] = {}
         for key, label in D2_PROMPTS:
             cb = QCheckBox(label)
+            cb.setToolTip(f"The prompt preset {key}.")
             self.d2_prompts[key] = cb
             prompts.addWidget(cb)
-        prompts.addStretch(1)
-        form.addRow("Prompts", prompts)
-        self.d2_blinded = QCheckBox("A blinded copy (identity removed) as the reference")
+        form.addRow("How the model is asked", prompts)
+        self.d2_blinded = QCheckBox(
+            "Also a copy with no identity at all, to compare every group against"
+        )
+        self.d2_blinded.setToolTip("The paper's blinded condition.")
         self.d2_blind_college = QCheckBox("…with the college removed too")
         self.d2_check = QCheckBox(
-            "Manipulation check: ask the model which race and gender it reads from each copy"
+            "Check the names work: ask the model which race and gender it reads from each copy"
         )
+        self.d2_check.setToolTip("The paper's manipulation check.")
         for w in (self.d2_blinded, self.d2_blind_college, self.d2_check):
             form.addRow(w)
         return tab
 
     def _d3_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d3_on = QCheckBox(
-            "Include D3: pools with one candidate per group, over several rounds (Chen et al.)"
+            "Include candidate pools: one candidate per group in each pool, over several rounds"
+        )
+        self.d3_on.setToolTip(
+            "Design D3, allocation pools and the RABBI bias score (Chen et al. 2024)."
         )
         form.addRow(self.d3_on)
         self.d3_groups = GroupGrid("Each pool has one candidate of this group.")
@@ -198,8 +267,13 @@ class DesignSettings(QTabWidget):
         self.d3_rounds.setToolTip("Each round deals the resumes to the groups anew.")
         form.addRow("Rounds", self.d3_rounds)
         self.d3_prompt = _combo(D3_PROMPTS)
-        form.addRow("Each candidate", self.d3_prompt)
-        self.d3_pairwise = QCheckBox("Also every pair of a pool, in both orders (d3-pairwise)")
+        self.d3_prompt.setToolTip("The question the model answers about each candidate alone.")
+        question = QHBoxLayout()
+        question.addWidget(self.d3_prompt)
+        question.addStretch(1)
+        form.addRow("Question for each candidate", question)
+        self.d3_pairwise = QCheckBox("Also compare every two candidates of a pool, in both orders")
+        self.d3_pairwise.setToolTip("The prompt preset d3-pairwise.")
         form.addRow(self.d3_pairwise)
         self.d3_share = QDoubleSpinBox()
         self.d3_share.setRange(0.0, 0.95)
@@ -208,31 +282,47 @@ class DesignSettings(QTabWidget):
             "The share of a pool given a less-qualified copy: these are the 'unqualified' "
             "candidates the selection rates are measured against."
         )
-        form.addRow("Unqualified share", self.d3_share)
+        form.addRow("Share of less-qualified candidates", self.d3_share)
         self.d3_k = QSpinBox()
         self.d3_k.setRange(1, 3)
-        self.d3_k.setToolTip("How many required qualifications an unqualified copy lacks.")
-        form.addRow("k", self.d3_k)
+        self.d3_k.setSuffix(" required qualification(s)")
+        self.d3_k.setToolTip(
+            "How many required qualifications a less-qualified copy lacks (the paper's k)."
+        )
+        form.addRow("They lack", self.d3_k)
         return tab
 
     def _d4_tab(self) -> QWidget:
         tab = QWidget()
-        form = QFormLayout(tab)
+        form = _form(tab)
         self.d4_on = QCheckBox(
-            "Include D4: original vs name- and experience-perturbed, scored and ranked (FAIRE)"
+            "Include scores and rankings: the original resume beside copies with another name "
+            "or an activity that signals a group"
+        )
+        self.d4_on.setToolTip(
+            "Design D4, FAIRE (Wen et al. 2025): name- and experience-perturbed copies."
         )
         form.addRow(self.d4_on)
         self.d4_groups = GroupGrid("Name-perturbed copies carry this group's names.")
         form.addRow("Groups", self.d4_groups)
         perturb = QHBoxLayout()
-        self.d4_name = QCheckBox("names")
-        self.d4_experience = QCheckBox("experience (the c−/c+ copies)")
+        self.d4_name = QCheckBox("the name")
+        self.d4_experience = QCheckBox("an activity that signals the group")
+        self.d4_experience.setToolTip(
+            "Copies with an added activity or membership that signals a group, the name left "
+            "as it is (the paper's experience perturbation)."
+        )
         perturb.addWidget(self.d4_name)
         perturb.addWidget(self.d4_experience)
         perturb.addStretch(1)
-        form.addRow("Perturb", perturb)
-        self.d4_scoring = QCheckBox("Direct scores (d4-direct-scoring)")
-        self.d4_ranking = QCheckBox("Rankings (d4-ranking)")
+        form.addRow(_tip(QLabel("Copies that change"), "The paper's perturbations."), perturb)
+        self.d4_scoring = QCheckBox("Score each resume 1–5 on five dimensions")
+        self.d4_scoring.setToolTip(
+            "Relevance, impact, skills, achievements and fit, returned as JSON (preset "
+            "d4-direct-scoring)."
+        )
+        self.d4_ranking = QCheckBox("Rank a batch of resumes from best to worst")
+        self.d4_ranking.setToolTip("The prompt preset d4-ranking.")
         form.addRow(self.d4_scoring)
         form.addRow(self.d4_ranking)
         batches = QHBoxLayout()
@@ -249,12 +339,12 @@ class DesignSettings(QTabWidget):
         self.d4_orders = QSpinBox()
         self.d4_orders.setRange(1, 120)
         self.d4_orders.setToolTip("Presentation orders drawn per batch (from the seed).")
-        self.d4_all = QCheckBox("every order of every batch")
+        self.d4_all = QCheckBox("every possible order")
         orders = QHBoxLayout()
         orders.addWidget(self.d4_orders)
         orders.addWidget(self.d4_all)
         orders.addStretch(1)
-        form.addRow("Orders per batch", orders)
+        form.addRow("Orders shown per batch", orders)
         return tab
 
     def _common_tab(self) -> QWidget:
@@ -264,7 +354,7 @@ class DesignSettings(QTabWidget):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_000_000_000)
         self.seed.setToolTip("The same seed builds the same names, pools, orders and cases.")
-        form.addRow("Seed", self.seed)
+        form.addRow("Random seed", self.seed)
         box.addLayout(form)
         self.real_contact = QCheckBox(
             "Let the resumes' real phone numbers, addresses and links through to the model"
@@ -351,27 +441,33 @@ class DesignSettings(QTabWidget):
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
         if not any(cb.isChecked() for cb in (self.d1_on, self.d2_on, self.d3_on, self.d4_on)):
-            return "Include at least one design."
+            return "Include at least one kind of test."
         if self.d1_on.isChecked():
             if len(self.d1_groups.groups()) < 2 and self.d1_equal.isChecked():
-                return "D1 equal pairs need at least two groups."
+                return "Equally qualified pairs need at least two groups."
             if self.d1_unequal.isChecked() and not any(c.isChecked() for c in self.d1_k.values()):
-                return "D1 unequal pairs need at least one k."
+                return "Unequal pairs need a size of difference (1, 2 or 3 qualifications)."
             if self.d1_equal.isChecked() and not (
                 self.d1_name.isChecked() or self.d1_explicit.isChecked()
             ):
-                return "D1 equal pairs need a signal: names, awards and organisations, or both."
+                return (
+                    "Equally qualified pairs need a way for the identity to show: the name, "
+                    "awards and memberships, or both."
+                )
         if self.d2_on.isChecked() and not any(c.isChecked() for c in self.d2_prompts.values()):
-            return "D2 needs at least one rating prompt."
+            return "Ratings by group need at least one way of asking the model."
         if self.d3_on.isChecked():
             if len(self.d3_groups.groups()) < 2:
-                return "D3 needs at least two groups."
+                return "Candidate pools need at least two groups."
             if not self.d3_prompt.currentData() and not self.d3_pairwise.isChecked():
-                return "D3 needs a question for each candidate, pairwise questions, or both."
+                return (
+                    "Candidate pools need a question for each candidate, comparisons of two, "
+                    "or both."
+                )
         if self.d4_on.isChecked() and not (
             self.d4_scoring.isChecked() or self.d4_ranking.isChecked()
         ):
-            return "D4 needs direct scores, rankings, or both."
+            return "Scores and rankings need scores, rankings, or both."
         return ""
 
     def apply(self, base: StudyConfig) -> StudyConfig:

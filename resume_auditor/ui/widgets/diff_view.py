@@ -46,6 +46,7 @@ class DiffView(QWidget):
         for title, view in ((self.left_title, self.left), (self.right_title, self.right)):
             col = QVBoxLayout()
             title.setStyleSheet("font-weight: 600;")
+            title.setWordWrap(True)  # a long file name wraps instead of widening the page
             col.addWidget(title)
             col.addWidget(view)
             layout.addLayout(col)
@@ -53,6 +54,8 @@ class DiffView(QWidget):
     def show_pair(self, title_a: str, text_a: str, title_b: str, text_b: str) -> None:
         self.left_title.setText(title_a)
         self.right_title.setText(title_b)
+        self.left_title.setToolTip(title_a)
+        self.right_title.setToolTip(title_b)
         left, right = diff_html(text_a, text_b)
         self.left.setHtml(f'<div style="font-family: sans-serif;">{left}</div>')
         self.right.setHtml(f'<div style="font-family: sans-serif;">{right}</div>')

@@ -38,10 +38,18 @@ from resume_auditor.providers.registry import (
 from resume_auditor.ui.tasks import run_in_background
 
 BADGES = (
-    ("logprobs", "gives probabilities"),
-    ("seed", "takes a seed"),
-    ("temperature", "takes a temperature"),
-    ("structured_output", "structured answers"),
+    ("logprobs", "says how sure it is"),
+    ("seed", "repeatable answers"),
+    ("temperature", "randomness can be set"),
+    ("structured_output", "answers in a fixed form"),
+)
+BADGE_TIPS = (
+    "Says how sure it is: the model returns token probabilities (logprobs), which the "
+    "yes/no questions of the candidate pools use.\n"
+    "Repeatable answers: it takes a seed, so the same request can give the same answer.\n"
+    "Randomness can be set: it takes a temperature (0 = always its likeliest answer).\n"
+    "Answers in a fixed form: it can be held to a JSON schema (structured output).\n"
+    "✓ yes, ✗ no, ? for some of its models."
 )
 
 
@@ -90,12 +98,14 @@ class ModelPicker(QWidget):
             self.provider.addItem(info.label, info.id)
             self.provider.setItemData(self.provider.count() - 1, info.note, 3)  # tooltip
         self.provider.setAccessibleName("Provider")
-        self.provider.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.provider.setMinimumContentsLength(28)
+        # as wide as its longest choice, so no provider's name is cut off
+        self.provider.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.base_url = QLineEdit()
         self.base_url.setAccessibleName("Base URL")
+        self.base_url.setToolTip(
+            "Where the model's server is, e.g. http://localhost:11434/v1 for Ollama (the "
+            "provider's base URL). Left empty, the provider's usual address is used."
+        )
         self.model_id = QLineEdit()
         self.model_id.setAccessibleName("Model")
         self.list_button = QToolButton()
@@ -118,12 +128,13 @@ class ModelPicker(QWidget):
         key_row.addWidget(self.key_button)
         self.badges = QLabel("")
         self.badges.setWordWrap(True)
+        self.badges.setToolTip(BADGE_TIPS)
         self.note = QLabel("")
         self.note.setWordWrap(True)
         form.addRow("Provider", self.provider)
-        form.addRow("Base URL", self.base_url)
+        form.addRow("Server address", self.base_url)
         form.addRow("Model", model_row)
-        form.addRow("API key", key_row)
+        form.addRow("Key", key_row)
         form.addRow("", self.badges)
         form.addRow("", self.note)
         self._models: list[str] = []

@@ -36,6 +36,7 @@ from resume_auditor.domain.generation import GENERATOR_MAX_TOKENS, GenerationSpe
 from resume_auditor.domain.qualtext import QualStatus, QualText
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.plain_words import plain_words
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.model_picker import ModelPicker
@@ -43,18 +44,46 @@ from resume_auditor.variants.generate import GenerationReport, GenProgress, gene
 from resume_auditor.variants.review import TextDiff, diff, set_status
 
 KIND_LABELS = {
-    VariantKind.BASE: "base (meets the required)",
-    VariantKind.MORE: "c+ (preferred added)",
-    VariantKind.LESS: "c− (required removed)",
-    VariantKind.REWORDED: "reworded twin",
+    VariantKind.BASE: "just qualified",
+    VariantKind.MORE: "extra preferred skills",
+    VariantKind.LESS: "missing a requirement",
+    VariantKind.REWORDED: "reworded, same skills",
+}
+# What each kind is, with the paper's name for it (Castleman et al.: c, c+, c−)
+KIND_TIPS = {
+    VariantKind.BASE: "Has exactly the required qualifications (the paper's base resume c).",
+    VariantKind.MORE: "The required qualifications plus some preferred ones (the paper's c+).",
+    VariantKind.LESS: "Lacks some required qualifications (the paper's c−).",
+    VariantKind.REWORDED: "The same qualifications in other words, for equal pairs.",
 }
 STATUS_LABELS = {
     QualStatus.PENDING: "not reviewed",
     QualStatus.ACCEPTED: "accepted",
     QualStatus.REJECTED: "rejected",
 }
-HEADERS = ("Resume", "Kind", "k", "Status", "Used", "Checks", "Written by", "What changes")
+HEADERS = (
+    "Resume",
+    "Kind of copy",
+    "Skills changed",
+    "Your review",
+    "Used",
+    "Checks",
+    "Written by",
+    "What changes",
+)
+HEADER_TIPS = {
+    2: "How many qualifications this copy adds or removes (the paper's k).",
+    4: "Whether the test cases use this text: it passed every check, or you accepted it.",
+    5: "Automatic checks: the change is really there, not trivial, and the length stays "
+    "within 10%.",
+}
 COL_CHECKS, COL_USED, COL_CHANGES = 5, 4, 7
+COL_WRITER = 6
+MAX_CHANGES_SHOWN = 3
+
+
+def _short(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def checks_text(q: QualText) -> str:
@@ -124,8 +153,9 @@ class QualReview(QWidget):
         self.change_button.clicked.connect(self._choose_generator)
         self.generate_button = QPushButton("Write variants")
         self.generate_button.setToolTip(
-            "Ask the generator for c+ and c− copies, reworded twins and a completed base for "
-            "every resume, then check each. Texts already written are kept."
+            "Ask the generator model for copies with extra preferred skills, copies missing a "
+            "requirement, reworded copies and a just-qualified version of every resume, then "
+            "check each. Texts already written are kept."
         )
         self.generate_button.clicked.connect(self._generate)
         self.stop_button = QPushButton("Stop")
@@ -155,6 +185,10 @@ class QualReview(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         self.table = QTableWidget(0, len(HEADERS))
         self.table.setHorizontalHeaderLabels(HEADERS)
+        for col, tip in HEADER_TIPS.items():
+            header_item = self.table.horizontalHeaderItem(col)
+            if header_item is not None:
+                header_item.setToolTip(tip)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -213,8 +247,10 @@ class QualReview(QWidget):
         self.table.setRowCount(len(self._texts))
         for row, q in enumerate(self._texts):
             used = q.usable()
+            name = resume_names.get(q.resume_id, f"resume {q.resume_id}")
             cells = (
-                resume_names.get(q.resume_id, f"resume {q.resume_id}"),
+                # a file name keeps its end (the tooltip has all of it); other cells end in …
+                self.table.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, 180),
                 KIND_LABELS.get(q.kind, q.kind.value),
                 str(q.k) if q.k else "",
                 STATUS_LABELS[q.status],
@@ -226,6 +262,12 @@ class QualReview(QWidget):
             )
             for col, value in enumerate(cells):
                 item = QTableWidgetItem(value)
+                if col == 0:
+                    item.setToolTip(name)
+                elif col == COL_WRITER:
+                    item.setToolTip(value)
+                elif col == 1:
+                    item.setToolTip(KIND_TIPS.get(q.kind, ""))
                 if col == COL_CHECKS and q.checks and not q.verified:
                     item.setForeground(QColor("#c62828"))
                     item.setToolTip(checks_text(q))
@@ -236,13 +278,18 @@ class QualReview(QWidget):
                 self.table.setItem(row, col, item)
         for col in range(COL_CHANGES):
             self.table.resizeColumnToContents(col)
-        self.table.setColumnWidth(COL_CHECKS, min(self.table.columnWidth(COL_CHECKS), 260))
+        # long file names and check lists are elided (full text in the tooltip), so the
+        # "What changes" column keeps room at 1280 pixels wide
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 200))
+        self.table.setColumnWidth(COL_CHECKS, min(self.table.columnWidth(COL_CHECKS), 200))
+        self.table.setColumnWidth(COL_WRITER, min(self.table.columnWidth(COL_WRITER), 150))
         flagged = sum(1 for q in self._texts if q.checks and not q.verified)
         if not self._texts:
             self.status.setText(
-                "No variant texts yet. Without a generator the cases use name swaps and "
-                "lines deleted from the resumes (c−) only; choose a generator model and press "
-                "Write variants for c+ copies, reworded twins and completed bases."
+                "No variant texts yet. Without a generator model the cases use name swaps and "
+                "copies with a required line deleted only. Choose a generator model and press "
+                "Write variants for copies with extra preferred skills, reworded copies and "
+                "just-qualified versions."
             )
         elif self._cancel is None:
             used_count = sum(1 for q in self._texts if q.usable())
@@ -300,12 +347,18 @@ class QualReview(QWidget):
         lines = [checks_text(q)] if q.checks else []
         if q.attempts:
             lines.append(f"{q.attempts} attempt(s)")
+        full = list(lines)
         if q.changes:
             verb = {VariantKind.MORE: "Adds", VariantKind.LESS: "Removes"}.get(
                 q.kind, "Adds, to meet the requirements"
             )
-            lines.append(f"{verb}: " + "; ".join(q.changes))
+            # a completed base can add twenty qualifications: name a few, the tooltip has all
+            first = "; ".join(_short(c) for c in q.changes[:MAX_CHANGES_SHOWN])
+            more = len(q.changes) - MAX_CHANGES_SHOWN
+            lines.append(f"{verb}: {first}" + (f"; and {more} more" if more > 0 else ""))
+            full.append(f"{verb}: " + "; ".join(q.changes))
         self.detail.setText(" · ".join(lines))
+        self.detail.setToolTip("\n".join(full))
 
     # -- reviewing ---------------------------------------------------------------------------
 
@@ -400,7 +453,7 @@ class QualReview(QWidget):
         self._cancel = None
         self.stop_button.setEnabled(False)
         self.generate_button.setEnabled(self._editable)
-        text = " ".join(report.lines())
+        text = plain_words(" ".join(report.lines()))
         if not report.complete:
             text += " Stopped before the end: press Write variants to go on where it stopped."
         self.generated.emit(report)

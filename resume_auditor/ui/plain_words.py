@@ -1,0 +1,87 @@
+"""The papers' shorthand in a recruiter's words.
+
+The case builders and the run plan name things as the papers do ("D1 unequal pairs,
+k=1", "No (c+, c) pairs"): exact, and what the raw data and the report's appendix
+keep. The screen says the same in plain words and keeps the paper's term in a
+tooltip, so a reader who never opened the papers can follow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from resume_auditor.domain.groups import group_label
+
+_GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
+
+# The designs as the screen names them; the paper's code and name go in a tooltip.
+DESIGN_NAMES = {
+    "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
+    "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
+    "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
+    "D4": ("Scores and rankings", "Design D4: FAIRE (Wen et al. 2025)"),
+}
+# The papers' shorthand in the notes the case builders write, in words.
+_PAIR_NAMES = (
+    (re.compile(r"\(c\+, c\)"), "“extra skills vs just qualified”"),
+    (re.compile(r"\(c, c[-−]\)"), "“qualified vs missing a requirement”"),
+    (re.compile(r"\(c\+, c[-−]\)"), "“extra skills vs missing a requirement”"),
+    (re.compile(r"\bc\+ cop(y|ies)"), r"cop\1 with extra preferred skills"),
+    (re.compile(r"\bc[-−] cop(y|ies)"), r"cop\1 missing a requirement"),
+    (re.compile(r"\bno c\+ "), "no copy with extra preferred skills "),
+    (re.compile(r"\blexical c[-−]"), "copies with a required line deleted"),
+    (re.compile(r"Read them with `resume-auditor variants list` and"), "Read them below and"),
+    (re.compile(r"\bno c[-−] "), "no copy missing a requirement "),
+)
+_WITH_K = re.compile(r"\bwith k\s*=\s*(\d)")
+_K = re.compile(r"\bk\s*=\s*(\d)")
+_D1_CELL = re.compile(r"^D1 (equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
+
+
+def _qualifications(k: int) -> str:
+    return f"{k} qualification{'s' if k != 1 else ''}"
+
+
+def plain_words(text: str) -> str:
+    """A builder's note in a recruiter's words: '(c+, c)', 'k=1' and group keys spelled out."""
+    for pattern, words in _PAIR_NAMES:
+        text = pattern.sub(words, text)
+    text = _WITH_K.sub(lambda m: f"differing by {_qualifications(int(m.group(1)))}", text)
+    text = _K.sub(lambda m: f"{_qualifications(int(m.group(1)))} apart", text)
+    return _GROUP_KEY.sub(lambda m: group_label(m.group(0)), text)
+
+
+def design_name(code: str) -> str:
+    return DESIGN_NAMES.get(code, (code, ""))[0]
+
+
+def readable_cell(cell: str) -> str:
+    """A plan cell's name as a reader says it: "D1 unequal pairs, k=1, black_woman vs
+    white_man" -> "Unequal, 1 qualification apart: Black woman vs White man"."""
+    groups = _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
+    d1 = _D1_CELL.match(groups)
+    if d1:
+        kind, k, who, signal = d1.groups()
+        head = (
+            "Equally qualified" if kind == "equal" else f"Unequal, {_qualifications(int(k))} apart"
+        )
+        how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
+        return f"{head}: {who}{how}"
+    code, _, rest = groups.partition(" ")
+    if code == "D2":
+        if rest.startswith("check "):
+            return f"Which group the model reads: {rest[6:]}"
+        return "Rated with no identity" if rest == "blinded" else f"Rated as {rest}"
+    if code == "D3":
+        return "Pools, two at a time" if rest == "pairwise" else f"Pools: {rest}"
+    if code == "D4":
+        if rest.startswith("ranking by "):
+            return f"Ranked in batches by {rest[11:]}"
+        variant, _, who = rest.partition(" ")
+        what = {
+            "original": "the original resume",
+            "name": "another name",
+            "experience": "an activity that signals the group",
+        }.get(variant, variant)
+        return f"Scored: {what}" + (f", {who}" if who else "")
+    return groups
