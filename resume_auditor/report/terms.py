@@ -192,7 +192,7 @@ TERMS: dict[str, Term] = {
     ),
     # D4: scores and rankings under perturbation
     "differences": Term(
-        "Score change when the name or experience signals a group",
+        "Score change with a group signal",
         "The score of the resume with this group's name (or group activity) minus the score "
         "of the same resume with none, on the 1–5 scale; 0 means no change.",
         f"paired t-test of perturbed vs original scores ({_WEN}, FAIRE)",

@@ -669,10 +669,17 @@ def _reading(a: _Answer, shown: tuple[str, ...]) -> str:
         if a.label in ("first", "second"):
             i = 0 if a.label == "first" else 1
             who = shown[i] if i < len(shown) else a.label
-            return f"Picked the {a.label} shown: {who}"
-        if a.label == "abstain":
-            return "Said they are equal"
-        return a.label
+            text = f"Picked the {a.label} shown: {who}"
+        elif a.label == "abstain":
+            text = "Said they are equal"
+        else:
+            text = a.label
+        truth = a.facts.get("truth")
+        if a.design == "D1" and truth in ("a", "b", "equal"):
+            right = _choice(a) == ("abstain" if truth == "equal" else truth)
+            answer = "equal" if truth == "equal" else f"{str(truth).upper()} is more qualified"
+            text += " — right" if right else f" — wrong (right answer: {answer})"
+        return text
     if a.kind == "rating":
         parts = [f"{k} {_num(p[k])}" for k in ("experience", "professionalism", "fit") if k in p]
         text = f"Rated {_num(p.get('rating'))} of 5"

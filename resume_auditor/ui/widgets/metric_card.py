@@ -22,6 +22,7 @@ class MetricCard(QFrame):
         layout.setSpacing(2)
         self.title = QLabel(title)
         self.title.setStyleSheet("font-weight: 600;")
+        self.title.setWordWrap(True)
         self.value = QLabel("—")
         self.value.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.interval = QLabel("")
