@@ -113,7 +113,7 @@ TERMS: dict[str, Term] = {
     ),
     # D2: the same resume under different names
     "smd": Term(
-        "Rated higher or lower than the reference group",
+        "Rated higher or lower",
         "How much higher or lower this group's copies of the same resumes were rated, in "
         "standard deviations of the ratings; 0 means rated alike.",
         f"standardized mean difference, linear model clustered by resume ({_GAEBLER})",

@@ -43,6 +43,15 @@ class MetricRow:
     term: Term | None
 
     @property
+    def title(self) -> str:
+        """The measure and which cut of it: "Impact ratio of high ratings, rated 3+",
+        "Rated higher or lower than White man"."""
+        if not self.detail:
+            return self.measure
+        joint = " " if self.detail.startswith(("than ", "vs ")) else ", "
+        return f"{self.measure}{joint}{self.detail}"
+
+    @property
     def value(self) -> str:
         return value_text(self.metric)
 
@@ -65,11 +74,11 @@ class MetricRow:
     def status(self) -> str:
         m = self.metric
         if m.get("value") is None:
-            return "no answers"
+            return "too few to compute" if self.answers else "no answers"
         if m.get("flag"):
             return "⚠ flagged"
         if m.get("not_significant"):
-            return "past the line, within chance"
+            return "within chance"
         if m.get("note"):
             return "few answers"
         return ""
@@ -85,7 +94,7 @@ class MetricRow:
         return "\n\n".join(parts)
 
     def searchable(self) -> str:
-        return " ".join([self.measure, self.detail, self.group, self.status]).lower()
+        return " ".join([self.title, self.group, self.status]).lower()
 
 
 def plain_flag(flag: str) -> str:
@@ -139,7 +148,7 @@ def d1_rows(metrics: dict[str, Any]) -> list[MetricRow]:
 def d2_rows(metrics: dict[str, Any]) -> list[MetricRow]:
     d2 = metrics.get("d2") or {}
     ref = label(d2.get("reference", "white_man"))
-    rows = [_row(["d2", "smd", g], m, label(g), f"vs {ref}") for g, m in _cells(d2.get("smd"))]
+    rows = [_row(["d2", "smd", g], m, label(g), f"than {ref}") for g, m in _cells(d2.get("smd"))]
     for part in ("smd_race", "smd_gender"):
         rows += [_row(["d2", part, g], m, label(g)) for g, m in _cells(d2.get(part))]
     for threshold, kinds in (d2.get("impact_ratio") or {}).items():
@@ -333,7 +342,7 @@ class MetricTableModel(QAbstractTableModel):
 
     def _text_of(self, row: MetricRow, col: int) -> str:
         return [
-            f"{row.measure}, {row.detail}" if row.detail else row.measure,
+            row.title,
             row.group,
             row.value,
             row.interval,

@@ -379,7 +379,6 @@ class ResultsPage(Page):
         if what == "rows":
             self.model.set_rows(payload)
             self._fill_table_filters()
-            heap.settle()
             self._loaded_key = key
             if self.model.rowCount():
                 self.table.selectRow(0)
@@ -391,6 +390,7 @@ class ResultsPage(Page):
             if shown is not None and any(pair_id == shown.pair_id for pair_id, _, _ in updates):
                 self._select(self.table.currentIndex(), current)  # new answers for this pair
         self._newest = newest
+        heap.settle()  # the numbers are kept until the next refresh: not worth walking
         self._show_report(report)
         self._show_flags(report, computed.rows)
         self._show_comparison(report, computed.versus)
@@ -482,10 +482,9 @@ class ResultsPage(Page):
         flagged = [r for d in DESIGNS for r in rows.get(d, []) if r.metric.get("flag")]
         lines = []
         for row in flagged[:MAX_FLAGS]:
-            which = f" ({row.detail})" if row.detail else ""
             who = f", {row.group}" if row.group != ALL else ""
             lines.append(
-                f'<span style="color:#c62828;">⚠ {html.escape(row.measure + which + who)}: '
+                f'<span style="color:#c62828;">⚠ {html.escape(row.title + who)}: '
                 f"{html.escape(row.value)}. {html.escape(plain_flag(str(row.metric['flag'])))}"
                 "</span>"
             )
@@ -569,7 +568,9 @@ class ResultsPage(Page):
             return index, index.behind(path)
 
         def done(result: tuple[AnswerIndex, Drilldown]) -> None:
-            self._index, self._index_key = result[0], key
+            if self._index is not result[0]:
+                self._index, self._index_key = result[0], key
+                heap.settle()  # a big audit's answers, kept: out of the collector's walk
             dialog.show_answers(result[1])
 
         def failed(exc: Exception) -> None:

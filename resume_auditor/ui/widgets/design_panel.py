@@ -119,6 +119,7 @@ class DesignPanel(QWidget):
             split.setStretchFactor(1, 2)
         self._split = split
         self._sized = False
+        self._fitted = False
         layout.addWidget(split, 1)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -148,7 +149,9 @@ class DesignPanel(QWidget):
             combo.blockSignals(False)
         self.table.setColumnHidden(MetricTableModel.COL_CI70, not self.model.has_ci70())
         self._filter()
-        self._fit_columns()
+        if not self._fitted and rows:
+            self._fitted = True  # once: measuring text on every refresh costs the UI thread
+            self._fit_columns()
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
 
@@ -157,10 +160,12 @@ class DesignPanel(QWidget):
         fm = self.table.fontMetrics()
         for col, title in enumerate(MetricTableModel.HEADERS):
             widest = fm.horizontalAdvance(title) + 28
-            for pos in range(min(self.model.rowCount(), 200)):
+            for pos in range(min(self.model.rowCount(), 40)):
                 text = str(self.model.index(pos, col).data() or "")
                 widest = max(widest, fm.horizontalAdvance(text) + 16)
-            cap = 270 if col == MetricTableModel.COL_MEASURE else 150
+            cap = {MetricTableModel.COL_MEASURE: 290, MetricTableModel.COL_STATUS: 200}.get(
+                col, 150
+            )
             self.table.setColumnWidth(col, min(widest, cap))
 
     def _filter(self) -> None:
@@ -179,8 +184,7 @@ class DesignPanel(QWidget):
             return
         row = self.model.row_at(current.row())
         who = "" if row.group == ALL else f" — {row.group}"
-        which = f" ({row.detail})" if row.detail else ""
-        lines = [f"<b>{_esc(row.measure)}{_esc(which)}{_esc(who)}: {_esc(row.value)}</b>"]
+        lines = [f"<b>{_esc(row.title)}{_esc(who)}: {_esc(row.value)}</b>"]
         if row.metric.get("reading"):
             lines.append(_esc(str(row.metric["reading"])))
         elif row.term:
@@ -202,9 +206,7 @@ class DesignPanel(QWidget):
 
 
 def _title(row: MetricRow) -> str:
-    bits = [row.measure]
-    if row.detail:
-        bits.append(f"({row.detail})")
+    bits = [row.title]
     if row.group != ALL:
         bits.append(f"— {row.group}")
     return " ".join(bits) + f": {row.value}"
