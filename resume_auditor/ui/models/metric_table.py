@@ -340,7 +340,7 @@ class MetricTableModel(QAbstractTableModel):
             return self.HEADER_TIPS[section]
         return None
 
-    def _text_of(self, row: MetricRow, col: int) -> str:
+    def text_of(self, row: MetricRow, col: int) -> str:
         return [
             row.title,
             row.group,
@@ -357,7 +357,7 @@ class MetricTableModel(QAbstractTableModel):
         row = self._view[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text_of(row, col)
+            return self.text_of(row, col)
         if role == self.ROW_ROLE:
             return row
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -11,6 +11,7 @@ tooltip.
 
 from __future__ import annotations
 
+import gc
 import html
 import json
 import logging
@@ -39,7 +40,6 @@ from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.ui import heap
 from resume_auditor.ui.models.metric_table import (
     ALL,
     DESIGN_TITLES,
@@ -269,6 +269,8 @@ class ResultsPage(Page):
         self.body.addWidget(self.tabs, 1)
         self.body.addWidget(self.empty, 1)
         self.tabs.hide()
+        for widget in (self.d1_tab, self.pairs_tab, *self.panels.values()):
+            widget.ensurePolished()  # now, not on the UI thread when the first numbers land
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -390,7 +392,7 @@ class ResultsPage(Page):
             if shown is not None and any(pair_id == shown.pair_id for pair_id, _, _ in updates):
                 self._select(self.table.currentIndex(), current)  # new answers for this pair
         self._newest = newest
-        heap.settle()  # the numbers are kept until the next refresh: not worth walking
+        gc.freeze()  # the numbers are kept until the next refresh: not worth walking
         self._show_report(report)
         self._show_flags(report, computed.rows)
         self._show_comparison(report, computed.versus)
@@ -570,7 +572,7 @@ class ResultsPage(Page):
         def done(result: tuple[AnswerIndex, Drilldown]) -> None:
             if self._index is not result[0]:
                 self._index, self._index_key = result[0], key
-                heap.settle()  # a big audit's answers, kept: out of the collector's walk
+                gc.freeze()  # a big audit's answers, kept: out of the collector's walk
             dialog.show_answers(result[1])
 
         def failed(exc: Exception) -> None:

@@ -156,13 +156,18 @@ class DesignPanel(QWidget):
         self.warning.setVisible(bool(warning))
 
     def _fit_columns(self) -> None:
-        """Wide enough for every header and the values (never "dict, A shown f")."""
+        """Wide enough for every header and the values (never "dict, A shown f").
+
+        Headers are measured; cells are estimated from their length (measuring
+        hundreds of strings with the font costs the UI thread tens of milliseconds).
+        """
         fm = self.table.fontMetrics()
+        char = max(1, fm.averageCharWidth())
+        sample = self.model.rows[:60]
         for col, title in enumerate(MetricTableModel.HEADERS):
             widest = fm.horizontalAdvance(title) + 28
-            for pos in range(min(self.model.rowCount(), 40)):
-                text = str(self.model.index(pos, col).data() or "")
-                widest = max(widest, fm.horizontalAdvance(text) + 16)
+            longest = max((len(self.model.text_of(r, col)) for r in sample), default=0)
+            widest = max(widest, longest * char + 16)
             cap = {MetricTableModel.COL_MEASURE: 290, MetricTableModel.COL_STATUS: 200}.get(
                 col, 150
             )
