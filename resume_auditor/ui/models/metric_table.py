@@ -213,7 +213,7 @@ def d4_rows(metrics: dict[str, Any]) -> list[MetricRow]:
                     ["d4", "differences", variant, dim, g],
                     m,
                     label(g),
-                    f"{_VARIANT.get(variant, variant)}: {what}",
+                    f"{what} ({_VARIANT.get(variant, variant)})",
                 )
                 for g, m in _cells(cells)
             ]

@@ -255,7 +255,7 @@ class PairTableModel(QAbstractTableModel):
         "are replaced).",
     ]
     # Typical widths in average characters (headers are measured as well).
-    WIDTHS = [5, 21, 21, 7, 11, 22, 22, 16, 30, 22, 40]
+    WIDTHS = [5, 21, 21, 7, 13, 22, 22, 16, 30, 22, 40]
     ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
     def __init__(self) -> None:

@@ -99,7 +99,7 @@ def chart_spec(key: str, metrics: dict[str, Any] | None) -> ChartSpec:
             ]
         return ChartSpec(
             "gaps",
-            "Score change with a group signal (1–5)",
+            "Score change with a group signal",
             items,
             unit="difference",
         )
