@@ -206,3 +206,19 @@ def test_nothing_clipped_at_1280_by_800(qtbot: Any, page: ResultsPage) -> None:
         ci = MetricTableModel.COL_CI
         end = panel.table.columnViewportPosition(ci) + panel.table.columnWidth(ci)
         assert 0 < end <= panel.table.viewport().width(), design
+
+
+def test_a_card_leads_to_its_answers(qtbot: Any, page: ResultsPage) -> None:
+    page.tabs.setCurrentIndex(0)
+    card = page.cards["criterion_validity"]
+    qtbot.mouseDClick(card, Qt.MouseButton.LeftButton)
+    dialog = page._last_dialog
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=20000)
+    report = page._report
+    assert report is not None
+    n = report["d1"]["metrics"]["criterion_validity"]["n"]
+    assert sum(r.readable for r in dialog.model.rows) == n
+    assert all(r.what.startswith("Unequal pair") for r in dialog.model.rows)
+    dialog.search.setText("wrong")
+    assert 0 < dialog.model.rowCount() < len(dialog.model.rows)
+    dialog.close()

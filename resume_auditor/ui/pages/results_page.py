@@ -183,6 +183,8 @@ class ResultsPage(Page):
         self.cards: dict[str, MetricCard] = {}
         for key, title, help_text in CARDS:
             card = MetricCard(title, help_text)
+            card.setAccessibleName(title)
+            card.activated.connect(lambda key=key, title=title: self._drill_card(key, title))
             self.cards[key] = card
             cards_row.addWidget(card)
         top = QWidget()
@@ -212,6 +214,7 @@ class ResultsPage(Page):
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search names, groups, justifications…")
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(180)
         self.search.textChanged.connect(self._filter)
         filters.addWidget(QLabel("Show"))
         filters.addWidget(self.kind_filter)
@@ -264,6 +267,8 @@ class ResultsPage(Page):
         }
         for design in ("d2", "d3", "d4"):
             self._tab_of[design] = [(self.panels[design], DESIGN_TITLES[design])]
+        self._pairs_sized = False
+        self.tabs.currentChanged.connect(self._pairs_shown)
         self.empty = QLabel("No answers yet: start a run on the Run page.")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.body.addWidget(self.tabs, 1)
@@ -581,6 +586,19 @@ class ResultsPage(Page):
 
         run_in_background(work, done, failed, owner=dialog)
         self._last_dialog = dialog  # for tests and screenshots
+
+    def _drill_card(self, key: str, title: str) -> None:
+        metric = ((self._report or {}).get("d1") or {}).get("metrics", {}).get(key)
+        if metric and metric.get("n"):
+            self._drill(("d1", "metrics", key), f"{title}: {value_text(metric)}")
+
+    def _pairs_shown(self, _index: int) -> None:
+        """The first time the pair-by-pair tab shows, give the table 60% of the width."""
+        if self.tabs.currentWidget() is self.pairs_tab and not self._pairs_sized:
+            width = self.pairs_tab.width()
+            if width > 0:
+                self._pairs_sized = True
+                self.pairs_tab.setSizes([int(width * 0.6), int(width * 0.4)])
 
     # -- the table -----------------------------------------------------------------------
 

@@ -38,11 +38,13 @@ class AnswerTableModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[AnswerRow] = []
         self._view: list[AnswerRow] = []
+        self._haystack: list[str] = []
         self._text = ""
 
     def set_rows(self, rows: list[AnswerRow]) -> None:
         self.beginResetModel()
         self.rows = rows
+        self._haystack = []
         self._view = self._filtered()
         self.endResetModel()
 
@@ -55,7 +57,10 @@ class AnswerTableModel(QAbstractTableModel):
     def _filtered(self) -> list[AnswerRow]:
         if not self._text:
             return list(self.rows)
-        return [r for r in self.rows if self._text in r.searchable()]
+        if len(self._haystack) != len(self.rows):  # once per set of rows, not per keystroke
+            self._haystack = [r.searchable() for r in self.rows]
+        text = self._text
+        return [r for r, words in zip(self.rows, self._haystack, strict=True) if text in words]
 
     def row_at(self, position: int) -> AnswerRow:
         return self._view[position]
