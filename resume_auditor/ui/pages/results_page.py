@@ -386,6 +386,7 @@ class ResultsPage(Page):
         if what == "rows":
             self.model.set_rows(payload)
             self._fill_table_filters()
+            gc.freeze()  # a big table, kept: out of the collector's walk (see ui/heap.py)
             self._loaded_key = key
             if self.model.rowCount():
                 self.table.selectRow(0)
@@ -397,7 +398,6 @@ class ResultsPage(Page):
             if shown is not None and any(pair_id == shown.pair_id for pair_id, _, _ in updates):
                 self._select(self.table.currentIndex(), current)  # new answers for this pair
         self._newest = newest
-        gc.freeze()  # the numbers are kept until the next refresh: not worth walking
         self._show_report(report)
         self._show_flags(report, computed.rows)
         self._show_comparison(report, computed.versus)
