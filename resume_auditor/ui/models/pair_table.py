@@ -458,7 +458,8 @@ def fit_columns(table: QTableView, widths: list[int], headers: list[str]) -> Non
     char = max(1, fm.averageCharWidth())
     for col, title in enumerate(headers):
         need = fm.horizontalAdvance(title) + 3 * char + 12  # the sort arrow and padding
-        table.setColumnWidth(col, max(need, widths[col] * char if col < len(widths) else need))
+        typical = round(widths[col] * char * 1.15) if col < len(widths) else need
+        table.setColumnWidth(col, max(need, typical))  # 1.15: names run wider than average
 
 
 def pair_table(model: PairTableModel, name: str) -> QTableView:

@@ -229,6 +229,8 @@ class ResultsPage(Page):
         table_layout.addWidget(self.table)
 
         self.detail = QTabWidget()
+        self.detail.setUsesScrollButtons(True)
+        self.detail.setMinimumWidth(320)  # its tab bar would otherwise claim half the page
         self.diff = DiffView()
         self.why = QPlainTextEdit()
         self.why.setReadOnly(True)

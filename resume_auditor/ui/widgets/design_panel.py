@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -34,6 +35,8 @@ def content_combo(name: str) -> QComboBox:
     combo = QComboBox()
     combo.setAccessibleName(name)
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    # never squeezed below its content by a crowded row (the row scrolls or wraps instead)
+    combo.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
     combo.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
     return combo
 
