@@ -277,6 +277,10 @@ class ResultsPage(Page):
         self.body.addWidget(self.empty, 1)
         self.tabs.hide()
         for widget in (self.d1_tab, self.pairs_tab, *self.panels.values()):
+            # Owned by the page until a tab takes them (a design the audit did not run
+            # never gets a tab): Qt, not Python's collector, deletes them with the page.
+            widget.setParent(self)
+            widget.hide()
             widget.ensurePolished()  # now, not on the UI thread when the first numbers land
 
         self._timer = QTimer(self)
@@ -424,7 +428,9 @@ class ResultsPage(Page):
     def _redraw_charts(self) -> None:
         """A chart's size settled: draw the charts again at their sizes, from the numbers
         already computed (no new metrics)."""
-        if self._drawing:
+        if self._drawing or not self.isVisible():
+            # Hidden (another page, or the window closing): nothing to draw for, and a
+            # worker started while the window is torn down would outlive its receiver.
             return
         self._drawing = True
         report, jobs, dark = self._report, self._chart_jobs(), self.validity_chart.dark()
