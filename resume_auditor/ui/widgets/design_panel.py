@@ -131,7 +131,7 @@ class DesignPanel(QWidget):
         super().showEvent(event)
         if not self._sized and self.charts and self.width() > 0:
             self._sized = True
-            self._split.setSizes([int(self.width() * 0.66), int(self.width() * 0.34)])
+            self._split.setSizes([int(self.width() * 0.68), int(self.width() * 0.32)])
 
     # -- content ----------------------------------------------------------------------
 
@@ -170,7 +170,7 @@ class DesignPanel(QWidget):
             texts = [self.model.text_of(r, col) for r in sample]
             longest = max(texts, key=len, default="")
             widest = max(fm.horizontalAdvance(title) + 28, fm.horizontalAdvance(longest) + 20)
-            caps = {MetricTableModel.COL_MEASURE: 340, MetricTableModel.COL_STATUS: 200}
+            caps = {MetricTableModel.COL_MEASURE: 300, MetricTableModel.COL_STATUS: 200}
             self.table.setColumnWidth(col, min(widest, caps.get(col, 170)))
 
     def _filter(self) -> None:
