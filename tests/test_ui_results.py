@@ -58,8 +58,13 @@ def test_a_tab_for_every_design_the_audit_ran(page: ResultsPage) -> None:
         "Pools (D3)",
         "Scores and ranks (D4)",
     ]
-    for design in ("d2", "d3", "d4"):
-        assert page.panels[design].model.rowCount() > 0
+    for design in ("d1", "d2", "d3", "d4"):
+        panel = page.panels[design]
+        page.tabs.setCurrentWidget(page._tab_of[design][0][0])
+        assert panel.isVisible() and panel.model.rowCount() > 0, design
+        assert all(chart.isVisible() for chart in panel.charts), design
+    page.tabs.setCurrentWidget(page.d1_tab)
+    assert all(card.isVisible() for card in page.cards.values())
     # D2 has 70% intervals (Gaebler et al.), shown beside the 95% ones
     d2 = page.panels["d2"]
     assert not d2.table.isColumnHidden(MetricTableModel.COL_CI70)

@@ -276,7 +276,8 @@ class ResultsPage(Page):
         self.body.addWidget(self.tabs, 1)
         self.body.addWidget(self.empty, 1)
         self.tabs.hide()
-        for widget in (self.d1_tab, self.pairs_tab, *self.panels.values()):
+        pages = [w for tabs in self._tab_of.values() for w, _title in tabs]
+        for widget in pages:
             # Owned by the page until a tab takes them (a design the audit did not run
             # never gets a tab): Qt, not Python's collector, deletes them with the page.
             widget.setParent(self)
