@@ -64,7 +64,7 @@ def test_walk_all_pages_and_run(qtbot: QtBot, window: MainWindow, small_study: P
         lambda: win.results_page.cards["criterion_validity"].value.text() == "100%", timeout=10000
     )
     win.results_page.table.selectRow(0)
-    assert "Ground truth" in win.results_page.why.toPlainText()
+    assert "Right answer" in win.results_page.why.toPlainText()
     assert "choices" in win.results_page.raw.toPlainText()
     win.results_page.kind_filter.setCurrentIndex(win.results_page.kind_filter.findData("unequal"))
     assert win.results_page.model.rowCount() == 2
@@ -161,7 +161,7 @@ def test_two_runs_compared_side_by_side(
     page.compare_combo.activated.emit(page.compare_combo.currentIndex())
     qtbot.waitUntil(lambda: page.compare.rowCount() > 0, timeout=10000)
     first_row = [page.compare.item(0, c).text() for c in range(3)]
-    assert first_row[0] == "CriterionValidity"
+    assert first_row[0] == "Picks the more qualified candidate"
     assert first_row[2].startswith("100%")  # the valid simulated model
     assert not first_row[1].startswith("100%")  # always "first": half the unequal pairs wrong
     assert page.compare_note.text()

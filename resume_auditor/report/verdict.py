@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import pct
 from resume_auditor.stats.model import (
@@ -124,7 +125,7 @@ def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
     if _n(cells.get("criterion_validity")):
         out.append(
             KeyNumber(
-                "Picks the more qualified candidate",
+                TERMS["criterion_validity"].label,
                 "Shown a candidate who meets the requirements beside one who does not, how "
                 "often did the model pick the qualified one?",
                 ["d1", "metrics", "criterion_validity"],
@@ -135,7 +136,7 @@ def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
     if _n(cells.get("discrim_validity")):
         out.append(
             KeyNumber(
-                "Treats equal candidates as equal",
+                TERMS["discrim_validity"].label,
                 "Shown two equally qualified candidates who differ only in name, how often did "
                 "the model say they were equal instead of picking one?",
                 ["d1", "metrics", "discrim_validity"],

@@ -9,6 +9,7 @@ controller's answers and the Results page's panels), so it adds no work to a run
 from __future__ import annotations
 
 import html
+from typing import cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImage, QKeyEvent, QPixmap, QResizeEvent
@@ -127,7 +128,7 @@ class PresenterWindow(QWidget):
         return item
 
     def show_panels(self) -> None:
-        report: MetricsReport | None = self.results._report  # noqa: SLF001 - same app
+        report = cast("MetricsReport | None", self.results._report)  # noqa: SLF001 - same app
         if report:
             counts = report["counts"]
             self.headline.setText(

@@ -45,6 +45,7 @@ class PairRow:
     variant_b: int
     ab: Verdict | None = None
     ba: Verdict | None = None
+    resume: str = ""  # the source resume's file name (this app's user's own file)
 
     def verdict_text(self, v: Verdict | None) -> str:
         if v is None:
@@ -53,7 +54,7 @@ class PairRow:
             return f"A: {self.name_a}"
         if v.choice == "b":
             return f"B: {self.name_b}"
-        return {"abstain": "Abstained", "invalid": "Unreadable"}.get(v.choice, v.choice)
+        return {"abstain": "Said equal", "invalid": "Unreadable"}.get(v.choice, v.choice)
 
     def correct(self, v: Verdict | None) -> bool | None:
         if v is None or v.choice == "invalid":
@@ -70,7 +71,7 @@ class PairRow:
     @property
     def truth_text(self) -> str:
         if self.truth == "equal":
-            return "Equal: should abstain"
+            return "Equally qualified"
         return f"{self.truth.upper()} is more qualified"
 
     def searchable(self) -> str:
@@ -81,6 +82,7 @@ class PairRow:
                 group_label(self.group_a),
                 group_label(self.group_b),
                 self.differs,
+                self.resume,
                 self.ab.justification if self.ab else "",
                 self.ba.justification if self.ba else "",
             ]
@@ -98,13 +100,20 @@ def choice_of(label: str, order: str) -> str:
 VerdictUpdate = tuple[int, str, Verdict]  # pair_id, order, verdict
 
 
-def load_rows(path: Path, run_id: int | None) -> tuple[list[PairRow], str]:
+Mask = Callable[[str], str]
+
+
+def load_rows(
+    path: Path, run_id: int | None, mask: Mask | None = None
+) -> tuple[list[PairRow], str]:
     """The table's rows, and the time of the newest answer in them (for live updates).
 
-    Call off the UI thread: for a big audit this reads every pair.
+    Call off the UI thread: for a big audit this reads every pair. `mask` is applied
+    to the model's justifications (report/privacy.py: a real name it repeats).
     """
     with ResultFile(path) as result:
         labels = result.variant_labels()
+        resumes = {r.id: r.filename for r in result.resumes()}
         rows: dict[int, PairRow] = {}
         for p in result.cases("D1"):
             name_a = labels.get(p.variant_a, ("", "", ""))[0]
@@ -122,33 +131,39 @@ def load_rows(path: Path, run_id: int | None) -> tuple[list[PairRow], str]:
                 differs=p.differs,
                 variant_a=p.variant_a,
                 variant_b=p.variant_b,
+                resume=resumes.get(p.cluster, "") if p.cluster is not None else "",
             )
         newest = ""
         if run_id is not None:
-            for update, received in _verdicts(result, run_id, ""):
+            for update, received in _verdicts(result, run_id, "", mask):
                 _apply(rows, update)
                 newest = max(newest, received)
     return list(rows.values()), newest
 
 
-def load_updates(path: Path, run_id: int, since: str) -> tuple[list[VerdictUpdate], str]:
+def load_updates(
+    path: Path, run_id: int, since: str, mask: Mask | None = None
+) -> tuple[list[VerdictUpdate], str]:
     """Answers that arrived at or after `since`; the caller ignores ones it has seen."""
     with ResultFile(path) as result:
         out = []
         newest = since
-        for update, received in _verdicts(result, run_id, since):
+        for update, received in _verdicts(result, run_id, since, mask):
             out.append(update)
             newest = max(newest, received)
     return out, newest
 
 
-def _verdicts(result: ResultFile, run_id: int, since: str) -> Iterable[tuple[VerdictUpdate, str]]:
+def _verdicts(
+    result: ResultFile, run_id: int, since: str, mask: Mask | None = None
+) -> Iterable[tuple[VerdictUpdate, str]]:
     for request_id, pair_id, order, rep, label, why, received in result.verdicts_since(
         run_id, since
     ):
         if rep != 0:
             continue
-        yield (pair_id, order, Verdict(choice_of(label, order), why, request_id)), received
+        shown = mask(why) if mask is not None and why else why
+        yield (pair_id, order, Verdict(choice_of(label, order), shown, request_id)), received
 
 
 def _apply(rows: dict[int, PairRow], update: VerdictUpdate) -> bool:
@@ -171,10 +186,17 @@ BAD = QColor(198, 40, 40)
 Predicate = Callable[[PairRow], bool]
 
 
-def make_filter(kind: str, text: str) -> Predicate | None:
-    """The rows a user asked to see: a kind of pair or verdict, and words to find."""
+def make_filter(
+    kind: str, text: str, group: str = "", cluster: int | None = None
+) -> Predicate | None:
+    """The rows a user asked to see: a kind of pair or verdict, a group on either side,
+    a source resume, and words to find."""
     text = text.strip().lower()
     checks: list[Predicate] = []
+    if group:
+        checks.append(lambda r: group in (r.group_a, r.group_b))
+    if cluster is not None:
+        checks.append(lambda r: r.cluster == cluster)
     if kind in ("equal", "unequal"):
         checks.append(lambda r: r.kind == kind)
     elif kind == "wrong":
@@ -189,21 +211,51 @@ def make_filter(kind: str, text: str) -> Predicate | None:
 
 
 class PairTableModel(QAbstractTableModel):
-    COL_PAIR, COL_KIND, COL_A, COL_B, COL_DIFFERS, COL_TRUTH, COL_AB, COL_BA, COL_AGREE, COL_WHY = (
-        range(10)
-    )
+    # The verdicts come right after the pair number, so they are on screen at
+    # 1280x800 without scrolling; the long texts (differences, justification) last.
+    (
+        COL_PAIR,
+        COL_AB,
+        COL_BA,
+        COL_AGREE,
+        COL_KIND,
+        COL_A,
+        COL_B,
+        COL_TRUTH,
+        COL_DIFFERS,
+        COL_RESUME,
+        COL_WHY,
+    ) = range(11)
     HEADERS = [
         "Pair",
+        "A shown first",
+        "B shown first",
+        "Orders agree",
         "Kind",
         "Candidate A",
         "Candidate B",
+        "Right answer",
         "What differs",
-        "Ground truth",
-        "Verdict, A shown first",
-        "Verdict, B shown first",
-        "Orders agree",
-        "Justification (A first)",
+        "Source resume",
+        "Justification",
     ]
+    HEADER_TIPS = [
+        "The test case's number.",
+        "The model's verdict when candidate A was shown first (green: right, red: wrong).",
+        "The model's verdict when candidate B was shown first (green: right, red: wrong).",
+        "Whether the two orders gave the same verdict.",
+        "Equal: the two are equally qualified. Unequal by k: one lacks k required "
+        "qualifications or has k extra preferred ones.",
+        "The first candidate of the pair, with the group the name signals.",
+        "The second candidate of the pair.",
+        "What a valid screener answers.",
+        "What differs between the two resumes.",
+        "The resume both candidates were built from.",
+        "The model's reason, when A was shown first (names it repeats from a real resume "
+        "are replaced).",
+    ]
+    # Typical widths in average characters (headers are measured as well).
+    WIDTHS = [5, 21, 21, 7, 13, 22, 22, 16, 30, 22, 40]
     ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
     def __init__(self) -> None:
@@ -252,10 +304,7 @@ class PairTableModel(QAbstractTableModel):
             pred = self._filter
             rebuild = any(pred(self.rows[i]) != (i in self._pos) for i in touched)
         if rebuild:
-            # Membership or order changed: one pass over plain lists.
-            self.layoutAboutToBeChanged.emit()
-            self._rebuild_view()
-            self.layoutChanged.emit()
+            self._relayout()  # membership or order changed: one pass over plain lists
             return len(touched)
         last = len(self.HEADERS) - 1
         for i in touched:
@@ -265,15 +314,34 @@ class PairTableModel(QAbstractTableModel):
         return len(touched)
 
     def set_filter(self, predicate: Predicate | None) -> None:
-        self.layoutAboutToBeChanged.emit()
         self._filter = predicate
-        self._rebuild_view()
-        self.layoutChanged.emit()
+        self._relayout()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self.layoutAboutToBeChanged.emit()
         self._sort = (column, order)
+        self._relayout()
+
+    def _relayout(self) -> None:
+        """Rebuild the display order and move the view's selection with its rows.
+
+        Qt keeps the current and selected rows as persistent indexes; a model that
+        reorders its rows must move them, or after sorting the view highlights
+        whatever row now sits where the selected one was while the detail still
+        shows the old one (pair 50 highlighted, pair 1 shown). Rows filtered out
+        lose their selection.
+        """
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        held = [
+            (self._view[p.row()] if 0 <= p.row() < len(self._view) else None, p.column())
+            for p in persistent
+        ]
         self._rebuild_view()
+        moved = []
+        for source, column in held:
+            pos = None if source is None else self._pos.get(source)
+            moved.append(QModelIndex() if pos is None else self.index(pos, column))
+        self.changePersistentIndexList(persistent, moved)
         self.layoutChanged.emit()
 
     def _rebuild_view(self) -> None:
@@ -304,24 +372,37 @@ class PairTableModel(QAbstractTableModel):
         i = self._by_pair.get(pair_id)
         return None if i is None else self._pos.get(i)
 
+    def groups(self) -> list[str]:
+        return sorted({g for r in self.rows for g in (r.group_a, r.group_b) if g})
+
+    def resumes(self) -> dict[int, str]:
+        """Source resume id -> file name, for the resumes the rows come from."""
+        return {r.cluster: r.resume or f"Resume id {r.cluster}" for r in self.rows}
+
     # -- Qt ----------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self._view)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = 0
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.HEADER_TIPS[section]
         return None
 
     def _display(self, row: PairRow, col: int) -> str:
         if col == self.COL_PAIR:
             return str(row.pair_id)
         if col == self.COL_KIND:
-            return "Equal" if row.kind == "equal" else f"Unequal (k={row.k})"
+            return "Equal" if row.kind == "equal" else f"Unequal by {row.k}"
         if col == self.COL_A:
             return f"{row.name_a} ({group_label(row.group_a)})"
         if col == self.COL_B:
@@ -336,6 +417,8 @@ class PairTableModel(QAbstractTableModel):
             return row.verdict_text(row.ba)
         if col == self.COL_AGREE:
             return {None: "…", True: "Yes", False: "No"}[row.agree]
+        if col == self.COL_RESUME:
+            return row.resume
         if col == self.COL_WHY:
             return (row.ab.justification if row.ab else "").replace("\n", " ")
         return ""
@@ -356,16 +439,27 @@ class PairTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == self.COL_WHY and row.ab:
                 return row.ab.justification
-            if col == self.COL_DIFFERS:
-                return row.differs
+            if col in (self.COL_DIFFERS, self.COL_A, self.COL_B, self.COL_RESUME):
+                return self._display(row, col)  # the full text of an elided cell
             if col in (self.COL_AB, self.COL_BA):
                 ok = row.correct(row.ab if col == self.COL_AB else row.ba)
                 return {
                     None: "No answer yet",
-                    True: "Matches the ground truth",
-                    False: "Does not match the ground truth",
+                    True: "Matches the right answer",
+                    False: "Does not match the right answer",
                 }[ok]
         return None
+
+
+def fit_columns(table: QTableView, widths: list[int], headers: list[str]) -> None:
+    """Every column at least as wide as its header (never "dict, A shown f") and about
+    as wide as its typical content; long texts elide in the middle, with a tooltip."""
+    fm = table.fontMetrics()
+    char = max(1, fm.averageCharWidth())
+    for col, title in enumerate(headers):
+        need = fm.horizontalAdvance(title) + 3 * char + 12  # the sort arrow and padding
+        typical = round(widths[col] * char * 1.15) if col < len(widths) else need
+        table.setColumnWidth(col, max(need, typical))  # 1.15: names run wider than average
 
 
 def pair_table(model: PairTableModel, name: str) -> QTableView:
@@ -374,9 +468,12 @@ def pair_table(model: PairTableModel, name: str) -> QTableView:
     table.setModel(model)
     table.setSortingEnabled(True)
     table.setWordWrap(False)
+    table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     table.verticalHeader().setDefaultSectionSize(24)
     table.verticalHeader().setVisible(False)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.setAccessibleName(name)
+    table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
+    fit_columns(table, PairTableModel.WIDTHS, PairTableModel.HEADERS)
     return table

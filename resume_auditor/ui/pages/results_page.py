@@ -1,16 +1,27 @@
-"""Results: validity and fairness panels, and the per-pair table with its detail."""
+"""Results: a panel per design the audit ran, the per-pair table, and the answers behind
+any number.
+
+Everything slow happens off the UI thread (ui/tasks.py): the metrics, the rows of
+every panel, the charts' pixels, the pair table and the drill-down. The UI thread
+only hands finished rows to the models and pixels to the chart views, so a big
+audit (100,000 answers) never freezes the window (benchmarks/results_stall.py).
+Words come from report/terms.py: a plain label on screen, the paper's term in the
+tooltip.
+"""
 
 from __future__ import annotations
 
+import gc
 import html
 import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -25,9 +36,20 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.domain.groups import group_label
-from resume_auditor.stats.model import MetricDict, MetricsReport
+from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
+from resume_auditor.report.terms import TERMS, term_for
+from resume_auditor.stats.labels import label
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.ui import heap
+from resume_auditor.ui.models.metric_table import (
+    ALL,
+    DESIGN_TITLES,
+    MetricRow,
+    design_answers,
+    design_rows,
+    plain_flag,
+    small_cell,
+)
 from resume_auditor.ui.models.pair_table import (
     PairRow,
     PairTableModel,
@@ -40,39 +62,58 @@ from resume_auditor.ui.models.pair_table import (
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.charts import ChartView, Rates, render_rates
+from resume_auditor.ui.widgets.answers_dialog import AnswersDialog
+from resume_auditor.ui.widgets.charts import (
+    ChartView,
+    Pixels,
+    Rates,
+    chart_spec,
+    render_spec,
+)
+from resume_auditor.ui.widgets.design_panel import DesignPanel, content_combo
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.metric_card import MetricCard, pct
+from resume_auditor.workflow.drilldown import AnswerIndex, Drilldown
 from resume_auditor.workflow.metrics import metrics_report
 
-CARDS = [
-    (
-        "criterion_validity",
-        "CriterionValidity",
-        "Share of unequal pairs where the model picked the more qualified candidate. "
-        "Castleman et al. (2025) flag values under 0.95.",
-    ),
-    (
-        "discrim_validity",
-        "DiscrimValidity",
-        "Share of equal pairs (same resume, different name) where the model abstained, as a "
-        "valid screener should. Under 0.90 means frequent arbitrary picks.",
-    ),
-    (
-        "order_consistency",
-        "Order consistency",
-        "Share of pairs where swapping which resume is shown first left the verdict unchanged.",
-    ),
-    (
-        "first_position_rate",
-        "First-position rate",
-        "When the model picked between equal candidates, how often it picked the one shown "
-        "first. 50% means no position bias.",
-    ),
-]
+logger = logging.getLogger(__name__)
 
+CARD_KEYS = ("criterion_validity", "discrim_validity", "order_consistency", "first_position_rate")
+# kept for callers that list the cards: (key, plain title, meaning with the paper's term)
+CARDS = [(k, TERMS[k].label, TERMS[k].tooltip()) for k in CARD_KEYS]
+
+DESIGNS = ("d1", "d2", "d3", "d4")
+INTROS = {
+    "d1": "Pairs of resumes with a known right answer: one candidate more qualified, or both "
+    "equal and differing only in name. Does the model pick the better one, and say 'equal' "
+    "when they are? Are equal candidates of each group picked equally often?",
+    "d2": "The same real resumes copied under names that signal different groups, each copy "
+    "rated 1–5. Are some groups' copies rated higher or lower than the reference group's?",
+    "d3": "Pools with one candidate per group, scored by the model. Which groups end up ranked "
+    "above the others, and who would make a shortlist of the top candidates?",
+    "d4": "Resumes scored on five dimensions with no name, with a group's name, or with an "
+    "activity naming the group; and batches ranked best to worst. Does the signal move the "
+    "scores or the places?",
+}
+CHARTS = {
+    "d1": ("d1_validity", "d1_gaps"),
+    "d2": ("d2_smd",),
+    "d3": ("d3_rabbi",),
+    "d4": ("d4_scores", "d4_ranks"),
+}
 
 MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
+
+
+@dataclass
+class _Computed:
+    """What a background refresh hands to the UI thread: all of it ready to show."""
+
+    report: Mapping[str, Any] | None
+    versus: Mapping[str, Any] | None
+    rows: dict[str, list[MetricRow]]
+    images: dict[str, tuple[Pixels, float]]
+    mask: IdentityMask | None
 
 
 class ResultsPage(Page):
@@ -82,92 +123,115 @@ class ResultsPage(Page):
 
     def __init__(self, session: Session) -> None:
         super().__init__(
-            "Validity: does the model pick the more qualified candidate, and abstain between "
-            "equals? Fairness: are candidates of each group chosen equally often? Every number "
-            "has a 95% interval; pairs from the same resume are not treated as independent."
+            "Is the model valid (does it pick the more qualified candidate, and treat equal "
+            "candidates as equal)? Is it fair (are candidates of each group treated alike)? "
+            "One tab per design the audit ran. Every number has a 95% interval; double-click "
+            "a number to read the answers behind it."
         )
         self.session = session
         self._data: AuditData | None = None
-        self._report: MetricsReport | None = None
+        self._report: Mapping[str, Any] | None = None
         self._pending_refresh = False
         self._refreshing = False
+        self._drawing = False
         self._loaded_key: tuple[Path, int | None] | None = None  # what the table holds
         self._newest = ""  # time of the newest answer applied to the table
+        self._mask: IdentityMask | None = None
+        self._mask_path: Path | None = None
+        self._index: AnswerIndex | None = None
+        self._index_key: tuple[Any, ...] | None = None
+
         pick = QHBoxLayout()
-        self.run_combo = QComboBox()
-        self.run_combo.setAccessibleName("Run shown")
+        self.run_combo = content_combo("Run shown")
         self.run_combo.setToolTip("Which model run the panels and the table show.")
-        self.compare_combo = QComboBox()
-        self.compare_combo.setAccessibleName("Run to compare with")
+        self.compare_combo = content_combo("Run to compare with")
         self.compare_combo.setToolTip("Another model or prompt on the same test cases.")
-        for combo in (self.run_combo, self.compare_combo):
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            combo.setMinimumContentsLength(24)
         self.run_combo.activated.connect(self._run_chosen)
         self.compare_combo.activated.connect(lambda _i: self.refresh())
         pick.addWidget(QLabel("Showing"))
-        pick.addWidget(self.run_combo, 2)
+        pick.addWidget(self.run_combo)
         pick.addWidget(QLabel("compared with"))
-        pick.addWidget(self.compare_combo, 2)
+        pick.addWidget(self.compare_combo)
+        pick.addStretch(1)
         self.body.addLayout(pick)
         self._follow_latest = True
         self.run_label = QLabel("")
         self.run_label.setWordWrap(True)
         self.body.addWidget(self.run_label)
-
-        split = QSplitter(Qt.Orientation.Vertical)
-        panels = QWidget()
-        panel_layout = QHBoxLayout(panels)
-        panel_layout.setContentsMargins(0, 0, 0, 0)
-        cards = QGridLayout()
-        self.cards: dict[str, MetricCard] = {}
-        for i, (key, title, help_text) in enumerate(CARDS):
-            card = MetricCard(title, help_text)
-            self.cards[key] = card
-            cards.addWidget(card, i // 2, i % 2)
-        panel_layout.addLayout(cards, 5)
-        self.validity_chart = ChartView("Validity (dashed: 0.90, 0.95)", references=(0.9, 0.95))
-        self.selection_chart = ChartView("SelectionRate, equal pairs")
-        for chart in (self.validity_chart, self.selection_chart):
-            chart.resized.connect(self.refresh)  # drawn again, sharp, at the settled size
-        panel_layout.addWidget(self.validity_chart, 3)
-        panel_layout.addWidget(self.selection_chart, 3)
         self.flags = QLabel("")
         self.flags.setWordWrap(True)
         self.flags.setTextFormat(Qt.TextFormat.RichText)
+        self.body.addWidget(self.flags)
+
+        # one chart view per chart key; the D1 ones keep their old names
+        self.charts: dict[str, ChartView] = {}
+        for keys in CHARTS.values():
+            for key in keys:
+                view = ChartView(key, key=key)
+                view.setMinimumSize(220, 150)
+                view.resized.connect(self._redraw_charts)  # drawn again, sharp, when settled
+                self.charts[key] = view
+        self.validity_chart = self.charts["d1_validity"]
+        self.selection_chart = self.charts["d1_gaps"]
+        self.panels: dict[str, DesignPanel] = {}
+        for design in DESIGNS:
+            panel = DesignPanel(design, INTROS[design], [self.charts[k] for k in CHARTS[design]])
+            panel.drill.connect(self._drill)
+            self.panels[design] = panel
+
+        # D1's tab: the headline cards, its panel, and the per-pair table with its detail
+        cards_row = QHBoxLayout()
+        self.cards: dict[str, MetricCard] = {}
+        for key, title, help_text in CARDS:
+            card = MetricCard(title, help_text)
+            card.setAccessibleName(title)
+            card.activated.connect(lambda key=key, title=title: self._drill_card(key, title))
+            self.cards[key] = card
+            cards_row.addWidget(card)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addLayout(cards_row)
+        top_layout.addWidget(self.panels["d1"], 1)
 
         table_box = QWidget()
         table_layout = QVBoxLayout(table_box)
         table_layout.setContentsMargins(0, 0, 0, 0)
         filters = QHBoxLayout()
-        self.kind_filter = QComboBox()
-        for label, key in (
+        self.kind_filter = content_combo("Pairs shown")
+        for text, key in (
             ("All pairs", ""),
             ("Equal pairs", "equal"),
             ("Unequal pairs", "unequal"),
             ("Wrong verdicts", "wrong"),
             ("Orders disagree", "inconsistent"),
         ):
-            self.kind_filter.addItem(label, key)
-        self.kind_filter.currentIndexChanged.connect(self._filter)
+            self.kind_filter.addItem(text, key)
+        self.group_filter = content_combo("Group shown")
+        self.resume_filter = content_combo("Source resume shown")
+        self.resume_filter.setMaximumWidth(320)
+        for combo in (self.kind_filter, self.group_filter, self.resume_filter):
+            combo.currentIndexChanged.connect(self._filter)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search names, groups, justifications…")
+        self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(180)
         self.search.textChanged.connect(self._filter)
         filters.addWidget(QLabel("Show"))
         filters.addWidget(self.kind_filter)
+        filters.addWidget(self.group_filter)
+        filters.addWidget(self.resume_filter)
         filters.addWidget(self.search, 1)
         table_layout.addLayout(filters)
         self.model = PairTableModel()
         self.table = pair_table(self.model, "Per-pair results")
-        self.table.horizontalHeader().setSectionResizeMode(
-            PairTableModel.COL_WHY, QHeaderView.ResizeMode.Stretch
-        )
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().currentRowChanged.connect(self._select)
         table_layout.addWidget(self.table)
 
         self.detail = QTabWidget()
+        self.detail.setUsesScrollButtons(True)
+        self.detail.setMinimumWidth(320)  # its tab bar would otherwise claim half the page
         self.diff = DiffView()
         self.why = QPlainTextEdit()
         self.why.setReadOnly(True)
@@ -177,7 +241,7 @@ class ResultsPage(Page):
         self.detail.addTab(self.why, "Justifications")
         self.detail.addTab(self.raw, "Raw responses")
         self.compare = QTableWidget(0, 3)
-        self.compare.setHorizontalHeaderLabels(["Metric", "Shown run", "Compared run"])
+        self.compare.setHorizontalHeaderLabels(["Measure", "Shown run", "Compared run"])
         self.compare.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.compare.verticalHeader().setVisible(False)
         self.compare.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -189,15 +253,37 @@ class ResultsPage(Page):
         compare_layout.addWidget(self.compare_note)
         self.detail.addTab(compare_box, "Compare runs")
 
-        lower = QSplitter(Qt.Orientation.Horizontal)
-        lower.addWidget(table_box)
-        lower.addWidget(self.detail)
-        lower.setSizes([640, 420])
-        split.addWidget(panels)
-        split.addWidget(lower)
-        split.setSizes([370, 330])
-        self.body.addWidget(self.flags)
-        self.body.addWidget(split, 1)
+        # D1's pairs one by one get a tab of their own: at 1280x800 the table needs
+        # the height, and its verdict columns the width.
+        self.pairs_tab = QSplitter(Qt.Orientation.Horizontal)
+        self.pairs_tab.addWidget(table_box)
+        self.pairs_tab.addWidget(self.detail)
+        self.pairs_tab.setStretchFactor(0, 3)
+        self.pairs_tab.setStretchFactor(1, 2)
+        self.pairs_tab.setSizes([760, 480])
+        self.d1_tab = top
+
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName("Results by design")
+        self._tab_of: dict[str, list[tuple[QWidget, str]]] = {
+            "d1": [(self.d1_tab, DESIGN_TITLES["d1"]), (self.pairs_tab, "Pair by pair (D1)")]
+        }
+        for design in ("d2", "d3", "d4"):
+            self._tab_of[design] = [(self.panels[design], DESIGN_TITLES[design])]
+        self._pairs_sized = False
+        self.tabs.currentChanged.connect(self._pairs_shown)
+        self.empty = QLabel("No answers yet: start a run on the Run page.")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.body.addWidget(self.tabs, 1)
+        self.body.addWidget(self.empty, 1)
+        self.tabs.hide()
+        pages = [w for tabs in self._tab_of.values() for w, _title in tabs]
+        for widget in pages:
+            # Owned by the page until a tab takes them (a design the audit did not run
+            # never gets a tab): Qt, not Python's collector, deletes them with the page.
+            widget.setParent(self)
+            widget.hide()
+            widget.ensurePolished()  # now, not on the UI thread when the first numbers land
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -210,6 +296,9 @@ class ResultsPage(Page):
         if self._data is None or self._data.path != data.path or not data.pairs:
             self._loaded_key = None
             self._follow_latest = True
+        if self._data is None or self._data.path != data.path:
+            self._mask, self._mask_path = None, None
+            self._index, self._index_key = None, None
         self._data = data
         self._fill_runs(data)
         self.refresh()
@@ -225,9 +314,10 @@ class ResultsPage(Page):
         # would only clutter the choice; the newest run is always listed.
         runs = [r for r in data.runs if answered.get(r.id) or r is data.runs[-1]]
         for run in reversed(runs):
-            label = f"{run.model} · {run.provider} · {run.prompt_id} (run {run.id})"
-            self.run_combo.addItem(label, run.id)
-            self.compare_combo.addItem(label, run.id)
+            text = f"{run.model} · {run.provider} · {run.prompt_id} (run {run.id})"
+            for combo in (self.run_combo, self.compare_combo):
+                combo.addItem(text, run.id)
+                combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
         if not self._follow_latest and shown is not None:
             self.run_combo.setCurrentIndex(max(0, self.run_combo.findData(shown)))
         self.compare_combo.setCurrentIndex(max(0, self.compare_combo.findData(compared)))
@@ -241,6 +331,9 @@ class ResultsPage(Page):
         """Answers arrived: refresh soon, at most every 1.5 s."""
         if not self._timer.isActive():
             self._timer.start()
+
+    def _chart_jobs(self) -> list[tuple[str, tuple[int, int], float]]:
+        return [(key, *view.render_size()) for key, view in self.charts.items()]
 
     def refresh(self) -> None:
         """Recompute the panels and bring the table up to date, in the background.
@@ -257,12 +350,9 @@ class ResultsPage(Page):
         path = self._data.path
         key_now = self._loaded_key
         since = self._newest
-        charts = [
-            (view.title, view.references, *view.render_size())
-            for view in (self.validity_chart, self.selection_chart)
-        ]
+        jobs = self._chart_jobs()
         dark = self.validity_chart.dark()
-
+        mask = self._mask if self._mask_path == path else None
         chosen = self.run_combo.currentData()
         other = self.compare_combo.currentData()
 
@@ -276,33 +366,35 @@ class ResultsPage(Page):
                     if other in runs and latest is not None and other != latest.id
                     else None
                 )
-            items = chart_items(report)
-            images = [
-                (render_rates(title, rates, refs, size, dpr, dark=dark), dpr)
-                for (title, refs, size, dpr), rates in zip(charts, items, strict=True)
-            ]
-            loaded = {"report": report, "images": images, "versus": versus}
+                found = mask or identity_mask(result)
+            computed = _Computed(
+                report,
+                versus,
+                {d: design_rows(report, d) for d in DESIGNS},
+                draw_charts(report, jobs, dark),
+                found,
+            )
             run_id = latest.id if latest else None
             if key_now == (path, run_id) and run_id is not None:
-                updates, newest = load_updates(path, run_id, since)
-                return ("updates", (path, run_id), loaded, updates, newest)
-            rows, newest = load_rows(path, run_id)
-            return ("rows", (path, run_id), loaded, rows, newest)
+                updates, newest = load_updates(path, run_id, since, found)
+                return ("updates", (path, run_id), computed, updates, newest)
+            rows, newest = load_rows(path, run_id, found)
+            return ("rows", (path, run_id), computed, rows, newest)
 
         run_in_background(work, self._loaded, self._failed, owner=self)
 
     def _loaded(self, result: tuple[Any, ...]) -> None:
         self._refreshing = False
-        what, key, bundle, payload, newest = result
-        report = bundle["report"]
+        what, key, computed, payload, newest = result
+        report = computed.report
         self._report = report
-        for view, (image, dpr) in zip(
-            (self.validity_chart, self.selection_chart), bundle["images"], strict=True
-        ):
-            view.show_image(image, dpr)
+        self._mask, self._mask_path = computed.mask, key[0]
+        self._show_images(computed.images)
+        self._show_panels(report, computed.rows)
         if what == "rows":
             self.model.set_rows(payload)
-            heap.settle()
+            self._fill_table_filters()
+            gc.freeze()  # a big table, kept: out of the collector's walk (see ui/heap.py)
             self._loaded_key = key
             if self.model.rowCount():
                 self.table.selectRow(0)
@@ -315,7 +407,8 @@ class ResultsPage(Page):
                 self._select(self.table.currentIndex(), current)  # new answers for this pair
         self._newest = newest
         self._show_report(report)
-        self._show_comparison(report, bundle["versus"])
+        self._show_flags(report, computed.rows)
+        self._show_comparison(report, computed.versus)
         self.updated.emit()
         if self._pending_refresh:
             self._pending_refresh = False
@@ -323,14 +416,72 @@ class ResultsPage(Page):
 
     def _failed(self, exc: Exception) -> None:
         self._refreshing = False
+        logger.warning("results refresh failed: %s", exc)
         self.run_label.setText(f"Could not compute the results: {exc}")
 
-    def _show_report(self, report: MetricsReport | None) -> None:
+    # -- charts ------------------------------------------------------------------------
+
+    def _show_images(self, images: dict[str, tuple[Pixels, float]]) -> None:
+        for key, (image, dpr) in images.items():
+            view = self.charts.get(key)
+            if view is not None:
+                view.show_image(image, dpr)
+
+    def _redraw_charts(self) -> None:
+        """A chart's size settled: draw the charts again at their sizes, from the numbers
+        already computed (no new metrics)."""
+        if self._drawing or not self.isVisible():
+            # Hidden (another page, or the window closing): nothing to draw for, and a
+            # worker started while the window is torn down would outlive its receiver.
+            return
+        self._drawing = True
+        report, jobs, dark = self._report, self._chart_jobs(), self.validity_chart.dark()
+
+        def done(images: dict[str, tuple[Pixels, float]]) -> None:
+            self._drawing = False
+            self._show_images(images)
+
+        def failed(exc: Exception) -> None:
+            self._drawing = False
+            logger.warning("charts not drawn: %s", exc)
+
+        run_in_background(lambda: draw_charts(report, jobs, dark), done, failed, owner=self)
+
+    # -- panels ------------------------------------------------------------------------
+
+    def _show_panels(
+        self, report: Mapping[str, Any] | None, rows: dict[str, list[MetricRow]]
+    ) -> None:
+        present = [d for d in DESIGNS if report is not None and _ran(report, d)]
+        current = self.tabs.currentWidget()
+        wanted = [(d, w, t) for d in present for w, t in self._tab_of[d]]
+        if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for _, w, _ in wanted]:
+            self.tabs.clear()
+            for design, widget, text in wanted:
+                self.tabs.addTab(widget, text)
+                self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[design])
+            if any(w is current for _, w, _ in wanted):
+                self.tabs.setCurrentWidget(current)
+        self.tabs.setVisible(bool(present))
+        self.empty.setVisible(not present)
+        if report is None:
+            return
+        cell = small_cell(report)
+        for design in present:
+            count, what = design_answers(report, design)
+            warning = ""
+            if count < cell:
+                warning = (
+                    f"Only {count} {what} so far: too few to read much into; every interval "
+                    "here is wide."
+                )
+            self.panels[design].show_rows(rows.get(design, []), warning)
+
+    def _show_report(self, report: Mapping[str, Any] | None) -> None:
         if report is None:
             self.run_label.setText("No run yet: start one on the Run page.")
             for card in self.cards.values():
                 card.show_metric(None)
-            self.flags.setText("")
             return
         run, counts = report["run"], report["counts"]
         self.run_label.setText(
@@ -340,24 +491,36 @@ class ResultsPage(Page):
             f"answered, {counts['failed']} failed, {counts['invalid']} unreadable. "
             + " ".join(report["notes"])
         )
-        metrics = report["d1"]["metrics"]
+        metrics = (report.get("d1") or {}).get("metrics") or {}
         for key, card in self.cards.items():
             card.show_metric(metrics.get(key))
-        notes = sorted({m["note"] for m in metrics.values() if m.get("note") and m["n"]})
-        flags = report["flags"]
-        lines = [
-            f'<span style="color:#c62828;">⚠ {html.escape(f)}</span>' for f in flags[:MAX_FLAGS]
-        ]
-        if len(flags) > MAX_FLAGS:
+
+    def _show_flags(
+        self, report: Mapping[str, Any] | None, rows: dict[str, list[MetricRow]]
+    ) -> None:
+        """Each flag in plain words (the statistics' own sentence, with the paper's
+        term and the test, in the tooltip); the report lists every one."""
+        flagged = [r for d in DESIGNS for r in rows.get(d, []) if r.metric.get("flag")]
+        lines = []
+        for row in flagged[:MAX_FLAGS]:
+            who = f", {row.group}" if row.group != ALL else ""
             lines.append(
-                f'<span style="color:#c62828;">⚠ …and {len(flags) - MAX_FLAGS} more flag(s): '
+                f'<span style="color:#c62828;">⚠ {html.escape(row.title + who)}: '
+                f"{html.escape(row.value)}. {html.escape(plain_flag(str(row.metric['flag'])))}"
+                "</span>"
+            )
+        if len(flagged) > MAX_FLAGS:
+            lines.append(
+                f'<span style="color:#c62828;">⚠ …and {len(flagged) - MAX_FLAGS} more: '
                 "the Report page (6) lists them all.</span>"
             )
-        if notes:
-            lines.append("Notes: " + html.escape("; ".join(notes)) + ".")
         self.flags.setText("<br>".join(lines))
+        self.flags.setToolTip("\n\n".join(str(r.metric["flag"]) for r in flagged))
+        self.flags.setVisible(bool(lines) and report is not None)
 
-    def _show_comparison(self, report: MetricsReport | None, versus: MetricsReport | None) -> None:
+    def _show_comparison(
+        self, report: Mapping[str, Any] | None, versus: Mapping[str, Any] | None
+    ) -> None:
         if report is None or versus is None:
             self.compare.setRowCount(0)
             self.compare_note.setText(
@@ -365,23 +528,35 @@ class ResultsPage(Page):
                 "to see the two side by side."
             )
             return
-        rows: list[tuple[str, MetricDict | None, MetricDict | None]] = []
-        for key, title, _help in CARDS:
-            rows.append((title, report["d1"]["metrics"].get(key), versus["d1"]["metrics"].get(key)))
-        for group, metric in report["d1"]["selection_rate"].items():
+        rows: list[tuple[str, str, Mapping[str, Any] | None, Mapping[str, Any] | None]] = []
+        mine, theirs = report.get("d1") or {}, versus.get("d1") or {}
+        for key, title, tip in CARDS:
             rows.append(
                 (
-                    f"SelectionRate: {group_label(group)}",
+                    title,
+                    tip,
+                    (mine.get("metrics") or {}).get(key),
+                    (theirs.get("metrics") or {}).get(key),
+                )
+            )
+        tip = TERMS["selection_rate"].tooltip()
+        for group, metric in (mine.get("selection_rate") or {}).items():
+            rows.append(
+                (
+                    f"{TERMS['selection_rate'].label}: {group_label(group)}",
+                    tip,
                     metric,
-                    versus["d1"]["selection_rate"].get(group),
+                    (theirs.get("selection_rate") or {}).get(group),
                 )
             )
         self.compare.setRowCount(len(rows))
-        for i, (title, a, b) in enumerate(rows):
+        for i, (title, tooltip, a, b) in enumerate(rows):
             for col, text in enumerate((title, _with_ci(a), _with_ci(b))):
-                self.compare.setItem(i, col, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(tooltip if col == 0 else text)
+                self.compare.setItem(i, col, item)
         self.compare.setHorizontalHeaderLabels(
-            ["Metric", report["run"]["model"], versus["run"]["model"]]
+            ["Measure", report["run"]["model"], versus["run"]["model"]]
         )
         agreement = next(
             (a for a in report.get("error_agreement", []) if a.get("run") == versus["run"]["id"]),
@@ -392,10 +567,90 @@ class ResultsPage(Page):
             note = " ".join(str(m.get("reading", "")) for m in agreement["metrics"].values())
         self.compare_note.setText(note)
 
+    # -- drill-down --------------------------------------------------------------------
+
+    def _drill(self, path: tuple[str, ...], title: str) -> None:
+        """Open the answers behind one number (read in the background)."""
+        report, data = self._report, self._data
+        if report is None or data is None:
+            return
+        run_id = int(report["run"]["id"])
+        key = (data.path, run_id, report["counts"]["answered"])
+        cached = self._index if self._index_key == key else None
+        dialog = AnswersDialog(title, self)
+        term = term_for(path)
+        if term is not None:
+            dialog.heading.setToolTip(term.tooltip())
+        dialog.show()
+        file = data.path
+
+        def work() -> tuple[AnswerIndex, Drilldown]:
+            index = cached or AnswerIndex.open(file, run_id, report)
+            return index, index.behind(path)
+
+        def done(result: tuple[AnswerIndex, Drilldown]) -> None:
+            if self._index is not result[0]:
+                self._index, self._index_key = result[0], key
+                gc.freeze()  # a big audit's answers, kept: out of the collector's walk
+            dialog.show_answers(result[1])
+
+        def failed(exc: Exception) -> None:
+            logger.warning("answers behind %s not read: %s", ".".join(path), exc)
+            dialog.show_error(str(exc))
+
+        run_in_background(work, done, failed, owner=dialog)
+        self._last_dialog = dialog  # for tests and screenshots
+
+    def _drill_card(self, key: str, title: str) -> None:
+        metric = ((self._report or {}).get("d1") or {}).get("metrics", {}).get(key)
+        if metric and metric.get("n"):
+            self._drill(("d1", "metrics", key), f"{title}: {value_text(metric)}")
+
+    def _pairs_shown(self, _index: int) -> None:
+        """The first time the pair-by-pair tab shows, give the table 60% of the width."""
+        if self.tabs.currentWidget() is self.pairs_tab and not self._pairs_sized:
+            width = self.pairs_tab.width()
+            if width > 0:
+                self._pairs_sized = True
+                self.pairs_tab.setSizes([int(width * 0.6), int(width * 0.4)])
+
     # -- the table -----------------------------------------------------------------------
 
+    def _fill_table_filters(self) -> None:
+        for combo, first, items in (
+            (self.group_filter, "All groups", [(group_label(g), g) for g in self.model.groups()]),
+            (
+                self.resume_filter,
+                "All source resumes",
+                sorted(((name, cid) for cid, name in self.model.resumes().items())),
+            ),
+        ):
+            kept = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem(first, None)
+            for text, key in items:
+                combo.addItem(_elide_middle(text, 40), key)
+                combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+            combo.setCurrentIndex(max(0, combo.findData(kept)))
+            combo.blockSignals(False)
+            combo.setVisible(len(items) > 1)
+
     def _filter(self) -> None:
-        self.model.set_filter(make_filter(str(self.kind_filter.currentData()), self.search.text()))
+        cluster = self.resume_filter.currentData()
+        self.model.set_filter(
+            make_filter(
+                str(self.kind_filter.currentData() or ""),
+                self.search.text(),
+                str(self.group_filter.currentData() or ""),
+                int(cluster) if cluster is not None else None,
+            )
+        )
+        current = self.table.currentIndex()
+        if not current.isValid() and self.model.rowCount():
+            self.table.selectRow(0)
+        elif current.isValid():
+            self._select(current, current)
 
     def _select(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._data is None or not current.isValid():
@@ -411,7 +666,8 @@ class ResultsPage(Page):
             f"B: {row.name_b} ({group_label(row.group_b)}, {vb.kind.value})",
             vb.text,
         )
-        lines = [f"Ground truth: {row.truth_text}. What differs: {row.differs}", ""]
+        lines = [f"Pair {row.pair_id}. Right answer: {row.truth_text}. What differs: {row.differs}"]
+        lines.append("")
         for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
             lines.append(f"{title}: {row.verdict_text(verdict)}")
             lines.append(verdict.justification if verdict else "(no answer yet)")
@@ -419,10 +675,13 @@ class ResultsPage(Page):
         self.why.setPlainText("\n".join(lines))
         raws = []
         result = self.session.db()
+        mask = self._mask
         for title, verdict in (("A shown first", row.ab), ("B shown first", row.ba)):
             if verdict is None:
                 continue
             raw = result.raw_response(verdict.request_id)
+            if mask is not None:
+                raw = mask_json(raw, mask)
             raws.append(f"--- {title} (request {verdict.request_id}) ---")
             raws.append(json.dumps(raw, indent=2, ensure_ascii=False))
         self.raw.setPlainText("\n".join(raws) or "No answers yet.")
@@ -431,22 +690,59 @@ class ResultsPage(Page):
         return "done" if self._report and self._report["counts"]["answered"] else "todo"
 
 
-def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
-    """What the two charts show: validity rates, and SelectionRate per group."""
+def _ran(report: Mapping[str, Any], design: str) -> bool:
+    """A design the run has answers for (D1: any pair answer; D2-D4: their block)."""
+    if design == "d1":
+        return bool((report.get("d1") or {}).get("judgments"))
+    return bool(report.get(design))
+
+
+def draw_charts(
+    report: Mapping[str, Any] | None,
+    jobs: list[tuple[str, tuple[int, int], float]],
+    dark: bool,
+) -> dict[str, tuple[Pixels, float]]:
+    """Every chart's pixels at its view's size (in a worker: matplotlib is slow).
+
+    Only charts of designs the run has are drawn; the others stay hidden anyway.
+    """
+    out: dict[str, tuple[Pixels, float]] = {}
+    for key, size, dpr in jobs:
+        design = key.split("_", 1)[0]
+        if report is not None and not _ran(report, design):
+            continue
+        out[key] = (render_spec(chart_spec(key, report), size, dpr, dark=dark), dpr)
+    return out
+
+
+def chart_items(report: Mapping[str, Any] | None) -> tuple[Rates, Rates]:
+    """What the presenter's two charts show: validity rates, and SelectionRate per group."""
     if report is None:
         return [], []
-    metrics = report["d1"]["metrics"]
-    validity: Rates = [
-        ("CriterionValidity", metrics.get("criterion_validity", {})),
-        ("DiscrimValidity", metrics.get("discrim_validity", {})),
-        ("Order consistency", metrics.get("order_consistency", {})),
+    d1 = report.get("d1") or {}
+    metrics = d1.get("metrics") or {}
+    validity = [
+        (TERMS[k].label, metrics.get(k, {}))
+        for k in ("criterion_validity", "discrim_validity", "order_consistency")
     ]
-    selection: Rates = [(group_label(g), m) for g, m in report["d1"]["selection_rate"].items()]
+    selection = [(label(g), m) for g, m in (d1.get("selection_rate") or {}).items()]
     return validity, selection
 
 
-def _with_ci(metric: MetricDict | None) -> str:
+def _with_ci(metric: Mapping[str, Any] | None) -> str:
     if not metric or metric.get("value") is None:
         return "—"
-    low, high = metric["ci"]
-    return f"{pct(metric['value'])}  ({pct(low)}–{pct(high)})"
+    interval = ci_text(metric)
+    return value_text(metric) + (f"  ({interval})" if interval else "")
+
+
+def _elide_middle(text: str, width: int) -> str:
+    """'software_engineer__livecareer_IN….pdf' cut in the middle, so the end that tells
+    two resumes apart stays readable; the full name goes in the tooltip."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    return text[: keep - keep // 2] + "…" + text[-(keep // 2) :]
+
+
+__all__ = ["CARDS", "ResultsPage", "chart_items", "draw_charts", "pct"]

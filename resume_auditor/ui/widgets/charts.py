@@ -7,13 +7,138 @@ worker and returns pixels, and `ChartView` only shows them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from resume_auditor.report.charts import Rates, render_rates
+from resume_auditor.report.charts import Rates, render_gaps, render_rates
+from resume_auditor.report.terms import TERMS
+from resume_auditor.stats.labels import label
 
-__all__ = ["ChartView", "Rates", "render_rates"]
+__all__ = ["ChartSpec", "ChartView", "Rates", "chart_spec", "render_rates", "render_spec"]
+
+Pixels = tuple[bytes, int, int]
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """What one chart shows: bars with intervals (`rates`, 0-100%) or signed gaps."""
+
+    kind: str  # "rates" | "gaps"
+    title: str
+    items: Rates
+    references: tuple[float, ...] = ()
+    unit: str = "points"
+
+
+def _threshold(metrics: Mapping[str, Any], key: str, default: float) -> float:
+    for t in metrics.get("thresholds", []):
+        if t.get("key") == key:
+            return float(t["value"])
+    return default
+
+
+def _cells(block: Any) -> Rates:
+    if not isinstance(block, dict):
+        return []
+    return [(label(k), m) for k, m in block.items() if isinstance(m, dict) and "value" in m]
+
+
+def chart_spec(key: str, metrics: Mapping[str, Any] | None) -> ChartSpec:
+    """The chart `key` of a ChartView, from the metrics (runs in a worker: no Qt)."""
+    m = metrics or {}
+    d1 = m.get("d1") or {}
+    if key == "d1_validity":
+        cells = d1.get("metrics") or {}
+        items: Rates = [
+            (TERMS[k].label, cells[k])
+            for k in ("criterion_validity", "discrim_validity", "order_consistency")
+            if k in cells
+        ]
+        refs = (
+            _threshold(m, "criterion_validity", 0.95),
+            _threshold(m, "discrim_validity", 0.90),
+        )
+        return ChartSpec("rates", "How valid (dashed: the bar)", items, refs)
+    if key == "d1_gaps":
+        return ChartSpec(
+            "gaps",
+            "Picked vs an equal candidate, points",
+            _cells(d1.get("selection_gap")),
+        )
+    if key == "d2_smd":
+        d2 = m.get("d2") or {}
+        ref = label(d2.get("reference", "white_man"))
+        return ChartSpec(
+            "gaps",
+            f"Rating vs {ref}, in SD",
+            _cells(d2.get("smd")),
+            unit="sd",
+        )
+    if key == "d3_rabbi":
+        d3 = m.get("d3") or {}
+        part = d3.get("pointwise") or d3.get("pairwise") or {}
+        ref = label(d3.get("reference", "white_man"))
+        return ChartSpec(
+            "gaps",
+            f"Ranked above (+) or below (−) {ref}",
+            _cells(part.get("rabbi")),
+            unit="difference",
+        )
+    if key == "d4_scores":
+        d4 = m.get("d4") or {}
+        diffs = d4.get("differences") or {}
+        items = []
+        for variant, word in (("name", "name"), ("experience", "activity")):
+            items += [
+                (f"{who} ({word})", cell)
+                for who, cell in _cells((diffs.get(variant) or {}).get("overall"))
+            ]
+        return ChartSpec(
+            "gaps",
+            "Score change with a group signal",
+            items,
+            unit="difference",
+        )
+    if key == "d4_ranks":
+        d4 = m.get("d4") or {}
+        items = []
+        for size, cells in (d4.get("ranks") or {}).items():
+            for who, cell in _cells(cells):
+                expected = float(cell.get("expected") or (int(size) + 1) / 2)
+                items.append((f"{who} (of {size})", _shift(cell, expected)))
+        return ChartSpec(
+            "gaps",
+            "Place vs the middle (− = ranked better)",
+            items,
+            unit="difference",
+        )
+    return ChartSpec("rates", key, [])
+
+
+def _shift(metric: Mapping[str, Any], by: float) -> dict[str, Any]:
+    """A metric moved by `by` (an average rank drawn around the middle place)."""
+    if metric.get("value") is None:
+        return dict(metric)
+    ci = metric.get("ci") or [None, None]
+    return {
+        **metric,
+        "value": float(metric["value"]) - by,
+        "ci": [None if c is None else float(c) - by for c in ci],
+    }
+
+
+def render_spec(
+    spec: ChartSpec, size: tuple[int, int], dpr: float, *, dark: bool = False
+) -> Pixels:
+    """Draw a chart (call in a worker: matplotlib takes tens of milliseconds)."""
+    if spec.kind == "gaps":
+        return render_gaps(spec.title, spec.items, spec.unit, size, dpr)
+    return render_rates(spec.title, spec.items, spec.references, size, dpr, dark=dark)
 
 
 class ChartView(QLabel):
@@ -25,10 +150,11 @@ class ChartView(QLabel):
 
     resized = Signal()
 
-    def __init__(self, title: str, references: tuple[float, ...] = ()) -> None:
+    def __init__(self, title: str, references: tuple[float, ...] = (), key: str = "") -> None:
         super().__init__()
         self.title = title
         self.references = references
+        self.key = key  # which chart_spec it shows
         self.setMinimumSize(200, 180)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -39,6 +165,14 @@ class ChartView(QLabel):
         self._settle.setSingleShot(True)
         self._settle.setInterval(250)
         self._settle.timeout.connect(self._check_size)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """A fixed hint: the label's own hint follows its pixmap, and a chart drawn at
+        its size would then ask for more room each time it is drawn again."""
+        return QSize(360, 240)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return self.minimumSize()
 
     def render_size(self) -> tuple[tuple[int, int], float]:
         return (self.width(), self.height()), float(self.devicePixelRatioF())

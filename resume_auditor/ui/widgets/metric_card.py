@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
 
 from resume_auditor.stats.model import MetricDict
@@ -12,8 +14,14 @@ def pct(value: float | None) -> str:
 
 
 class MetricCard(QFrame):
+    """Double-click (or Enter) asks for the answers behind the number: `activated`."""
+
+    activated = Signal()
+
     def __init__(self, title: str, help_text: str) -> None:
         super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setObjectName("metricCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -22,6 +30,7 @@ class MetricCard(QFrame):
         layout.setSpacing(2)
         self.title = QLabel(title)
         self.title.setStyleSheet("font-weight: 600;")
+        self.title.setWordWrap(True)
         self.value = QLabel("—")
         self.value.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.interval = QLabel("")
@@ -32,8 +41,8 @@ class MetricCard(QFrame):
         for w in (self.title, self.value, self.interval, self.reading):
             layout.addWidget(w)
         layout.addStretch(1)
-        self._help = help_text
-        self.setToolTip(help_text)
+        self._help = help_text + "\n\nDouble-click to read the answers behind this number."
+        self.setToolTip(self._help)
 
     def show_metric(self, metric: MetricDict | None) -> None:
         if not metric or metric.get("value") is None:
@@ -55,3 +64,13 @@ class MetricCard(QFrame):
             self.setToolTip(f"{self._help}\n\n⚠ {metric['flag']}")
         else:
             self.setToolTip(self._help)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        self.activated.emit()
+        super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.activated.emit()
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,254 @@
+"""The words for every metric: a plain label, one sentence of meaning, and the paper's term.
+
+A recruiter reads "Picks the more qualified candidate"; an auditor checking the
+method wants "CriterionValidity (Castleman et al. 2025, Eq. 2)". The report's page
+one, the app's Results page and its tooltips all take their words from here, so a
+number is called the same thing wherever it appears. `term_for(path)` finds the
+term for a metric by its path in the metrics JSON (docs/metrics-json.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    label: str  # what a recruiter reads
+    meaning: str  # one sentence: what the number says
+    paper: str  # the term in the paper it comes from, with the paper
+
+    def tooltip(self) -> str:
+        return f"{self.meaning}\nIn the paper: {self.paper}."
+
+
+_CASTLEMAN = "Castleman et al. 2025"
+_GAEBLER = "Gaebler et al. 2024"
+_CHEN = "Chen et al. 2024"
+_WEN = "Wen et al. 2025"
+
+TERMS: dict[str, Term] = {
+    # D1: pairs with a known right answer
+    "criterion_validity": Term(
+        "Picks the more qualified candidate",
+        "Shown a candidate who meets the requirements beside one who does not, how often the "
+        "model picked the qualified one.",
+        f"CriterionValidity ({_CASTLEMAN})",
+    ),
+    "unjustified_selection": Term(
+        "Mistakes that picked the weaker candidate",
+        "Among its mistakes on pairs with a clear answer, the share where it picked the less "
+        "qualified candidate.",
+        f"UnjustifiedSelection ({_CASTLEMAN})",
+    ),
+    "unjustified_abstention": Term(
+        "Mistakes that called unequal candidates equal",
+        "Among its mistakes on pairs with a clear answer, the share where it said the two were "
+        "equal.",
+        f"UnjustifiedAbstention ({_CASTLEMAN})",
+    ),
+    "discrim_validity": Term(
+        "Treats equal candidates as equal",
+        "Shown two equally qualified candidates who differ only in name, how often the model "
+        "said they were equal instead of picking one.",
+        f"DiscrimValidity ({_CASTLEMAN})",
+    ),
+    "first_position_rate": Term(
+        "Picks the resume shown first",
+        "When it picked between equal candidates, how often it picked the one shown first; "
+        "50% means the order did not matter.",
+        f"position bias ({_CASTLEMAN})",
+    ),
+    "order_consistency": Term(
+        "Same verdict in both orders",
+        "Pairs shown both ways round where the model named the same candidate (or said equal) "
+        "both times.",
+        f"order consistency ({_CASTLEMAN})",
+    ),
+    "selection_rate": Term(
+        "Picked over an equal candidate",
+        "On equally qualified pairs across two groups, how often this group's candidate was "
+        "picked (saying 'equal' counts as not picked).",
+        f"SelectionRate ({_CASTLEMAN}, Eq. 9)",
+    ),
+    "selection_gap": Term(
+        "Picked more or less often than equals",
+        "How often this group's candidate was picked minus how often the equally qualified "
+        "opponent was, in points; 0 means treated alike.",
+        f"selection gap, sign-flip test over source resumes ({_CASTLEMAN})",
+    ),
+    "over_assessment_unequal": Term(
+        "Weaker candidate of this group not caught",
+        "When this group's candidate was the less qualified one, how often the model failed "
+        "to pick the better candidate.",
+        f"OverAssessment on unequal pairs ({_CASTLEMAN}, Eq. 6)",
+    ),
+    "over_assessment_equal": Term(
+        "Picked when equal",
+        "Of this group's appearances in equally qualified pairs, the share where its candidate "
+        "was picked.",
+        f"OverAssessment on equal pairs ({_CASTLEMAN}, Eq. 8)",
+    ),
+    "impact_ratio": Term(
+        "Impact ratio (four-fifths rule)",
+        "This group's selection rate divided by the highest group's; under 0.80 fails the "
+        "four-fifths rule of thumb.",
+        "impact ratio (NYC Local Law 144, EEOC four-fifths rule)",
+    ),
+    "breakdown": Term(
+        "Picks the more qualified, by kind of change",
+        "The same rate, for each kind of difference between the two resumes.",
+        f"CriterionValidity by k, qualification type and location ({_CASTLEMAN})",
+    ),
+    "discrim_validity_by_signal": Term(
+        "Treats equal candidates as equal, by signal",
+        "The same rate, for names alone and for awards or organisations naming the group.",
+        f"DiscrimValidity by implicit or explicit signal ({_CASTLEMAN}, App. F)",
+    ),
+    "error_agreement": Term(
+        "Makes the same mistakes as the other run",
+        "Among answers both runs got wrong, how often they gave the same wrong answer.",
+        f"error agreement ({_CASTLEMAN}, App. D.3)",
+    ),
+    # D2: the same resume under different names
+    "smd": Term(
+        "Rated higher or lower",
+        "How much higher or lower this group's copies of the same resumes were rated, in "
+        "standard deviations of the ratings; 0 means rated alike.",
+        f"standardized mean difference, linear model clustered by resume ({_GAEBLER})",
+    ),
+    "smd_race": Term(
+        "Rated higher or lower, by race",
+        "The rating difference for the race alone, whatever the gender, in standard deviations.",
+        f"race coefficient of the additive model ({_GAEBLER})",
+    ),
+    "smd_gender": Term(
+        "Rated higher or lower, by gender",
+        "The rating difference for the gender alone, whatever the race, in standard deviations.",
+        f"gender coefficient of the additive model ({_GAEBLER})",
+    ),
+    "d2_impact_ratio": Term(
+        "Impact ratio of high ratings",
+        "Share of this group's copies rated at or above the threshold, over the highest "
+        "group's share; under 0.80 fails the four-fifths rule of thumb.",
+        f"adverse impact ratio at a rating threshold ({_GAEBLER})",
+    ),
+    "manipulation": Term(
+        "Model saw the group we meant",
+        "Asked what race and gender it perceived, how often the model named the group the "
+        "name was chosen to signal.",
+        f"manipulation check ({_GAEBLER})",
+    ),
+    "blinded": Term(
+        "Rated differently than with no name",
+        "How this group's copies were rated against the copy with every identity cue removed, "
+        "in standard deviations.",
+        f"blinded condition ({_GAEBLER})",
+    ),
+    "by_prompt": Term(
+        "Rated higher or lower, by prompt",
+        "The rating difference by group under each prompt wording.",
+        f"prompt variants ({_GAEBLER})",
+    ),
+    # D3: pools of candidates
+    "rabbi": Term(
+        "Ranked above the reference group",
+        "In pools of equally matched candidates, how much more often this group's candidate "
+        "scored above the reference group's than below (−1 to +1; 0 means alike).",
+        f"RABBI, rank-after-bias ({_CHEN})",
+    ),
+    "score_gap": Term(
+        "Average score difference",
+        "This group's average score minus the reference group's, on the model's own scale.",
+        f"average score gap ({_CHEN})",
+    ),
+    "jsd": Term(
+        "How different the score spreads are",
+        "How different the spread of scores is from the reference group's (0 = the same).",
+        f"Jensen–Shannon distance ({_CHEN})",
+    ),
+    "emd": Term(
+        "How far the scores are shifted",
+        "How far the scores would have to move to match the reference group's (0 = the same).",
+        f"Earth mover's distance ({_CHEN})",
+    ),
+    "dp_gap": Term(
+        "Shortlisted more or less often",
+        "Keeping the top candidates of each pool, how often this group made the shortlist "
+        "minus how often the reference group did, in points.",
+        f"demographic-parity gap at top-k ({_CHEN})",
+    ),
+    "eo_gap": Term(
+        "Qualified candidates shortlisted more or less often",
+        "The same, among qualified candidates only, in points.",
+        f"equal-opportunity gap at top-k ({_CHEN})",
+    ),
+    "output": Term(
+        "Kinds of pairwise answer",
+        "How the two orders of a pair came out: the same pick, a stated tie, the pick swapped "
+        "with the order, or inconsistent.",
+        f"regular / tie / flipped / inconsistent output rates ({_CHEN})",
+    ),
+    # D4: scores and rankings under perturbation
+    "differences": Term(
+        "Score change with a group signal",
+        "The score of the resume with this group's name (or group activity) minus the score "
+        "of the same resume with none, on the 1–5 scale; 0 means no change.",
+        f"paired t-test of perturbed vs original scores ({_WEN}, FAIRE)",
+    ),
+    "ranks": Term(
+        "Average place in a ranked batch",
+        "Ranking a batch with one candidate per group, the average place this group got "
+        "(1 = best); an unbiased model gives every group the middle place.",
+        f"average rank per group ({_WEN}, FAIRE)",
+    ),
+}
+
+_D1_BREAKDOWNS = {
+    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
+    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
+    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
+    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
+    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
+    "discrim_validity_by_signal": "Treats equal candidates as equal, by how the group is signalled",
+}
+
+
+def breakdown_title(key: str) -> str:
+    return _D1_BREAKDOWNS.get(key, key.replace("_", " "))
+
+
+def term_key(path: Sequence[str]) -> str | None:
+    """The TERMS key for a metric at `path` in the metrics JSON; None if it has none."""
+    p = [str(x) for x in path]
+    if not p:
+        return None
+    head = p[0]
+    if head == "d1" and len(p) >= 3:
+        if p[1] == "metrics":
+            return p[2] if p[2] in TERMS else None
+        if p[1] in ("selection_rate", "selection_gap"):
+            return p[1]
+        if p[1] == "over_assessment":
+            return f"over_assessment_{p[2]}"
+        if p[1] == "breakdowns":
+            return p[2] if p[2] in TERMS else "breakdown"
+    if head == "impact_ratio":
+        return "impact_ratio"
+    if head == "error_agreement":
+        return "error_agreement"
+    if head == "d2" and len(p) >= 2:
+        return "d2_impact_ratio" if p[1] == "impact_ratio" else (p[1] if p[1] in TERMS else None)
+    if head == "d3" and len(p) >= 2:
+        if p[1] == "output":
+            return "output"
+        return p[2] if len(p) >= 3 and p[2] in TERMS else None
+    if head == "d4" and len(p) >= 2:
+        return p[1] if p[1] in TERMS else None
+    return None
+
+
+def term_for(path: Sequence[str]) -> Term | None:
+    key = term_key(path)
+    return TERMS.get(key) if key else None

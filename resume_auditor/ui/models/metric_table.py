@@ -1,0 +1,385 @@
+"""Every number of one design as table rows: plain label, group, value, intervals, status.
+
+`design_rows(metrics, design)` reads the metrics JSON by the keys documented in
+docs/metrics-json.md (no Qt: it runs in the page's background worker); the model
+shows and filters the rows. Each row keeps the metric's path, so the page can ask
+for the answers behind it (workflow/drilldown.py). Labels come from report/terms.py,
+the paper's term goes in the tooltip.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
+from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
+from resume_auditor.stats.labels import label
+
+Index = QModelIndex | QPersistentModelIndex
+ALL = "All"
+
+DESIGN_TITLES = {
+    "d1": "Pairs (D1)",
+    "d2": "Ratings by group (D2)",
+    "d3": "Pools (D3)",
+    "d4": "Scores and ranks (D4)",
+}
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    path: tuple[str, ...]
+    measure: str  # the plain label
+    detail: str  # which cut of it: "rated 3 or above", "top 2", "name: relevance"
+    group: str  # reader's group label, or "All"
+    metric: dict[str, Any]
+    term: Term | None
+
+    @property
+    def title(self) -> str:
+        """The measure and which cut of it: "Impact ratio of high ratings, rated 3+",
+        "Rated higher or lower than White man"."""
+        if not self.detail:
+            return self.measure
+        joint = " " if self.detail.startswith(("than ", "vs ")) else ", "
+        return f"{self.measure}{joint}{self.detail}"
+
+    @property
+    def value(self) -> str:
+        return value_text(self.metric)
+
+    @property
+    def interval(self) -> str:
+        return ci_text(self.metric) or "—"
+
+    @property
+    def interval70(self) -> str:
+        ci70 = self.metric.get("ci70")
+        if not ci70 or self.metric.get("value") is None:
+            return ""
+        return ci_text({**self.metric, "ci": ci70})
+
+    @property
+    def answers(self) -> int:
+        return int(self.metric.get("n") or 0)
+
+    @property
+    def status(self) -> str:
+        m = self.metric
+        if m.get("value") is None:
+            return "too few to compute" if self.answers else "no answers"
+        if m.get("flag"):
+            return "⚠ flagged"
+        if m.get("not_significant"):
+            return "within chance"
+        if m.get("note"):
+            return "few answers"
+        return ""
+
+    def tooltip(self) -> str:
+        parts = [self.term.tooltip()] if self.term else []
+        if self.metric.get("reading"):
+            parts.append(str(self.metric["reading"]))
+        if self.metric.get("flag"):
+            parts.append(f"⚠ {self.metric['flag']}")
+        if self.metric.get("note"):
+            parts.append(str(self.metric["note"]))
+        return "\n\n".join(parts)
+
+    def searchable(self) -> str:
+        return " ".join([self.title, self.group, self.status]).lower()
+
+
+def plain_flag(flag: str) -> str:
+    """The plain half of a flag's sentence ("...(p = 0.004 after Holm ...): the model does
+    not reliably pick..."); the whole sentence, with the test, goes in a tooltip."""
+    match = re.search(r"\):\s*(.+)$", flag)
+    if match:
+        text = match.group(1).strip()
+        return text[:1].upper() + text[1:]
+    return "Flagged: beyond chance (the tooltip says which test)."
+
+
+def _is_metric(value: Any) -> bool:
+    return isinstance(value, dict) and "value" in value and "title" in value
+
+
+def _cells(block: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(block, dict):
+        for key, m in block.items():
+            if _is_metric(m):
+                yield str(key), m
+
+
+def _row(path: list[str], m: dict[str, Any], group: str, detail: str = "") -> MetricRow:
+    term = term_for(path)
+    measure = term.label if term else str(m.get("title", path[-1]))
+    if path[:2] == ["d1", "breakdowns"]:
+        measure = breakdown_title(path[2])
+    return MetricRow(tuple(path), measure, detail, group, m, term)
+
+
+def d1_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
+    d1 = metrics.get("d1") or {}
+    rows = [_row(["d1", "metrics", k], m, ALL) for k, m in _cells(d1.get("metrics"))]
+    for part in ("selection_rate", "selection_gap"):
+        rows += [_row(["d1", part, g], m, label(g)) for g, m in _cells(d1.get(part))]
+    impact = metrics.get("impact_ratio") or {}
+    for grouping in GROUPINGS:
+        title = GROUPING_TITLES.get(grouping, grouping).lower()
+        rows += [
+            _row(["impact_ratio", grouping, c], m, label(c), title)
+            for c, m in _cells(impact.get(grouping))
+        ]
+    for part, cells in (d1.get("over_assessment") or {}).items():
+        rows += [_row(["d1", "over_assessment", part, g], m, label(g)) for g, m in _cells(cells)]
+    for key, cells in (d1.get("breakdowns") or {}).items():
+        rows += [_row(["d1", "breakdowns", key, v], m, ALL, v) for v, m in _cells(cells)]
+    return rows
+
+
+def d2_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
+    d2 = metrics.get("d2") or {}
+    ref = label(d2.get("reference", "white_man"))
+    rows = [_row(["d2", "smd", g], m, label(g), f"than {ref}") for g, m in _cells(d2.get("smd"))]
+    for part in ("smd_race", "smd_gender"):
+        rows += [_row(["d2", part, g], m, label(g)) for g, m in _cells(d2.get(part))]
+    for threshold, kinds in (d2.get("impact_ratio") or {}).items():
+        for kind, cells in (kinds or {}).items():
+            rows += [
+                _row(["d2", "impact_ratio", threshold, kind, g], m, label(g), f"rated {threshold}+")
+                for g, m in _cells(cells)
+            ]
+    rows += [
+        _row(["d2", "manipulation", k], m, ALL, {"both": "race and gender"}.get(k, k))
+        for k, m in _cells(d2.get("manipulation"))
+    ]
+    rows += [_row(["d2", "blinded", g], m, label(g)) for g, m in _cells(d2.get("blinded"))]
+    for prompt, cells in (d2.get("by_prompt") or {}).items():
+        rows += [
+            _row(["d2", "by_prompt", prompt, g], m, label(g), f"prompt {prompt}")
+            for g, m in _cells(cells)
+        ]
+    return rows
+
+
+_METHOD = {"pointwise": "scored one by one", "pairwise": "head to head"}
+
+
+def d3_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
+    d3 = metrics.get("d3") or {}
+    rows: list[MetricRow] = []
+    both = all(d3.get(m) for m in ("pointwise", "pairwise"))
+    for method in ("pointwise", "pairwise"):
+        part = d3.get(method) or {}
+        how = _METHOD[method] if both else ""
+        for key in ("rabbi", "score_gap", "jsd", "emd"):
+            rows += [
+                _row(["d3", method, key, g], m, label(g), how) for g, m in _cells(part.get(key))
+            ]
+        for key in ("dp_gap", "eo_gap"):
+            for k, cells in (part.get(key) or {}).items():
+                rows += [
+                    _row(
+                        ["d3", method, key, k, g],
+                        m,
+                        label(g),
+                        f"top {k}" + (f", {how}" if how else ""),
+                    )
+                    for g, m in _cells(cells)
+                ]
+    rows += [_row(["d3", "output", k], m, ALL, k) for k, m in _cells(d3.get("output"))]
+    return rows
+
+
+_VARIANT = {"name": "name", "experience": "group activity"}
+
+
+def d4_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
+    d4 = metrics.get("d4") or {}
+    rows: list[MetricRow] = []
+    for variant, dims in (d4.get("differences") or {}).items():
+        for dim, cells in (dims or {}).items():
+            what = "overall" if dim == "overall" else dim.replace("_", " ")
+            rows += [
+                _row(
+                    ["d4", "differences", variant, dim, g],
+                    m,
+                    label(g),
+                    f"{what} ({_VARIANT.get(variant, variant)})",
+                )
+                for g, m in _cells(cells)
+            ]
+    for size, cells in (d4.get("ranks") or {}).items():
+        rows += [
+            _row(["d4", "ranks", size, g], m, label(g), f"batches of {size}")
+            for g, m in _cells(cells)
+        ]
+    return rows
+
+
+ROWS = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows, "d4": d4_rows}
+
+
+def design_rows(metrics: Mapping[str, Any] | None, design: str) -> list[MetricRow]:
+    if not metrics or not metrics.get(design):
+        return []
+    return ROWS[design](metrics)
+
+
+# How many answers a design has, and the word for them (for "too few answers").
+def design_answers(metrics: Mapping[str, Any], design: str) -> tuple[int, str]:
+    block = metrics.get(design) or {}
+    if design == "d1":
+        return int(block.get("judgments") or 0), "pair answers"
+    if design == "d2":
+        return int(block.get("ratings") or 0), "ratings"
+    if design == "d3":
+        n = sum(int((block.get(m) or {}).get("candidates") or 0) for m in ("pointwise", "pairwise"))
+        return n, "scored candidates"
+    n = int(block.get("scores") or 0) + int(block.get("rankings") or 0)
+    return n, "scores and rankings"
+
+
+def small_cell(metrics: Mapping[str, Any]) -> int:
+    for t in metrics.get("thresholds", []):
+        if t.get("key") == "small_cell":
+            return int(t["value"])
+    return 30
+
+
+RED = QColor(198, 40, 40)
+
+
+class MetricTableModel(QAbstractTableModel):
+    COL_MEASURE, COL_GROUP, COL_VALUE, COL_CI, COL_CI70, COL_N, COL_STATUS = range(7)
+    HEADERS = [
+        "Measure",
+        "Group",
+        "Value",
+        "95% interval",
+        "70% interval",
+        "Answers",
+        "Status",
+    ]
+    HEADER_TIPS = [
+        "What the number measures, in plain words, and which cut of it (a threshold, a "
+        "shortlist size, a kind of change). The paper's term is in each row's tooltip.",
+        "The group the number is about; 'All' for the whole design.",
+        "The number itself.",
+        "95% of intervals built this way contain the true value; answers about the same "
+        "source resume are not treated as independent.",
+        "A narrower 70% interval (Gaebler et al. report both).",
+        "Answers the number is computed from. Double-click a row to read them.",
+        "Flagged: beyond chance after correcting for every test of the audit.",
+    ]
+    ROW_ROLE = Qt.ItemDataRole.UserRole + 3
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[MetricRow] = []
+        self._view: list[MetricRow] = []
+        self._measure = ""
+        self._group = ""
+        self._text = ""
+
+    def set_rows(self, rows: list[MetricRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self._rebuild()
+        self.endResetModel()
+
+    def set_filter(self, measure: str = "", group: str = "", text: str = "") -> None:
+        self.beginResetModel()
+        self._measure, self._group, self._text = measure, group, text.strip().lower()
+        self._rebuild()
+        self.endResetModel()
+
+    def _rebuild(self) -> None:
+        self._view = [
+            r
+            for r in self.rows
+            if (not self._measure or r.measure == self._measure)
+            and (not self._group or r.group == self._group)
+            and (not self._text or self._text in r.searchable())
+        ]
+
+    def measures(self) -> list[str]:
+        return list(dict.fromkeys(r.measure for r in self.rows))
+
+    def groups(self) -> list[str]:
+        return sorted({r.group for r in self.rows if r.group != ALL})
+
+    def has_ci70(self) -> bool:
+        return any(r.interval70 for r in self.rows)
+
+    def row_at(self, position: int) -> MetricRow:
+        return self._view[position]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._view)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = 0
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.HEADER_TIPS[section]
+        return None
+
+    def text_of(self, row: MetricRow, col: int) -> str:
+        return [
+            row.title,
+            row.group,
+            row.value,
+            row.interval,
+            row.interval70,
+            str(row.answers) if row.answers else "",
+            row.status,
+        ][col]
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._view):
+            return None
+        row = self._view[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text_of(row, col)
+        if role == self.ROW_ROLE:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.tooltip()
+        if role == Qt.ItemDataRole.ForegroundRole and row.metric.get("flag"):
+            return QBrush(RED)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (
+            self.COL_VALUE,
+            self.COL_N,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+__all__ = [
+    "ALL",
+    "DESIGN_TITLES",
+    "TERMS",
+    "MetricRow",
+    "MetricTableModel",
+    "design_answers",
+    "design_rows",
+    "plain_flag",
+    "small_cell",
+]

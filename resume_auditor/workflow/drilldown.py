@@ -1,0 +1,717 @@
+"""Which answers are behind a number: from a metric's path to the model's own words.
+
+"Every number can be traced to the responses that produced it" (PRODUCT.md). The
+Results page lets a user pick any number and read the answers it was computed
+from: what the model was shown, what it answered, how the app read the answer and
+the model's justification. A number is named by its path in the metrics JSON
+(docs/metrics-json.md), e.g. ``["d2", "smd", "black_woman"]``, the same path the
+report prints beside it.
+
+The rows are the answers the statistic's input table is built from
+(workflow/design_tables.py for D2-D4, the D1 judgments), selected the way the
+statistic selects them: a group's comparison with the reference group includes
+the reference group's answers too, since the number compares the two. Unreadable
+answers are listed (marked) although every number leaves them out, so a reader
+sees them rather than wondering where they went.
+
+The model's words are masked as the report masks them (report/privacy.py): a real
+detail of a source resume the model repeats is replaced by its placeholder.
+Source resumes are named "Resume N". No Qt here: the page runs this off the UI
+thread, and the CLI or a test can run it as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
+from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
+from resume_auditor.stats.inputs import d1_judgments
+from resume_auditor.stats.labels import article, label
+from resume_auditor.store.resultfile import ResultFile
+
+logger = logging.getLogger(__name__)
+
+REFERENCE = "white_man"  # the designs' default reference group (docs/metrics-json.md)
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One answer, as a reader sees it."""
+
+    request_id: int
+    design: str  # D1..D4
+    what: str  # the kind of question: "Equal pair", "Rating", "Ranking of 4"...
+    source: str  # "Resume 2", or "Resumes 1, 3" for a pool or batch
+    shown: tuple[str, ...]  # the candidates in the order shown: "Aisha Etienne (Black woman)"
+    answer: str  # the label the app read ("first", "4", "ranked", "invalid")
+    parsed: str  # the reading in words: "Picked A: Aisha Etienne", "Overall 4 of 5"
+    justification: str  # the model's words, masked
+    readable: bool = True
+    order: str = ""
+    repeat: int = 0
+
+    def searchable(self) -> str:
+        return " ".join(
+            [self.what, self.source, *self.shown, self.parsed, self.justification]
+        ).lower()
+
+
+@dataclass
+class Drilldown:
+    path: tuple[str, ...]
+    title: str  # what the rows are, in words
+    rows: list[AnswerRow] = field(default_factory=list)
+    note: str = ""  # e.g. why there are none, or what the selection includes
+
+    @property
+    def unreadable(self) -> int:
+        return sum(1 for r in self.rows if not r.readable)
+
+
+@dataclass
+class _Answer:
+    """One stored answer with everything a selection needs (internal)."""
+
+    request_id: int
+    design: str
+    kind: str  # answer kind (pairwise_abstain, rating, manipulation, dimensions...)
+    preset: str
+    order: str
+    repeat: int
+    label: str
+    parsed: dict[str, Any]
+    justification: str
+    shown: list[int]  # variant ids in the order shown
+    facts: dict[str, Any]  # design-specific: groups, condition, truth...
+
+
+class AnswerIndex:
+    """Every answer of one run, read once, so many numbers can be traced cheaply.
+
+    The store is read only in `load` (one place to change if the store's shape does).
+    """
+
+    def __init__(
+        self,
+        answers: list[_Answer],
+        names: dict[int, tuple[str, str, str]],
+        sources: dict[int, str],
+        mask: IdentityMask,
+        metrics: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.answers = answers
+        self.names = names
+        self.sources = sources
+        self.mask = mask
+        self.metrics = metrics or {}
+
+    # -- reading the store ------------------------------------------------------------
+
+    @classmethod
+    def load(
+        cls, result: ResultFile, run_id: int, metrics: Mapping[str, Any] | None = None
+    ) -> AnswerIndex:
+        names = result.variant_labels()
+        sources = resume_labels([r.id for r in result.resumes()])
+        mask = identity_mask(result, {n for n, _, _ in names.values() if n})
+        answers = result.answers(run_id)
+        pairs = d1_judgments(answers, result.variant_details())
+        sets = {
+            int(c.id or 0): {
+                "id": c.id,
+                "design": c.design,
+                "kind": str(c.kind),
+                "cluster": c.cluster,
+                "variants": list(c.variants),
+                "meta": c.meta,
+            }
+            for c in result.cases()
+            if c.design != "D1"
+        }
+        out = _d1_answers(pairs, answers) + _design_answers(answers, sets)
+        return cls(out, names, sources, mask, metrics)
+
+    @classmethod
+    def open(cls, path: Path, run_id: int, metrics: Mapping[str, Any] | None = None) -> AnswerIndex:
+        with ResultFile(path, readonly=True) as result:
+            return cls.load(result, run_id, metrics)
+
+    # -- the query ---------------------------------------------------------------------
+
+    def behind(self, path: Sequence[str]) -> Drilldown:
+        """The answers behind the metric at `path`; rows empty (with a note) if none map."""
+        p = tuple(str(x) for x in path)
+        found = _selector(p, self._reference(p))
+        if found is None:
+            return Drilldown(p, "", [], "This number is not computed from individual answers.")
+        title, design, keep, note = found
+        chosen = [a for a in self.answers if a.design == design and keep(a)]
+        if _is_group(p[-1]) and not any(_mentions(a, p[-1]) for a in chosen):
+            chosen = []  # only the reference group's answers: not this number's
+        rows = [self._row(a) for a in chosen]
+        rows.sort(key=lambda r: r.request_id)
+        if not rows:
+            note = note or "No answers of this kind in this run."
+        return Drilldown(p, title, rows, note)
+
+    def _reference(self, p: tuple[str, ...]) -> str:
+        block = self.metrics.get(p[0]) if p else None
+        ref = block.get("reference") if isinstance(block, dict) else None
+        return str(ref) if ref else REFERENCE
+
+    # -- presenting one answer ---------------------------------------------------------
+
+    def _who(self, vid: int, role: str = "") -> str:
+        name, group, _kind = self.names.get(vid, ("", "", ""))
+        bits = [b for b in (group_label(group), role) if b]
+        shown = name or f"candidate {vid}"
+        return f"{shown} ({', '.join(bits)})" if bits else shown
+
+    def _source(self, a: _Answer) -> str:
+        ids = a.facts.get("sources") or ([a.facts["cluster"]] if "cluster" in a.facts else [])
+        known = [self.sources.get(int(c), f"Resume id {c}") for c in ids if c is not None]
+        unique = list(dict.fromkeys(known))
+        if len(unique) > 1:
+            return "Resumes " + ", ".join(u.removeprefix("Resume ") for u in unique)
+        return unique[0] if unique else ""
+
+    def _row(self, a: _Answer) -> AnswerRow:
+        roles = a.facts.get("roles") or []
+        shown = tuple(
+            self._who(v, roles[i] if i < len(roles) else "") for i, v in enumerate(a.shown)
+        )
+        readable = a.label != "invalid"
+        return AnswerRow(
+            request_id=a.request_id,
+            design=a.design,
+            what=_what(a),
+            source=self._source(a),
+            shown=shown,
+            answer=a.label,
+            parsed=_reading(a, shown)
+            if readable
+            else "Could not be read (left out of every number)",
+            justification=self.mask(a.justification or ""),
+            readable=readable,
+            order=a.order,
+            repeat=a.repeat,
+        )
+
+
+def answers_behind(
+    result: ResultFile, run_id: int, path: Sequence[str], metrics: Mapping[str, Any] | None = None
+) -> Drilldown:
+    """One number's answers (builds the index; use AnswerIndex for many numbers)."""
+    return AnswerIndex.load(result, run_id, metrics).behind(path)
+
+
+# -- loading --------------------------------------------------------------------------
+
+
+def _obj(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return {}
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return {}
+    return value
+
+
+def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
+    if pairs.empty:
+        return []
+    shown: dict[int, list[int]] = {}
+    kinds: dict[int, tuple[str, str]] = {}
+    if not answers.empty:
+        for rid, variants, kind, preset in zip(
+            answers["request_id"],
+            answers["variants"],
+            answers["kind"],
+            answers["preset"],
+            strict=True,
+        ):
+            shown[int(rid)] = [int(v) for v in (_obj(variants) or [])]
+            kinds[int(rid)] = (str(kind), str(preset))
+    out = []
+    columns = set(pairs.columns)
+    for r in pairs.to_dict("records"):
+        rid = int(r["request_id"])
+        kind, preset = kinds.get(rid, ("pairwise", ""))
+        facts = {
+            "pair": int(r["pair_id"]),
+            "pair_kind": str(r["kind"]),
+            "truth": str(r["truth"]),
+            "cluster": int(r["cluster"]),
+            "group_a": str(r.get("group_a") or ""),
+            "group_b": str(r.get("group_b") or ""),
+            "roles": ["A", "B"] if r["ord"] == "ab" else ["B", "A"],
+        }
+        for col in ("k", "gap", "signal", "pair_type", "qual_type", "change_location", "generator"):
+            if col in columns:
+                facts[col] = r.get(col)
+        out.append(
+            _Answer(
+                rid,
+                "D1",
+                kind,
+                preset,
+                str(r["ord"]),
+                int(r["rep"]),
+                str(r["label"]),
+                {},
+                str(r.get("justification") or ""),
+                shown.get(rid, []),
+                facts,
+            )
+        )
+    return out
+
+
+def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> list[_Answer]:
+    if answers.empty or not sets:
+        return []
+    out = []
+    rows = answers[answers["design"] != "D1"]
+    for a in rows.to_dict("records"):
+        s = sets.get(int(a["case_id"]))
+        if s is None:
+            continue
+        meta = s.get("meta") or {}
+        ids = [int(v) for v in s.get("variants") or []]
+        shown = [int(v) for v in (_obj(a["variants"]) or [])]
+        where = [ids.index(v) if v in ids else None for v in shown]
+
+        def pick(
+            key: str, where: list[int | None] = where, meta: dict[str, Any] = meta
+        ) -> list[Any]:
+            values = meta.get(key) or []
+            return [values[i] if i is not None and i < len(values) else None for i in where]
+
+        facts: dict[str, Any] = {
+            "set": int(s["id"]),
+            "set_kind": str(s["kind"]),
+            "groups": [g or "" for g in pick("groups")],
+        }
+        if s.get("cluster") is not None:
+            facts["cluster"] = int(s["cluster"])
+        if meta.get("sources"):
+            facts["sources"] = [v for v in pick("sources") if v is not None]
+        if s["design"] == "D2":
+            facts["conditions"] = pick("conditions")
+            facts["roles"] = [c if c == "blinded" else "" for c in facts["conditions"]]
+        elif s["design"] == "D3":
+            facts["qualified"] = pick("qualified")
+            facts["roles"] = ["qualified" if q else "unqualified" for q in facts["qualified"]]
+        elif s["design"] == "D4" and s["kind"] == "scoring":
+            facts["variant"] = pick("variant")
+            facts["roles"] = [_D4_ROLES.get(str(v), str(v)) for v in facts["variant"]]
+        out.append(
+            _Answer(
+                int(a["request_id"]),
+                str(s["design"]),
+                str(a["kind"]),
+                str(a["preset"]),
+                str(a["ord"] or ""),
+                int(a["rep"]),
+                str(a["label"]),
+                _obj(a["parsed"]) or {},
+                str(a["justification"] or ""),
+                shown,
+                facts,
+            )
+        )
+    return out
+
+
+_D4_ROLES = {"original": "no name", "name": "name", "experience": "group activity"}
+
+
+# -- selecting ------------------------------------------------------------------------
+
+Keep = Callable[[_Answer], bool]
+Selection = tuple[str, str, Keep, str]  # title, design, predicate, note
+
+
+def _race(key: str) -> str:
+    try:
+        return Group.parse(key).race
+    except ValueError:
+        return key
+
+
+def _gender(key: str) -> str:
+    try:
+        return Group.parse(key).gender
+    except ValueError:
+        return key
+
+
+def _part(key: str, grouping: str) -> str:
+    if grouping in ("sex", "gender"):
+        return _gender(key)
+    if grouping == "race":
+        return _race(key)
+    return key
+
+
+def _is_group(key: str) -> bool:
+    """A group, race or gender key (the last part of a by-group number's path)."""
+    if key in RACES or key in GENDERS:
+        return True
+    try:
+        Group.parse(key)
+    except ValueError:
+        return False
+    return True
+
+
+def _mentions(a: _Answer, key: str) -> bool:
+    groups = [a.facts.get("group_a"), a.facts.get("group_b"), *(a.facts.get("groups") or [])]
+    return any(g and key in (g, _race(g), _gender(g)) for g in groups)
+
+
+def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
+    if not p:
+        return None
+    head = p[0]
+    if head == "d1" and len(p) >= 3:
+        return _d1(p)
+    if head == "impact_ratio" and len(p) == 3:
+        grouping, cat = p[1], p[2]
+        return (
+            f"Equal pairs where {article(label(cat))} {label(cat)} candidate faced one of another "
+            f"{'sex' if grouping == 'sex' else 'group'}",
+            "D1",
+            lambda a: (
+                a.facts["pair_kind"] == "equal"
+                and cat
+                in (_part(a.facts["group_a"], grouping), _part(a.facts["group_b"], grouping))
+                and _part(a.facts["group_a"], grouping) != _part(a.facts["group_b"], grouping)
+            ),
+            "Abstentions count as not selected.",
+        )
+    if head == "error_agreement":
+        return ("Every pair answer of this run", "D1", lambda a: True, "")
+    if head == "d2" and len(p) >= 3:
+        return _d2(p, ref)
+    if head == "d3" and len(p) >= 3:
+        return _d3(p, ref)
+    if head == "d4" and len(p) >= 4:
+        return _d4(p)
+    return None
+
+
+def _d1(p: tuple[str, ...]) -> Selection | None:
+    part, key = p[1], p[2]
+    equal: Keep = lambda a: a.facts["pair_kind"] == "equal"  # noqa: E731
+    unequal: Keep = lambda a: a.facts["pair_kind"] == "unequal"  # noqa: E731
+    if part == "metrics":
+        if key == "criterion_validity":
+            return ("Answers on pairs where one candidate is more qualified", "D1", unequal, "")
+        if key in ("unjustified_selection", "unjustified_abstention"):
+            return (
+                "Mistakes on pairs where one candidate is more qualified",
+                "D1",
+                lambda a: unequal(a) and a.label != "invalid" and _choice(a) != a.facts["truth"],
+                "",
+            )
+        if key == "discrim_validity":
+            return ("Answers on pairs of equally qualified candidates", "D1", equal, "")
+        if key == "first_position_rate":
+            return (
+                "Picks between equally qualified candidates",
+                "D1",
+                lambda a: equal(a) and a.label in ("first", "second"),
+                "",
+            )
+        if key == "order_consistency":
+            return (
+                "Every pair answer",
+                "D1",
+                lambda a: True,
+                "The number counts each pair answered in both orders once.",
+            )
+        return None
+    if part in ("selection_rate", "selection_gap"):
+        g = key
+        return (
+            f"Equal pairs where {article(label(g))} {label(g)} candidate faced another group's",
+            "D1",
+            lambda a: (
+                equal(a)
+                and g in (a.facts["group_a"], a.facts["group_b"])
+                and a.facts["group_a"] != a.facts["group_b"]
+            ),
+            "Saying 'equal' counts as not picked.",
+        )
+    if part == "over_assessment" and len(p) >= 4:
+        g = p[3]
+        if key == "unequal":
+            return (
+                f"Unequal pairs whose less qualified candidate is {label(g)}",
+                "D1",
+                lambda a: (
+                    unequal(a)
+                    and (a.facts["group_b"] if a.facts["truth"] == "a" else a.facts["group_a"]) == g
+                ),
+                "",
+            )
+        return (
+            f"Equal pairs with {article(label(g))} {label(g)} candidate",
+            "D1",
+            lambda a: equal(a) and g in (a.facts["group_a"], a.facts["group_b"]),
+            "A pair of two candidates of this group counts twice in the number.",
+        )
+    if part == "breakdowns" and len(p) >= 4:
+        value = p[3]
+        column = key.split("_by_", 1)[-1]
+        base = equal if key.startswith("discrim") else unequal
+
+        def cell(a: _Answer) -> str:
+            if column == "k":
+                gap, k = a.facts.get("gap"), a.facts.get("k")
+                use = gap if isinstance(gap, int | float) and gap == gap and gap > 0 else k
+                return _cell(use)
+            return _cell(a.facts.get(column))
+
+        return (
+            f"{'Equal' if base is equal else 'Unequal'} pairs where "
+            f"{_COLUMN_WORDS.get(column, column.replace('_', ' '))} is {value}",
+            "D1",
+            lambda a: base(a) and cell(a) == value,
+            "",
+        )
+    return None
+
+
+_COLUMN_WORDS = {
+    "k": "the number of qualifications that differ",
+    "pair_type": "the pair type",
+    "qual_type": "the kind of qualification",
+    "change_location": "where the change sits",
+    "generator": "the model that built the variant",
+    "signal": "the group signal",
+}
+
+
+def _choice(a: _Answer) -> str:
+    """The D1 label in case terms: 'a', 'b', 'abstain' or 'invalid' (as stats.d1 reads it)."""
+    if a.label in ("first", "second"):
+        first_is_a = a.order == "ab"
+        return "a" if (a.label == "first") == first_is_a else "b"
+    return a.label
+
+
+def _cell(value: Any) -> str:
+    """A breakdown cell's key as the statistics write it (2.0 -> '2')."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _named(a: _Answer) -> bool:
+    return bool((a.facts.get("conditions") or [None])[0] != "blinded")
+
+
+def _d2(p: tuple[str, ...], ref: str) -> Selection | None:
+    part = p[1]
+    rating: Keep = lambda a: a.kind == "rating"  # noqa: E731
+
+    def group(a: _Answer) -> str:
+        return str((a.facts.get("groups") or [""])[0])
+
+    if part == "smd":
+        g = p[2]
+        return (
+            f"Ratings of {label(g)} and {label(ref)} copies of the same resumes",
+            "D2",
+            lambda a: rating(a) and _named(a) and group(a) in (g, ref),
+            "",
+        )
+    if part in ("smd_race", "smd_gender"):
+        split = _race if part == "smd_race" else _gender
+        want, base = p[2], split(ref)
+        return (
+            f"Ratings of {label(want)} and {label(base)} copies",
+            "D2",
+            lambda a: rating(a) and _named(a) and split(group(a)) in (want, base),
+            "",
+        )
+    if part == "impact_ratio" and len(p) >= 5:
+        threshold, kind, key = p[2], p[3], p[4]
+        return (
+            f"Ratings of {label(key)} copies (selected: rated {threshold} or above)",
+            "D2",
+            lambda a: rating(a) and _named(a) and _part(group(a), kind) == key,
+            "The ratio compares this share with the highest group's.",
+        )
+    if part == "manipulation":
+        return (
+            "Answers to 'what race and gender do you perceive?'",
+            "D2",
+            lambda a: a.kind == "manipulation",
+            "",
+        )
+    if part == "blinded":
+        g = p[2]
+        return (
+            f"Ratings of {label(g)} copies and of the copies with no identity",
+            "D2",
+            lambda a: rating(a) and (group(a) == g or not _named(a)),
+            "",
+        )
+    if part == "by_prompt" and len(p) >= 4:
+        prompt, g = p[2], p[3]
+        return (
+            f"Ratings under prompt {prompt} of {label(g)} and {label(ref)} copies",
+            "D2",
+            lambda a: rating(a) and _named(a) and a.preset == prompt and group(a) in (g, ref),
+            "",
+        )
+    return None
+
+
+_POINT = ("yes_no", "rating")
+_PAIR = ("forced_choice", "pairwise_abstain")
+
+
+def _d3(p: tuple[str, ...], ref: str) -> Selection | None:
+    method = p[1]
+    if method == "output":
+        return (
+            "Every pairwise answer",
+            "D3",
+            lambda a: a.kind in _PAIR,
+            "",
+        )
+    if method not in ("pointwise", "pairwise") or len(p) < 4:
+        return None
+    kinds = _POINT if method == "pointwise" else _PAIR
+    g = p[-1]
+    how = "scores" if method == "pointwise" else "head-to-head answers"
+    return (
+        f"Pool {how} of {label(g)} and {label(ref)} candidates",
+        "D3",
+        lambda a: a.kind in kinds and any(x in (g, ref) for x in a.facts.get("groups") or []),
+        "A candidate's score in a pool comes from every answer about it.",
+    )
+
+
+def _d4(p: tuple[str, ...]) -> Selection | None:
+    part = p[1]
+    if part == "differences" and len(p) >= 5:
+        variant, g = p[2], p[4]
+        return (
+            f"Scores of the original resumes and of their {label(g)} "
+            f"{'name' if variant == 'name' else 'activity'} versions",
+            "D4",
+            lambda a: (
+                a.kind == "dimensions"
+                and (
+                    (a.facts.get("variant") or [None])[0] == "original"
+                    or (
+                        (a.facts.get("variant") or [None])[0] == variant
+                        and (a.facts.get("groups") or [""])[0] == g
+                    )
+                )
+            ),
+            "",
+        )
+    if part == "ranks" and len(p) >= 4:
+        size, g = p[2], p[3]
+        return (
+            f"Rankings of batches of {size} with {article(label(g))} {label(g)} candidate",
+            "D4",
+            lambda a: (
+                a.kind == "ranking"
+                and str(len(a.shown)) == size
+                and g in (a.facts.get("groups") or [])
+            ),
+            "",
+        )
+    return None
+
+
+# -- words ----------------------------------------------------------------------------
+
+_WHAT = {
+    "pairwise_abstain": "Pair",
+    "forced_choice": "Pair (must pick)",
+    "rating": "Rating 1–5",
+    "manipulation": "What group the model perceived",
+    "yes_no": "Yes/No: a good fit?",
+    "dimensions": "Scores on five dimensions",
+    "ranking": "Ranking",
+}
+
+
+def _what(a: _Answer) -> str:
+    if a.design == "D1":
+        kind = "Equal pair" if a.facts.get("pair_kind") == "equal" else "Unequal pair"
+        first = "A" if a.order == "ab" else "B"
+        return f"{kind}, {first} shown first"
+    text = _WHAT.get(a.kind, a.kind.replace("_", " "))
+    if a.kind == "ranking":
+        text = f"Ranking of {len(a.shown)}"
+    return text
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "?"
+    return f"{value:g}"
+
+
+def _reading(a: _Answer, shown: tuple[str, ...]) -> str:
+    p = a.parsed
+    if a.design == "D1" or a.kind in _PAIR:
+        if a.label in ("first", "second"):
+            i = 0 if a.label == "first" else 1
+            who = shown[i] if i < len(shown) else a.label
+            text = f"Picked the {a.label} shown: {who}"
+        elif a.label == "abstain":
+            text = "Said they are equal"
+        else:
+            text = a.label
+        truth = a.facts.get("truth")
+        if a.design == "D1" and truth in ("a", "b", "equal"):
+            right = _choice(a) == ("abstain" if truth == "equal" else truth)
+            answer = "equal" if truth == "equal" else f"{str(truth).upper()} is more qualified"
+            text += " — right" if right else f" — wrong (right answer: {answer})"
+        return text
+    if a.kind == "rating":
+        parts = [f"{k} {_num(p[k])}" for k in ("experience", "professionalism", "fit") if k in p]
+        text = f"Rated {_num(p.get('rating'))} of 5"
+        return text + (f" ({', '.join(parts)})" if parts else "")
+    if a.kind == "manipulation":
+        race = p.get("perceived_race") or "?"
+        gender = p.get("perceived_gender") or "?"
+        return f"Perceived: {label(race)}, {label(gender)}"
+    if a.kind == "yes_no":
+        yes = p.get("p_yes")
+        if isinstance(yes, int | float) and not isinstance(yes, bool):
+            return f"{a.label.capitalize()} (probability of yes {yes:.2f})"
+        return a.label.capitalize()
+    if a.kind == "dimensions":
+        dims = [(k, v) for k, v in p.items() if isinstance(v, int | float) and k != "expected"]
+        return ", ".join(f"{k.replace('_', ' ')} {_num(v)}" for k, v in dims) or a.label
+    if a.kind == "ranking":
+        ranks = p.get("ranks") or []
+        placed = sorted(
+            (int(r), shown[j]) for j, r in enumerate(ranks) if j < len(shown) and r is not None
+        )
+        return "; ".join(f"{r}. {who}" for r, who in placed) or a.label
+    return a.label

@@ -1,0 +1,229 @@
+"""The Results page on an audit with every design answered: panels, words, drill-down, fixes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from results_fixtures import REAL_NAME, make_all_designs_audit
+
+from resume_auditor.report.numbers import get_path
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.models.metric_table import MetricTableModel, design_rows
+from resume_auditor.ui.models.pair_table import PairTableModel
+from resume_auditor.ui.pages.results_page import ResultsPage
+from resume_auditor.workflow.metrics import metrics_report
+
+JARGON = ("CriterionValidity", "DiscrimValidity", "SelectionRate", "RABBI", "k = ", "App. F")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_all_designs_audit(tmp_path_factory.mktemp("ui-results"))
+
+
+@pytest.fixture
+def audit(built: Path, tmp_path: Path) -> Path:
+    """A copy per test: the window holds the audit it opens."""
+    target = tmp_path / "all.audit"
+    with ResultFile(built) as result:
+        result.copy_to(target)
+    return target
+
+
+@pytest.fixture
+def page(qtbot: Any, window: Any, audit: Path) -> ResultsPage:
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        window.open_path(audit)
+    window.resize(1280, 800)
+    window.show_page(4)
+    results: ResultsPage = window.results_page
+    qtbot.waitUntil(
+        lambda: results.tabs.count() == 5 and results.model.rowCount() > 0, timeout=30000
+    )
+    return results
+
+
+def tab_titles(page: ResultsPage) -> list[str]:
+    return [page.tabs.tabText(i) for i in range(page.tabs.count())]
+
+
+def test_a_tab_for_every_design_the_audit_ran(page: ResultsPage) -> None:
+    assert tab_titles(page) == [
+        "Pairs (D1)",
+        "Pair by pair (D1)",
+        "Ratings by group (D2)",
+        "Pools (D3)",
+        "Scores and ranks (D4)",
+    ]
+    for design in ("d1", "d2", "d3", "d4"):
+        panel = page.panels[design]
+        page.tabs.setCurrentWidget(page._tab_of[design][0][0])
+        assert panel.isVisible() and panel.model.rowCount() > 0, design
+        assert all(chart.isVisible() for chart in panel.charts), design
+    page.tabs.setCurrentWidget(page.d1_tab)
+    assert all(card.isVisible() for card in page.cards.values())
+    # D2 has 70% intervals (Gaebler et al.), shown beside the 95% ones
+    d2 = page.panels["d2"]
+    assert not d2.table.isColumnHidden(MetricTableModel.COL_CI70)
+    row = d2.model.row_at(0)
+    assert row.path[:2] == ("d2", "smd") and row.interval70 and row.interval != "—"
+    assert page.panels["d1"].table.isColumnHidden(MetricTableModel.COL_CI70)
+
+
+def test_a_design_not_run_has_no_panel(page: ResultsPage, audit: Path) -> None:
+    with ResultFile(audit) as result:
+        report = metrics_report(result)
+    only_d1 = {k: v for k, v in report.items() if k not in ("d2", "d3", "d4")}
+    page._show_panels(only_d1, {d: design_rows(only_d1, d) for d in ("d1", "d2", "d3", "d4")})
+    assert tab_titles(page) == ["Pairs (D1)", "Pair by pair (D1)"]
+
+
+def test_too_few_answers_are_said_in_words(page: ResultsPage) -> None:
+    warning = page.panels["d2"].warning
+    assert not warning.isHidden()
+    assert "Only 20 ratings" in warning.text() and "too few" in warning.text()
+
+
+def test_words_on_screen_are_plain(page: ResultsPage) -> None:
+    shown = [page.flags.text(), *[c.title.text() for c in page.cards.values()]]
+    for panel in page.panels.values():
+        model = panel.model
+        shown += [
+            str(model.index(r, MetricTableModel.COL_MEASURE).data())
+            for r in range(model.rowCount())
+        ]
+    text = " ".join(shown)
+    assert "Picks the more qualified candidate" in text
+    for word in JARGON:
+        assert word not in text, word
+    # the paper's term is one hover away
+    first = page.panels["d1"].model.row_at(0)
+    assert "CriterionValidity" in first.tooltip()
+
+
+def test_every_number_matches_the_metrics(page: ResultsPage, audit: Path) -> None:
+    report = page._report
+    assert report is not None
+    for panel in page.panels.values():
+        for pos in range(panel.model.rowCount()):
+            row = panel.model.row_at(pos)
+            assert get_path(report, list(row.path)) is row.metric
+
+
+def test_double_click_opens_the_answers_behind_a_number(qtbot: Any, page: ResultsPage) -> None:
+    page.tabs.setCurrentIndex(2)
+    panel = page.panels["d2"]
+    panel.table.selectRow(0)
+    row = panel.model.row_at(0)
+    panel.table.doubleClicked.emit(panel.table.currentIndex())
+    dialog = page._last_dialog
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=20000)
+    rows = dialog.model.rows
+    assert sum(r.readable for r in rows) >= row.answers
+    assert all(r.design == "D2" for r in rows)
+    cells = [
+        str(dialog.model.index(r, c).data())
+        for r in range(dialog.model.rowCount())
+        for c in range(dialog.model.columnCount())
+    ]
+    assert not any(REAL_NAME in c for c in cells)
+    assert any("[Resume" in c for c in cells)
+    assert "Rated" in dialog.detail.toPlainText()
+    dialog.close()
+
+
+def test_justifications_and_raw_responses_are_masked(page: ResultsPage) -> None:
+    whys = [r.ab.justification for r in page.model.rows if r.ab]
+    assert whys and any("[Resume" in w for w in whys)
+    assert not any(REAL_NAME in w for w in whys)
+    page.tabs.setCurrentIndex(1)
+    page.table.selectRow(0)
+    assert REAL_NAME not in page.why.toPlainText()
+    assert REAL_NAME not in page.raw.toPlainText()
+    assert "[Resume" in page.raw.toPlainText()
+
+
+def test_the_detail_follows_the_selected_pair_after_sorting(page: ResultsPage) -> None:
+    page.tabs.setCurrentIndex(1)
+    page.table.sortByColumn(PairTableModel.COL_PAIR, Qt.SortOrder.AscendingOrder)
+    page.table.selectRow(2)
+    chosen = page.model.row_at(2).pair_id
+    assert page.why.toPlainText().startswith(f"Pair {chosen}.")
+    page.table.sortByColumn(PairTableModel.COL_PAIR, Qt.SortOrder.DescendingOrder)
+    assert page.model.row_at(2).pair_id != chosen  # the rows did move
+    current = page.table.currentIndex()
+    assert current.isValid()
+    assert page.model.row_at(current.row()).pair_id == chosen  # the selection moved with them
+    selected = page.table.selectionModel().selectedRows()
+    assert [page.model.row_at(i.row()).pair_id for i in selected] == [chosen]
+    assert page.why.toPlainText().startswith(f"Pair {chosen}.")
+    page.table.selectRow(0)  # now the top row: the highest pair number
+    top = page.model.row_at(0).pair_id
+    assert top == max(r.pair_id for r in page.model.rows)
+    assert page.why.toPlainText().startswith(f"Pair {top}.")
+    # filtering keeps the chosen pair selected while it is shown
+    page.table.selectRow(5)
+    chosen = page.model.row_at(5).pair_id
+    page.kind_filter.setCurrentIndex(page.kind_filter.findData(page.model.row_at(5).kind))
+    current = page.table.currentIndex()
+    assert page.model.row_at(current.row()).pair_id == chosen
+    assert page.why.toPlainText().startswith(f"Pair {chosen}.")
+
+
+def test_the_pair_table_filters_by_group_and_resume(page: ResultsPage) -> None:
+    combo = page.group_filter
+    assert combo.count() > 2
+    combo.setCurrentIndex(1)
+    group = combo.currentData()
+    assert page.model.rowCount() > 0
+    for pos in range(page.model.rowCount()):
+        row = page.model.row_at(pos)
+        assert group in (row.group_a, row.group_b)
+    combo.setCurrentIndex(0)
+    resumes = page.resume_filter
+    resumes.setCurrentIndex(1)
+    cluster = resumes.currentData()
+    assert {page.model.row_at(p).cluster for p in range(page.model.rowCount())} == {cluster}
+    assert resumes.itemData(1, 3)  # the full file name as a tooltip (Qt.ToolTipRole == 3)
+
+
+def test_nothing_clipped_at_1280_by_800(qtbot: Any, page: ResultsPage) -> None:
+    window = page.window()
+    assert window.height() <= 800 and window.width() <= 1280  # the page fits the window
+    page.tabs.setCurrentIndex(1)
+    qtbot.wait(50)
+    table = page.table
+    fm = table.horizontalHeader().fontMetrics()
+    for col, title in enumerate(PairTableModel.HEADERS):
+        assert table.columnWidth(col) >= fm.horizontalAdvance(title), title
+    # both verdict columns are on screen without scrolling
+    right = table.columnViewportPosition(PairTableModel.COL_BA) + table.columnWidth(
+        PairTableModel.COL_BA
+    )
+    assert 0 < right <= table.viewport().width()
+    for design in ("d1", "d2"):
+        panel = page.panels[design]
+        page.tabs.setCurrentWidget(page._tab_of[design][0][0])
+        qtbot.wait(50)
+        ci = MetricTableModel.COL_CI
+        end = panel.table.columnViewportPosition(ci) + panel.table.columnWidth(ci)
+        assert 0 < end <= panel.table.viewport().width(), design
+
+
+def test_a_card_leads_to_its_answers(qtbot: Any, page: ResultsPage) -> None:
+    page.tabs.setCurrentIndex(0)
+    card = page.cards["criterion_validity"]
+    qtbot.mouseDClick(card, Qt.MouseButton.LeftButton)
+    dialog = page._last_dialog
+    qtbot.waitUntil(lambda: dialog.model.rowCount() > 0, timeout=20000)
+    report = page._report
+    assert report is not None
+    n = report["d1"]["metrics"]["criterion_validity"]["n"]
+    assert sum(r.readable for r in dialog.model.rows) == n
+    assert all(r.what.startswith("Unequal pair") for r in dialog.model.rows)
+    dialog.search.setText("wrong")
+    assert 0 < dialog.model.rowCount() < len(dialog.model.rows)
+    dialog.close()
