@@ -289,13 +289,14 @@ def _manipulation_verdict(parsed: Mapping[str, Any]) -> str:
 
 def answer_from_row(row: Mapping[str, Any]) -> Answer:
     """A stored answer (a row of `ResultFile.answers`) as the runner would have sent it."""
-    pair_id = row.get("pair_id")
+    raw_pair = row.get("pair_id")
+    # pandas gives NaN (which is not equal to itself) where a request has no pair
+    pair_id = int(raw_pair) if raw_pair is not None and raw_pair == raw_pair else None
     label = str(row.get("label") or "invalid")
-    pair = pair_id is not None and pair_id == pair_id  # NaN from pandas is no pair
     parsed = dict(row.get("parsed") or {})
     return Answer(
         request_id=int(row["request_id"]),
-        pair_id=int(pair_id) if pair else None,
+        pair_id=pair_id,
         order=str(row.get("ord") or ""),
         label=pairwise_label(str(row.get("kind") or ""), label),
         justification=str(row.get("justification") or ""),
