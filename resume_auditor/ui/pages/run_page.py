@@ -564,4 +564,3 @@ def feed_item(line: FeedLine) -> QListWidgetItem:
     if line.right is not None:
         item.setForeground(RIGHT_COLOURS[line.right])
     return item
-
