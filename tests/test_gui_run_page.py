@@ -104,3 +104,29 @@ def test_cancel_says_stopping_at_once_then_cancelled_once(
     assert text.count("Cancelled") == 1 and text.startswith("Cancelled.")
     assert f"{final.done} answer(s) kept" in text
     assert page.start_button.text() == "Resume"
+
+
+def test_presenter_opened_after_answers_starts_with_them_full_screen(
+    qtbot: QtBot, window: MainWindow, every_design: Path
+) -> None:
+    win, page = window, window.run_page
+    _open(qtbot, win, every_design)
+    with Simulator(policy=policy) as sim:
+        _point_at(win, sim)
+        qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
+        with qtbot.waitSignal(win.controller.finished, timeout=60000):
+            page.start_button.click()
+    presenter = win.open_presenter(full_screen=True)
+    qtbot.addWidget(presenter)
+    screen = win.screen().geometry()
+    qtbot.waitUntil(lambda: presenter.geometry() == screen, timeout=5000)
+    assert presenter.isFullScreen()
+    qtbot.waitUntil(lambda: presenter.feed.count() == 60, timeout=20000)
+    items = [presenter.feed.item(i).text() for i in range(presenter.feed.count())]
+    assert not [t for t in items if "Pair None" in t or "abstained" in t]
+    running = presenter.running.text()
+    for line in ("D1 calls equal candidates equal: ", "D2 average rating", "D3 share answered"):
+        assert line in running, line
+    assert "D4 average rank" in running
+    # numbers over every answer of the run, not only the 60 shown
+    assert "of 24" in running  # the audit's 24 equal-pair answers
