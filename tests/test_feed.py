@@ -78,7 +78,11 @@ def test_d1_names_both_candidates_the_pick_and_whether_it_was_right(
         assert first.name in line.shown and second.name in line.shown
         assert group_label(first.group) in line.shown
         picked = first if a.value == "first" else second
-        assert f"picked {picked.name}" in line.verdict
+        where = "shown first" if a.value == "first" else "shown second"
+        if first.name == second.name:  # explicit-signal copies share "Candidate"
+            assert line.verdict == f"picked the resume {where}"
+        else:
+            assert line.verdict == f"picked {picked.name} ({where})"
         va, vb, truth = roster.pairs[a.pair_id or 0]
         better = {"a": va, "b": vb}.get(truth)
         assert line.right == (better is not None and a.variants[0] == better)
@@ -149,3 +153,23 @@ def test_the_tally_counts_every_design(audit: tuple[Roster, list[Answer]]) -> No
     white = [float(a.parsed["rating"]) for a in ratings if "white_man" in a.cell]
     expected = f"White man {sum(white) / len(white):.1f}"
     assert expected in next(line for line in lines if line.startswith("D2 average rating"))
+
+
+def test_the_tally_compares_both_orders_of_a_pair(audit: tuple[Roster, list[Answer]]) -> None:
+    roster, answers = audit
+    tally = Tally()
+    first: dict[int, dict[str, int | None]] = {}
+    for a in answers:
+        tally.add(a, roster)
+        if a.cell.startswith("D1") and a.pair_id is not None:
+            pick = {"first": 0, "second": 1}.get(a.value)
+            first.setdefault(a.pair_id, {}).setdefault(
+                a.order, None if pick is None else a.variants[pick]
+            )
+    both = [v for v in first.values() if len(v) == 2]
+    same = sum(v["ab"] == v["ba"] for v in both)
+    assert both and tally.d1_consistent == [same, len(both)]
+    shares = tally.d1_shares()
+    assert shares["order_consistency"] == same / len(both)
+    right, n = tally.d1_unequal
+    assert shares["criterion_validity"] == right / n

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import logging
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.domain.groups import group_label
-from resume_auditor.runner import Answer
+from resume_auditor.runner import Answer, RunStatus
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.run_controller import RunController
@@ -51,19 +52,29 @@ NUMBERS = (
 )
 
 
-def backfill(path: Path, limit: int) -> tuple[list[Answer], Tally, set[int]]:
-    """The latest run's last `limit` answers, the running numbers over all of its
-    answers, and the requests counted (so a live answer is never counted twice)."""
+@dataclass
+class Backfill:
+    """What the latest run had before the presenter opened."""
+
+    answers: list[Answer]  # the last ones, oldest first
+    tally: Tally  # the running numbers over all of them
+    counted: set[int]  # their requests (so a live answer is never counted twice)
+    model: str = ""
+    total: int = 0
+
+
+def backfill(path: Path, limit: int) -> Backfill:
     with ResultFile(path, readonly=True) as result:
         run = result.latest_run()
         if run is None:
-            return [], Tally(), set()
+            return Backfill([], Tally(), set())
         roster = Roster.load(result)
         answers = [answer_from_row(r) for r in result.answers(run.id).to_dict("records")]
+        total = result.progress(run.id).total
     tally = Tally()
     for answer in answers:
         tally.add(answer, roster)
-    return answers[-limit:], tally, {a.request_id for a in answers}
+    return Backfill(answers[-limit:], tally, {a.request_id for a in answers}, run.model, total)
 
 
 class PresenterWindow(QWidget):
@@ -74,6 +85,8 @@ class PresenterWindow(QWidget):
         self.results = results
         self.tally = Tally()
         self._counted: set[int] = set()  # request ids already in the tally
+        self._model = ""
+        self._total = 0  # requests of the run shown
         self._rendering = False
         self._base_px = 0
         self._resize_timer = QTimer(self)
@@ -128,6 +141,7 @@ class PresenterWindow(QWidget):
         self.hint.setObjectName("hint")
         outer.addWidget(self.hint)
         controller.answers_arrived.connect(self.show_answers)
+        controller.status_changed.connect(self._on_status)
         results.updated.connect(self.show_panels)
         self._scale_type(720)
         self._backfill()
@@ -184,12 +198,12 @@ class PresenterWindow(QWidget):
             self._add(list(self.controller.history))
             return
 
-        def done(found: tuple[list[Answer], Tally, set[int]]) -> None:
-            recent, tally, counted = found
-            later = [a for a in self.controller.history if a.request_id not in counted]
-            self.tally, self._counted = tally, counted
+        def done(found: Backfill) -> None:
+            later = [a for a in self.controller.history if a.request_id not in found.counted]
+            self.tally, self._counted = found.tally, found.counted
+            self._model, self._total = found.model, max(self._total, found.total)
             self.feed.clear()
-            self._add(recent + later)
+            self._add(found.answers + later)
 
         def failed(exc: Exception) -> None:
             logger.warning("presenter: the earlier answers could not be read: %s", exc)
@@ -218,11 +232,27 @@ class PresenterWindow(QWidget):
         self.running.setText(
             "<b>So far</b><br>" + "<br>".join(html.escape(line) for line in lines) if lines else ""
         )
+        for key, share in self.tally.d1_shares().items():
+            self.numbers[key].setText(pct(share))
+        self._show_headline()
+
+    def _on_status(self, status: RunStatus) -> None:
+        self._total = status.total
+        self._model = self.controller.model_name or self._model
+        self._show_headline()
+
+    def _show_headline(self) -> None:
+        answered = len(self._counted)
+        if not answered and not self._total:
+            return
+        who = f"{self._model}: " if self._model else ""
+        total = f" of {self._total:,}" if self._total else ""
+        self.headline.setText(html.escape(f"{who}{answered:,}{total} answers"))
 
     def _item(self, answer: Answer, roster: Roster) -> QListWidgetItem:
         line = describe(answer, roster)
         mark = {True: "✓ ", False: "✗ ", None: ""}[line.right]
-        text = f"{mark}{line.shown}: {line.verdict}."
+        text = f"{mark}{line.title}\n{line.shown}: {line.verdict}."
         if line.words:
             text += f"\n“{line.words}”"
         item = QListWidgetItem(text)
@@ -234,18 +264,9 @@ class PresenterWindow(QWidget):
     # -- numbers and charts -------------------------------------------------------------
 
     def show_panels(self) -> None:
+        # The headline and the three numbers come from the answers themselves (the
+        # tally); the Results page's report, refreshed on its own pace, draws the charts.
         report: dict[str, Any] | None = self.results._report  # noqa: SLF001 - same app
-        if report:
-            counts = report.get("counts", {})
-            model = report.get("run", {}).get("model", "")
-            self.headline.setText(
-                html.escape(
-                    f"{model}: {counts.get('answered', 0)} of {counts.get('requests', 0)} answers"
-                )
-            )
-            metrics = (report.get("d1") or {}).get("metrics") or {}
-            for key, label in self.numbers.items():
-                label.setText(pct((metrics.get(key) or {}).get("value")))
         if report is None or self._rendering:
             return
         self._rendering = True
@@ -269,7 +290,7 @@ class PresenterWindow(QWidget):
             # Drawn at the presenter's size, with the title wrapped to the chart's width.
             out = []
             for _, title, refs, rates, size, dpr in jobs:
-                scale = min(2.2, max(1.2, size[1] / 180))
+                scale = min(2.4, max(1.3, size[1] / 140))
                 chars = max(16, int(size[0] / (7.0 * scale)))
                 wrapped = textwrap.fill(title, chars)
                 out.append(render_rates(wrapped, rates, refs, size, dpr, font_scale=scale))

@@ -41,6 +41,7 @@ class RunController(QObject):
         self.roster = Roster()
         self.audit_path: Path | None = None  # the audit the live views show
         self.stopping = False
+        self.model_name = ""  # the model the current run asks (for the presenter's headline)
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._tick)

@@ -194,7 +194,9 @@ def _pairwise_verdict(answer: Answer, shown: list[Candidate]) -> str:
         return f"answered {answer.value}"
     where = "shown first" if position == 0 else "shown second"
     name = shown[position].name if position < len(shown) else ""
-    return f"picked {name or 'the resume'} ({where})"
+    if not name or sum(c.name == name for c in shown) > 1:  # the same name twice
+        return f"picked the resume {where}"
+    return f"picked {name} ({where})"
 
 
 def _pair_truth(answer: Answer, roster: Roster) -> str:
@@ -325,6 +327,8 @@ class Tally:
 
     d1_unequal: list[int] = field(default_factory=lambda: [0, 0])  # right, answered
     d1_equal: list[int] = field(default_factory=lambda: [0, 0])  # called equal, answered
+    d1_orders: dict[int, dict[str, int | None]] = field(default_factory=dict)  # pair: order: pick
+    d1_consistent: list[int] = field(default_factory=lambda: [0, 0])  # same verdict, both seen
     by_group: dict[tuple[str, str], list[float]] = field(
         default_factory=lambda: defaultdict(lambda: [0.0, 0.0])
     )
@@ -343,6 +347,7 @@ class Tally:
                 box = self.d1_equal if pair[2] == "equal" else self.d1_unequal
                 box[0] += right
                 box[1] += 1
+                self._note_order(answer)
             return
         groups = [roster.candidate(v).group for v in answer.variants]
         if kind == "rating" and isinstance(parsed.get("rating"), int | float) and groups:
@@ -361,6 +366,29 @@ class Tally:
             position = _picked(answer) or 0
             for i, group in enumerate(groups[:2]):
                 self._note(f"{design} share picked, two at a time", group, float(i == position))
+
+    def _note_order(self, answer: Answer) -> None:
+        """The first answer in each order of a pair; once both are in, were they the same?"""
+        seen = self.d1_orders.setdefault(answer.pair_id or 0, {})
+        if answer.order in seen or len(seen) >= 2:
+            return
+        position = _picked(answer)
+        seen[answer.order] = None if position is None else answer.variants[position]
+        if len(seen) == 2:
+            first, second = seen.values()
+            self.d1_consistent[0] += first == second
+            self.d1_consistent[1] += 1
+
+    def d1_shares(self) -> dict[str, float | None]:
+        """D1's three headline shares so far (None before any answer counts)."""
+        return {
+            key: box[0] / box[1] if box[1] else None
+            for key, box in (
+                ("criterion_validity", self.d1_unequal),
+                ("discrim_validity", self.d1_equal),
+                ("order_consistency", self.d1_consistent),
+            )
+        }
 
     def _note(self, what: str, group: str, value: float) -> None:
         box = self.by_group[(what, group)]

@@ -43,7 +43,7 @@ class RunPlan:
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
-        for c in self.cells:
+        for c in sorted(self.cells, key=lambda c: c.design):
             d = out.setdefault(c.design, {"cells": 0, "cases": 0, "requests": 0})
             d["cells"] += 1
             d["cases"] += c.cases

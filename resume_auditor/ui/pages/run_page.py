@@ -460,6 +460,7 @@ class RunPage(Page):
             on_event=self.controller.push,
             budget_usd=budget,
         )
+        self.controller.model_name = estimate.model
         self.controller.start(runner)
         self.state_text.setText("Starting the model…")
 
