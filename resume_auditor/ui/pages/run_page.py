@@ -50,6 +50,9 @@ from resume_auditor.workflow.prepare import queue_run
 logger = logging.getLogger(__name__)
 
 FEED_LIMIT = 200  # answers listed; older ones are in the Results page
+# Answers added per tick (four a second): more than anyone can read, and a fast run
+# brings hundreds a tick; the others are counted and on the Results page.
+FEED_PER_TICK = 40
 LOOK_DELAY_MS = 400  # settle time after a setting changes before Start is worked out again
 START_LABELS = {
     "start": "Start",
@@ -239,13 +242,21 @@ class RunPage(Page):
         self.progress.setFormat("%v of %m answered")
         self.state_text = QLabel("Not started.")
         self.state_text.setWordWrap(True)
+        # Room for three lines, fixed: a status that changes four times a second must not
+        # make the page lay itself out again (the feed below would be measured anew).
+        lines = self.state_text.fontMetrics().lineSpacing()
+        self.state_text.setFixedHeight(3 * lines + 4)
+        self.state_text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.body.addWidget(self.progress)
         self.body.addWidget(self.state_text)
         feed_box = QGroupBox("Latest answers")
         feed_layout = QVBoxLayout(feed_box)
         self.feed = QListWidget()
         self.feed.setWordWrap(True)
-        self.feed.setUniformItemSizes(False)
+        # Word-wrapped lines of different heights: laid out a batch at a time, so a
+        # tick's new answers never hold the event loop while every line is measured.
+        self.feed.setLayoutMode(QListWidget.LayoutMode.Batched)
+        self.feed.setBatchSize(25)
         self.feed.setAccessibleName("Latest answers")
         self.feed.setToolTip(
             "The latest answers, newest first: the design, the candidates shown (by the "
@@ -279,9 +290,9 @@ class RunPage(Page):
         run = data.runs[-1] if data.runs else None
         spec = data.study.model
         if run is not None:
-            self.picker.set_spec(run.provider, run.base_url, run.model)
+            self._show_model(run.provider, run.base_url, run.model)
         else:
-            self.picker.set_spec(spec.provider, spec.base_url, spec.model)
+            self._show_model(spec.provider, spec.base_url, spec.model)
         self.start_button.setEnabled(self._has_cases() and not self.controller.running)
         prompt = run.prompt_id if run else data.study.run.prompt
         self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
@@ -295,6 +306,16 @@ class RunPage(Page):
             )
         self._load_roster(data)
         self._schedule_look()
+
+    def _show_model(self, provider: str, base_url: str, model: str) -> None:
+        """Set the picker only when the model differs: setting it looks up the key and
+        the model's capabilities, too slow to repeat on the UI thread after every run."""
+        picker = self.picker
+        same_url = provider == "local" or picker.base_url.text().strip() == base_url
+        same_model = provider == "local" or picker.model_id.text().strip() == model
+        if picker.provider_id == provider and same_url and same_model:
+            return
+        picker.set_spec(provider, base_url, model)
 
     def _has_cases(self) -> bool:
         return bool(self._data and (self._data.pairs or self._data.case_count))
@@ -520,9 +541,9 @@ class RunPage(Page):
         self.state_text.setText(text)
 
     def _on_answers(self, answers: list[Answer]) -> None:
-        """Add a tick's answers at once; only the newest FEED_LIMIT are ever formatted."""
+        """Add a tick's answers at once; only the newest FEED_PER_TICK are formatted."""
         roster = self.controller.roster
-        lines = [describe(a, roster) for a in answers[-FEED_LIMIT:]]
+        lines = [describe(a, roster) for a in answers[-FEED_PER_TICK:]]
         self.feed.setUpdatesEnabled(False)
         try:
             overflow = self.feed.count() + len(lines) - FEED_LIMIT
@@ -554,6 +575,11 @@ class RunPage(Page):
     def status(self, data: AuditData | None) -> str:
         if not data or not data.runs:
             return "todo"
+        final = self._last_final
+        if final is not None and self._data is not None and self._data.path == data.path:
+            # known without a query: asked after every run, the file need not be read
+            done = final.state is RunState.FINISHED and not final.remaining
+            return "done" if done else "todo"
         result = self.session.db()
         run = result.latest_run()
         progress = result.progress(run.id) if run else None
