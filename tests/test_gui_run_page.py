@@ -48,8 +48,10 @@ def test_every_design_in_words_and_the_start_label_follows_the_settings(
 ) -> None:
     win, page = window, window.run_page
     _open(qtbot, win, every_design)
-    with Simulator(policy=policy) as sim:
+    # slow enough that no tick brings more answers than the feed adds at once (40)
+    with Simulator(policy=policy, latency_s=0.03) as sim:
         _point_at(win, sim)
+        page.concurrency.setValue(2)
         # every design's requests are counted, not only D1's pairs
         qtbot.waitUntil(
             lambda: "Start sends 120 request(s)" in page.plan_text.text(), timeout=20000

@@ -13,7 +13,7 @@ from resume_auditor.devtools.simulator import Simulator
 from resume_auditor.devtools.simulator_kinds import every_kind_policy
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.plan import plan_run, preview_start
+from resume_auditor.workflow.plan import look_start, plan_run, preview_start
 from resume_auditor.workflow.prepare import study_of
 from tests.test_designs_e2e import SAMPLE, STUDY
 
@@ -88,3 +88,25 @@ def test_small_cells_are_one_sentence_per_design(audit: tuple[Path, ModelSpec]) 
         assert f"(the smallest {min(small)})" in line
     total = sum(d["requests"] for d in plan.by_design().values())
     assert plan.summary().startswith(f"{total:,} request(s) in all (D1 ")
+
+
+def test_the_lock_free_look_agrees_with_the_preview(audit: tuple[Path, ModelSpec]) -> None:
+    out, model = audit
+    other = ModelSpec(model.provider, model.base_url, "another-model")
+    for spec, prompt in ((model, "d1-baseline"), (model, "d1-human-rephrased"), (other, "")):
+        look, preview = look_start(out, spec, prompt), preview_start(out, spec, prompt)
+        assert (look.action, look.reuses_run, look.answered, look.to_queue, look.open) == (
+            preview.action,
+            preview.reuses_run,
+            preview.answered,
+            preview.to_queue,
+            preview.open,
+        )
+        assert look.plan.requests == preview.plan.requests
+    # a run half answered: the look counts what is left, as the run would
+    with ResultFile(out) as result, result.transaction() as db:
+        db.execute("UPDATE request SET status = 'pending' WHERE id % 3 = 0")
+        db.execute("DELETE FROM response WHERE request_id % 3 = 0")
+    look, preview = look_start(out, model, "d1-baseline"), preview_start(out, model, "d1-baseline")
+    assert look.action == preview.action == "resume"
+    assert look.open == preview.open > 0 and look.answered == preview.answered

@@ -230,6 +230,48 @@ class StartPreview:
         return "resume" if self.reuses_run and self.answered else "start"
 
 
+def look_start(path: str | Path, model: ModelSpec, prompt: str | None = None) -> StartPreview:
+    """What Start would do, read without taking the file's write lock (the app asks
+    this after every change of setting, and a run or Start must never wait for it).
+
+    The run is found as Start finds it (`_queue_run`: same model, prompt and
+    settings); the requests it would add are the specs that run does not have yet.
+    """
+    with ResultFile(path, readonly=True) as store:
+        study = study_of(store)
+        if prompt:
+            get_preset(prompt)
+            study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
+        specs = request_specs(store, study, model)
+        plan = plan_run(store, study, model, specs=specs)
+        run_id = store.find_run(
+            model.provider, model.base_url, model.model, study.run.prompt, run_params(study, model)
+        )
+        if run_id is None:
+            return StartPreview(plan, False, 0, len(specs), len(specs), None)
+        progress = store.progress(run_id)
+        have = {(str(r["ukey"]), int(r["rep"])) for r in store.answers(run_id).to_dict("records")}
+        last = 0
+        while page := store.open_requests(run_id, after_id=last, limit=1024):
+            have.update((r.ukey, r.rep) for r in page)
+            last = page[-1].id
+    new = sum((s.ukey, s.rep) not in have for s in specs)
+    new = max(0, new - (progress.total - len(have)))  # skipped ones are neither
+    open_now = progress.pending + progress.failed + new
+    return StartPreview(plan, True, progress.done, new, open_now, None)
+
+
+def run_params(study: StudyConfig, model: ModelSpec) -> dict[str, Any]:
+    """The settings that make two runs the same run (as `_queue_run` stores them)."""
+    return {
+        "temperature": model.temperature,
+        "max_tokens": model.max_tokens,
+        "seed": model.seed,
+        "orders": study.run.orders,
+        "repeats": study.run.repeats,
+    }
+
+
 def preview_start(
     path: str | Path,
     model: ModelSpec,
@@ -239,6 +281,9 @@ def preview_start(
     estimate: bool = True,
 ) -> StartPreview:
     """Queue the run Start would queue, count it and estimate it, then roll it all back.
+
+    It holds the file's write lock while it works: for the Estimate button, never
+    while a run goes (`look_start` is the lock-free count).
 
     The same code as Start (`_queue_run`) decides which run is reused and which
     requests are new, so the button's label and the estimate match what a run really

@@ -44,7 +44,7 @@ from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
-from resume_auditor.workflow.plan import StartPreview, preview_start
+from resume_auditor.workflow.plan import StartPreview, look_start, preview_start
 from resume_auditor.workflow.prepare import queue_run
 
 logger = logging.getLogger(__name__)
@@ -354,7 +354,7 @@ class RunPage(Page):
         path, spec, prompt = self._data.path, self.model_spec(), str(self.preset.currentData())
 
         def work() -> StartPreview:
-            return preview_start(path, spec, prompt, estimate=False)
+            return look_start(path, spec, prompt)
 
         def done(preview: StartPreview) -> None:
             self._looking = False
@@ -403,6 +403,7 @@ class RunPage(Page):
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
         self.concurrency.setEnabled(not running)
+        self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
 
     def _start(self) -> None:
         if self._data is None or self.controller.running:
@@ -437,6 +438,9 @@ class RunPage(Page):
             self.plan_text.setText(problem)
             return
         self.plan_text.setText("Estimating…")
+        # The estimate queues in a transaction it rolls back: Start waits until it is done.
+        self.start_button.setEnabled(False)
+        self.estimate_button.setEnabled(False)
         path, spec = self._data.path, self.model_spec()
         prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
 
@@ -444,13 +448,16 @@ class RunPage(Page):
             return preview_start(path, spec, prompt, concurrency=concurrency or None)
 
         def done(preview: StartPreview) -> None:
+            self._set_buttons(running=self.controller.running)
             self._show_preview(preview)
             lines = preview.estimate.lines() if preview.estimate else []
             self.plan_text.setText("\n".join([plan_sentences(preview), *lines]))
 
-        run_in_background(
-            work, done, lambda exc: self.plan_text.setText(f"Could not estimate: {exc}"), owner=self
-        )
+        def failed(exc: Exception) -> None:
+            self._set_buttons(running=self.controller.running)
+            self.plan_text.setText(f"Could not estimate: {exc}")
+
+        run_in_background(work, done, failed, owner=self)
 
     def _queued(self, result: tuple[int, Estimate]) -> None:
         run_id, estimate = result
