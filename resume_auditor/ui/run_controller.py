@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from resume_auditor.runner import Answer, Event, Runner, RunState, RunStatus
+from resume_auditor.ui.signals import emit
 from resume_auditor.workflow.feed import Roster
 
 TICK_MS = 250
@@ -84,7 +85,7 @@ class RunController(QObject):
     def set_roster(self, path: Path, roster: Roster) -> None:
         self.audit_path = path
         self.roster = roster
-        self.roster_changed.emit()
+        emit(self.roster_changed)
 
     def shutdown(self, timeout_s: float = 3.0) -> None:
         """Cancel and wait briefly (closing the window)."""
@@ -102,12 +103,12 @@ class RunController(QObject):
             self._answers.clear()
         if answers:
             self.history.extend(answers)
-            self.answers_arrived.emit(answers)
+            emit(self.answers_arrived, answers)
         if status is not None:
-            self.status_changed.emit(status)
+            emit(self.status_changed, status)
         if self.runner is not None and not alive:
             self._timer.stop()
             final = self.runner.final_status or status
             self.stopping = False
             if final is not None and final.state is not RunState.RUNNING:
-                self.finished.emit(final)
+                emit(self.finished, final)
