@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from resume_auditor.runner import Answer, Event, Runner, RunState, RunStatus
-from resume_auditor.ui.signals import emit
+from resume_auditor.ui import signals
 from resume_auditor.workflow.feed import Roster
 
 TICK_MS = 250
@@ -34,6 +34,7 @@ class RunController(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        signals.install()  # a run emits thousands of signals: see ui/signals.py
         self.runner: Runner | None = None
         self._lock = threading.Lock()
         self._status: RunStatus | None = None
@@ -85,7 +86,7 @@ class RunController(QObject):
     def set_roster(self, path: Path, roster: Roster) -> None:
         self.audit_path = path
         self.roster = roster
-        emit(self.roster_changed)
+        self.roster_changed.emit()
 
     def shutdown(self, timeout_s: float = 3.0) -> None:
         """Cancel and wait briefly (closing the window)."""
@@ -103,12 +104,12 @@ class RunController(QObject):
             self._answers.clear()
         if answers:
             self.history.extend(answers)
-            emit(self.answers_arrived, answers)
+            self.answers_arrived.emit(answers)
         if status is not None:
-            emit(self.status_changed, status)
+            self.status_changed.emit(status)
         if self.runner is not None and not alive:
             self._timer.stop()
             final = self.runner.final_status or status
             self.stopping = False
             if final is not None and final.state is not RunState.RUNNING:
-                emit(self.finished, final)
+                self.finished.emit(final)

@@ -1,13 +1,12 @@
-"""Emit Qt signals without PySide6 6.12.0's lost reference to True.
+"""Make up for PySide6 6.12.0's lost reference on every signal emit.
 
-In PySide6 6.12.0 every `SignalInstance.emit()` hands back `True` without taking
-a reference to it, so each emit takes one reference from `True`. Python 3.11's
-`True` is an ordinary object: once its count reaches zero the interpreter aborts
-("bool_dealloc: deallocating True or False"). A run emits several signals four
-times a second, and a 100,000-request run aborted the app within minutes
-(benchmarks/ui_stall.py). `emit` checks once whether this PySide6 has the fault
-and, if so, gives the reference back after each emit; with a fixed PySide6 it
-only emits.
+In PySide6 6.12.0 every `SignalInstance.emit()` hands back its result (`True`)
+without taking a reference to it, so each emit takes one reference from `True`.
+Python 3.11's `True` is an ordinary object: once its count reaches zero the
+interpreter aborts ("bool_dealloc: deallocating True or False"). The Results
+table emits once per answer, so a 20,000-request run aborted the app
+(benchmarks/ui_stall.py). `install()` checks once whether this PySide6 has the
+fault and, only then, wraps `emit` to give the reference back.
 """
 
 from __future__ import annotations
@@ -21,31 +20,49 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 
 logger = logging.getLogger(__name__)
 
-_steals: bool | None = None
+PROBES = 8
+_installed = False
 
 
 class _Probe(QObject):
     ping = Signal()
 
 
-def _emit_steals_true() -> bool:
+def _give_back(obj: object) -> None:
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+
+
+def emit_loses_a_reference() -> bool:
+    """Whether `emit()` takes a reference from its result (it gives back what it took)."""
     probe = _Probe()
     before = sys.getrefcount(True)
-    for _ in range(8):
+    for _ in range(PROBES):
         probe.ping.emit()
     lost = before - sys.getrefcount(True)
-    for _ in range(max(0, lost)):  # give back what the probe took
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(True))
-    if lost >= 8:
-        logger.info("this PySide6 loses a reference to True per emit; compensating")
-    return lost >= 8
+    for _ in range(max(0, lost)):
+        _give_back(True)
+    return lost >= PROBES
 
 
-def emit(signal: SignalInstance, *args: Any) -> None:
-    """`signal.emit(*args)`, leaving True's reference count as it was."""
-    global _steals
-    if _steals is None:
-        _steals = _emit_steals_true()
-    signal.emit(*args)
-    if _steals:
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(True))
+def install() -> bool:
+    """Wrap `SignalInstance.emit` if this PySide6 needs it (once; UI thread, at start-up).
+
+    True when the wrapper is in place.
+    """
+    global _installed
+    if _installed:
+        return True
+    if not emit_loses_a_reference():
+        return False
+    original = SignalInstance.emit
+
+    def emit(self: SignalInstance, *args: Any) -> Any:
+        result = original(self, *args)
+        if isinstance(result, bool):
+            _give_back(result)
+        return result
+
+    SignalInstance.emit = emit  # type: ignore[method-assign]
+    _installed = True
+    logger.info("this PySide6 loses a reference on every emit; emit is wrapped to give it back")
+    return True

@@ -40,7 +40,6 @@ from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
-from resume_auditor.ui.signals import emit
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
@@ -561,7 +560,7 @@ class RunPage(Page):
                 self.feed.insertItem(0, feed_item(line))
         finally:
             self.feed.setUpdatesEnabled(True)
-        emit(self.answers_recorded)
+        self.answers_recorded.emit()
 
     def _on_finished(self, status: RunStatus) -> None:
         self._last_final = status
@@ -578,7 +577,7 @@ class RunPage(Page):
         elif status.state is RunState.STOPPED and status.message:
             self.state_text.setText(f"Stopped: {status.message}")
         self._schedule_look()
-        emit(self.run_finished)
+        self.run_finished.emit()
 
     def status(self, data: AuditData | None) -> str:
         if not data or not data.runs:
