@@ -27,18 +27,22 @@ class HangingProvider:
 
     name = "fake"
 
-    def __init__(self, quick: int) -> None:
+    def __init__(self, quick: int, held: int = 1) -> None:
         self.quick = quick
         self.answered = 0
         self.aborted = 0
-        self.waiting = threading.Event()  # set once a request is held
+        self.holding = 0
+        self.held = held
+        self.waiting = threading.Event()  # set once `held` requests are held
 
     async def chat(self, request: ChatRequest) -> ChatResponse:
         if self.answered < self.quick:
             self.answered += 1
             body = {"messages": [{"role": "user", "content": request.user}]}
             return ChatResponse(kind_policy(body), {"model": "fake"}, Usage(10, 2))
-        self.waiting.set()
+        self.holding += 1
+        if self.holding >= self.held:
+            self.waiting.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
@@ -59,7 +63,7 @@ def test_cancel_aborts_requests_in_flight_and_puts_them_back_in_the_queue(
     out = tmp_path / "c.audit"
     run_id, ids = new_audit(out, MODEL)
     queue(out, run_id, [spec(MODEL, "d3-yes-no", [ids[i % 3]], rep=i) for i in range(12)])
-    provider = HangingProvider(quick=5)
+    provider = HangingProvider(quick=5, held=4)
     events: list[Event] = []
     runner = Runner(
         out,
