@@ -43,6 +43,9 @@ from resume_auditor.workflow.feed import Roster, Tally, answer_from_row, describ
 logger = logging.getLogger(__name__)
 
 FEED_LIMIT = 60
+# Answers added per tick (four a second): a room reads a few; a fast run brings
+# hundreds, all counted in the running numbers.
+PER_TICK = 6
 LINES_PER_SCREEN = 34  # the body type is the screen's height over this: 32 px at 1080
 RIGHT_COLOURS = {True: QColor("#1b5e20"), False: QColor("#b71c1c")}
 NUMBERS = (
@@ -120,6 +123,8 @@ class PresenterWindow(QWidget):
         self.feed.setAccessibleName("Answers as they arrive")
         self.feed.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.feed.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.feed.setLayoutMode(QListWidget.LayoutMode.Batched)  # never measure all at once
+        self.feed.setBatchSize(10)
         body.addWidget(self.feed, 3)
         side = QVBoxLayout()
         self.running = QLabel("")
@@ -212,9 +217,9 @@ class PresenterWindow(QWidget):
         run_in_background(lambda: backfill(path, FEED_LIMIT), done, failed, owner=self)
 
     def show_answers(self, answers: list[Answer]) -> None:
-        self._add(answers)
+        self._add(answers, PER_TICK)
 
-    def _add(self, answers: list[Answer]) -> None:
+    def _add(self, answers: list[Answer], shown: int = FEED_LIMIT) -> None:
         roster = self.controller.roster
         for answer in answers:
             if answer.request_id not in self._counted:
@@ -222,7 +227,7 @@ class PresenterWindow(QWidget):
                 self.tally.add(answer, roster)
         self.feed.setUpdatesEnabled(False)
         try:
-            for answer in answers[-FEED_LIMIT:]:
+            for answer in answers[-shown:]:
                 self.feed.insertItem(0, self._item(answer, roster))
             while self.feed.count() > FEED_LIMIT:
                 self.feed.takeItem(self.feed.count() - 1)
