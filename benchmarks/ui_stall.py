@@ -1,65 +1,65 @@
-"""Largest event-loop stall while a run feeds the Results page of a 100,000-pair audit.
+"""Largest event-loop stall of the app while the Run page shows a 100,000-request run.
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_stall.py [PAIRS] [REQUESTS]
+Run:
+  QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_stall.py [REQUESTS] [--presenter]
+      [--no-results-refresh]
 
-Builds an audit with PAIRS pairs (default 100,000; the sample study's variants
-reused), queues REQUESTS requests (default 3,000) against the provider simulator
-(latency 0.05-0.5 s, 16 at once), opens the app offscreen on the Results page and
-starts the run from the Run page, as a user would. A 5 ms heartbeat timer on the
-UI thread records every gap; the script prints the largest stall (gap minus the
-interval), the 99th percentile, and how long the run took.
+Builds an audit of REQUESTS D1 requests (default 100,000: the sample study's
+variants in REQUESTS/2 pairs, both orders, each request a short distinct body),
+opens it in the main window on the Run page, and runs it with a provider that
+answers at once in-process (no network: the run goes as fast as the runner can
+commit answers, the hardest case for the UI). With --presenter the presenter is
+open too. With --no-results-refresh the Results page is not refreshed during the
+run (what the Run page, its feed and the controller cost alone). A 10 ms timer on
+the UI thread records the time.monotonic() gap between its ticks; the script
+prints the largest gap, the 99th percentile, when the worst ones happened, and
+the run's pace. A gap of 60 ms is a stall of about 50 ms.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
-import random
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
-
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+INTERVAL_MS = 10
 
-def build_audit(path: Path, pairs: int, requests: int) -> int:
-    from resume_auditor.domain.case import CaseKind, Order, Truth
+
+def build_audit(path: Path, requests: int) -> int:
+    """An audit with requests/2 D1 pairs (both orders) and a run queued; the run's id."""
+    from resume_auditor.domain.case import Order
     from resume_auditor.domain.study import ModelSpec
     from resume_auditor.resources import sample_study
     from resume_auditor.store.resultfile import RequestSpec, ResultFile
     from resume_auditor.workflow.prepare import prepare, request_body
     from resume_auditor.workflow.studyfile import read_study
 
-    study = read_study(sample_study())
-    prepared = prepare(study, path)
-    rng = random.Random(7)
+    prepare(read_study(sample_study()), path)
+    model = ModelSpec("openai-compatible", "http://in-process/v1", "fast-fake")
     with ResultFile(path) as rf:
-        variants = rf.variants()
-        job_text = rf.job().text
         with rf.transaction() as db:
             db.execute("DELETE FROM request")
             db.execute("DELETE FROM run")
         template = rf.cases("D1")
         with rf.transaction():
-            for i in range(pairs - len(template)):
+            for i in range(requests // 2 - len(template)):
                 base = template[i % len(template)]
                 rf.add_case(dataclasses.replace(base, variants=list(base.variants), id=None))
-        model = ModelSpec("openai-compatible", "http://placeholder/v1", "sim-model")
         run_id = rf.add_run(model.provider, model.base_url, model.model, "d1-baseline", {})
-        texts = {v.id: v.text for v in variants}
-        all_pairs = rf.cases("D1")
-        chosen = rng.sample(all_pairs, requests // 2)
         items = []
-        for p in chosen:
+        for p in rf.cases("D1")[: requests // 2]:
             for order in (Order.AB, Order.BA):
-                a, b = texts[p.variant_a], texts[p.variant_b]
-                first, second = (a, b) if order is Order.AB else (b, a)
-                body = request_body(model, "d1-baseline", job_text, first, second)
+                # short distinct bodies: the run is about the UI, not the prompt
+                body = request_body(
+                    model, "d1-baseline", "Analyst.", f"A{p.id}{order}", f"B{p.id}{order}"
+                )
                 shown = (p.variant_a, p.variant_b)
                 items.append(
                     RequestSpec(
@@ -74,101 +74,135 @@ def build_audit(path: Path, pairs: int, requests: int) -> int:
                 )
         with rf.transaction():
             rf.add_request_specs(run_id, items)
-        _ = (prepared, CaseKind, Truth)
     return run_id
 
 
+class FastProvider:
+    """Answers every request at once, in words the pairwise reader understands."""
+
+    name = "fast fake"
+
+    async def chat(self, request: object) -> object:
+        from resume_auditor.providers.base import ChatResponse, Usage
+
+        await asyncio.sleep(0)
+        text = "Resume 1 shows more of the required experience. <answer>first</answer>"
+        return ChatResponse(text, {"model": "fast-fake"}, Usage(200, 20))
+
+    async def list_models(self) -> list[str]:
+        return ["fast-fake"]
+
+    async def aclose(self) -> None:
+        return None
+
+
 def main(argv: list[str]) -> int:
-    pairs = int(argv[1]) if len(argv) > 1 else 100_000
-    requests = int(argv[2]) if len(argv) > 2 else 3_000
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    requests = int(args[0]) if args else 100_000
+    presenter = "--presenter" in argv
+    results_refresh = "--no-results-refresh" not in argv
     tmp = Path(tempfile.mkdtemp(prefix="ra-stall-"))
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(tmp / "data")
 
-    from devtools.simulator import Simulator
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from resume_auditor.runner import RunState
-    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.runner import Runner, RunState
     from resume_auditor.ui.main_window import MainWindow
-    from resume_auditor.workflow import execute
 
     t0 = time.perf_counter()
     path = tmp / "big.audit"
-    run_id = build_audit(path, pairs, requests)
-    print(f"built {pairs} pairs and {requests} requests in {time.perf_counter() - t0:.1f} s")
+    run_id = build_audit(path, requests)
+    print(f"built {requests:,} requests in {time.perf_counter() - t0:.1f} s")
 
     app = QApplication.instance() or QApplication(["stall"])
-    app.setApplicationName("Resume Auditor (stall benchmark)")
-    rng = random.Random(1)
-    with Simulator(latency_s=lambda: rng.uniform(0.05, 0.5)) as sim:
-        with ResultFile(path) as rf, rf.transaction() as db:
-            db.execute("UPDATE run SET base_url = ? WHERE id = ?", (sim.base_url, run_id))
-        window = MainWindow()
-        window.resize(1280, 800)
-        window.show()
-        window.open_path(path)
+
+    def wait(ms: int) -> None:
         loop = QEventLoop()
-        window.results_page.updated.connect(loop.quit)
-        window.show_page(4)
-        QTimer.singleShot(120_000, loop.quit)
+        QTimer.singleShot(ms, loop.quit)
         loop.exec()
-        rows = window.results_page.model.rowCount()
-        print(f"results page shows {rows} rows")
 
-        gaps: list[float] = []
-        clock = QElapsedTimer()
-        clock.start()
-        last = [clock.nsecsElapsed()]
-        interval_ms = 5
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show()
+    loaded = QEventLoop()
+    window.session.loaded.connect(lambda _d: loaded.quit())
+    window.open_path(path)
+    loaded.exec()
+    window.show_page(3)
+    if not results_refresh:
+        window.run_page.answers_recorded.disconnect(window.results_page.schedule_refresh)
+    wait(3000)  # the page's background look at what Start would send, and the feed's names
+    if presenter:
+        window.open_presenter(full_screen=False)
+        wait(2000)
 
-        times: list[float] = []
+    gaps: list[float] = []
+    at: list[float] = []
+    last = [time.monotonic()]
+    started = [0.0]
 
-        def beat() -> None:
-            now = clock.nsecsElapsed()
-            gaps.append((now - last[0]) / 1e6)
-            times.append(now / 1e9)
-            last[0] = now
+    def beat() -> None:
+        now = time.monotonic()
+        gaps.append((now - last[0]) * 1000)
+        at.append(now - started[0])
+        last[0] = now
 
-        heartbeat = QTimer()
-        heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
-        heartbeat.setInterval(interval_ms)
-        heartbeat.timeout.connect(beat)
-        heartbeat.start()
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(INTERVAL_MS)
+    heartbeat.timeout.connect(beat)
 
-        run_page = window.run_page
-        run_page.concurrency.setValue(16)
-        runner = execute.make_runner(
-            path, run_id, concurrency=16, timeout_s=60, on_event=window.controller.push
-        )
-        done = QEventLoop()
-        window.controller.finished.connect(lambda _s: done.quit())
-        started = time.perf_counter()
-        window.controller.start(runner)
-        done.exec()
-        elapsed = time.perf_counter() - started
-        # let the last refresh land
-        settle = QEventLoop()
-        QTimer.singleShot(3000, settle.quit)
-        settle.exec()
-        heartbeat.stop()
-        status = runner.final_status
-        window.close()
-    stalls = [max(0.0, g - interval_ms) for g in gaps]
-    stalls.sort()
-    p99 = stalls[int(0.99 * (len(stalls) - 1))] if stalls else 0.0
-    print(
-        f"run: {status.done if status else 0}/{requests} answered, state "
-        f"{status.state.value if status else '?'}, {elapsed:.1f} s "
-        f"({(status.done if status else 0) / elapsed:.0f} requests/s)"
+    runner = Runner(
+        path,
+        run_id,
+        lambda: FastProvider(),  # type: ignore[arg-type,return-value]
+        concurrency=32,
+        adaptive=False,
+        use_cache=False,
+        on_event=window.controller.push,
     )
-    print(
-        f"heartbeats: {len(gaps)}; largest stall {max(stalls):.1f} ms; "
-        f"p99 {p99:.1f} ms; median gap {statistics.median(gaps):.1f} ms"
-    )
-    worst = sorted(range(len(gaps)), key=lambda i: -gaps[i])[:5]
-    print("worst gaps (ms at s):", ", ".join(f"{gaps[i]:.0f}@{times[i]:.1f}" for i in worst))
+    done = QEventLoop()
+    ended = [0.0]  # when the finished signal came, seconds into the run
+
+    def finished(_status: object) -> None:
+        ended[0] = time.monotonic() - started[0]
+        done.quit()
+
+    window.controller.finished.connect(finished)
+    started[0] = last[0] = time.monotonic()
+    heartbeat.start()
+    window.controller.start(runner)
+    done.exec()
+    elapsed = time.monotonic() - started[0]
+    wait(1000)  # what the end of the run sets off
+    heartbeat.stop()
+    status = runner.final_status
+    answered = status.done if status else 0
+    window.controller.shutdown()
+    window.close()
     _ = app
+    ordered = sorted(gaps)
+    p99 = ordered[int(0.99 * (len(ordered) - 1))]
+    print(
+        f"run: {answered:,}/{requests:,} answered, state "
+        f"{status.state.value if status else '?'}, {elapsed:.1f} s ({answered / elapsed:.0f}/s)"
+    )
+    print(
+        f"heartbeat every {INTERVAL_MS} ms: {len(gaps):,} ticks; largest gap {max(gaps):.1f} ms "
+        f"(a stall of {max(gaps) - INTERVAL_MS:.1f} ms); p99 {p99:.1f} ms; "
+        f"median {statistics.median(gaps):.1f} ms"
+    )
+    during = [g for g, t in zip(gaps, at, strict=True) if t < ended[0] - 0.3]
+    after = [g for g, t in zip(gaps, at, strict=True) if t >= ended[0] - 0.3]
+    print(
+        f"while answers arrive: largest gap {max(during, default=0):.1f} ms; at the end "
+        f"(the last tick and the app's refresh after the run): {max(after, default=0):.1f} ms"
+    )
+    worst = sorted(range(len(gaps)), key=lambda i: -gaps[i])[:8]
+    print(
+        "worst gaps (ms @ s into the run):", ", ".join(f"{gaps[i]:.0f}@{at[i]:.1f}" for i in worst)
+    )
     ok = status is not None and status.state is RunState.FINISHED
     return 0 if ok else 1
 

@@ -130,7 +130,8 @@ def test_presenter_mode_shows_verdicts_as_they_arrive(
         _point_at(win, sim)
         with qtbot.waitSignal(win.controller.finished, timeout=30000):
             win.run_page.start_button.click()
-    assert presenter.feed.count() == 10
+    # a few answers a tick are listed (a room reads no more); every one is counted
+    assert 1 <= presenter.feed.count() <= 10
     first = presenter.feed.item(0).text()
     assert first.startswith(("✓", "✗")) and "“" in first
     qtbot.waitUntil(lambda: presenter.numbers["criterion_validity"].text() == "100%", timeout=10000)

@@ -312,4 +312,5 @@ class Recorder:
             cost_usd=cost,
             notes=notes,
             variants=req.variants,
+            cell=req.cell,
         )

@@ -87,6 +87,7 @@ class Answer:
     cost_usd: float | None = 0.0
     notes: tuple[str, ...] = ()  # e.g. a setting the model refused
     variants: tuple[int, ...] = ()
+    cell: str = ""  # the request's cell ("D2 black_woman"): names its design
 
 
 Event = RunStatus | Answer

@@ -150,7 +150,7 @@ class Runner:
         timeout_s: float = 120.0,
         max_retries: int = 5,
         on_event: Callable[[Event], None] | None = None,
-        cancel_grace_s: float = 0.8,
+        cancel_grace_s: float = 0.5,
         seed: int | None = None,
         limiter: RateLimiter | None = None,
         budget_usd: float | None = None,
@@ -178,6 +178,9 @@ class Runner:
             cannot be read; both answers are kept.
         early_stop: skip the rest of a cell once its interval is narrow enough.
         batch: send through the provider's batch API instead (batch.py).
+        cancel_grace_s: how long a cancel waits for answers already on their way
+            before it aborts the rest (they go back to the queue, unpaid answers
+            are never waited for): Cancel must be done within a second.
         """
         self.result_path = Path(result_path)
         self.run_id = run_id
@@ -198,6 +201,9 @@ class Runner:
         self._early_stop = early_stop
         self._batch = batch
         self._cancel = threading.Event()
+        # The running loop and its stop event, so cancel() wakes the run at once
+        # instead of at the watcher's next poll.
+        self._wake: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
         self._resume = threading.Event()
         self._resume.set()
         self._thread: threading.Thread | None = None
@@ -233,6 +239,11 @@ class Runner:
     def cancel(self) -> None:
         self._cancel.set()
         self._resume.set()
+        wake = self._wake
+        if wake is not None:
+            loop, stop = wake
+            with contextlib.suppress(RuntimeError):  # the loop has already ended
+                loop.call_soon_threadsafe(stop.set)
 
     def set_budget(self, budget_usd: float | None) -> None:
         """Raise (or remove) the budget cap; a run paused by the cap goes on if it fits."""
@@ -545,6 +556,9 @@ class Runner:
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
+        self._wake = (asyncio.get_running_loop(), stop)
+        if self._cancel.is_set():
+            stop.set()
         # Bodies asked more than once (D2-D4 ask the same about the same text): each is
         # sent once and its answer shared (single flight). Samples (`rep`) differ.
         duplicates = store.duplicate_bodies(self.run_id)
@@ -609,6 +623,7 @@ class Runner:
                     self._spawn(tasks, self._one(recorder, provider, req, stop, reserve, flight))
             await self._finish_tasks(tasks, stop)
         finally:
+            self._wake = None
             watcher.cancel()
             await asyncio.gather(watcher, return_exceptions=True)
         self._after_dispatch()
@@ -618,7 +633,10 @@ class Runner:
             c = self.counters
             left = c.total - c.done - c.skipped
             self._state = RunState.CANCELLED
-            self._message = f"Cancelled. {left} request(s) left; resume to finish them."
+            self._message = (
+                f"{c.done} answer(s) kept, {left} request(s) left: resume to send them "
+                "(nothing answered is sent again)."
+            )
 
     async def _finish_tasks(self, tasks: set[asyncio.Task[None]], stop: asyncio.Event) -> None:
         if not tasks:
@@ -806,6 +824,9 @@ class Runner:
                 error = exc
             except BaseException:  # cancelled (the run stops): it is no longer out
                 self.window.on_return()
+                # No answer came: back in the queue, so `sent` keeps meaning "at the
+                # provider now" and a resume sends it again like any pending one.
+                recorder.store.mark_unsent(req.id)
                 raise
             else:
                 out = self.window.at_provider  # it included: was the window full?

@@ -1,18 +1,26 @@
 """Presenter mode: for a trainer showing an audit live on a projector.
 
-Full screen, large type: the verdicts as they arrive, each with what the model
-said and whether it was right, next to the headline numbers and the charts, which
-fill in as answers come. It only reads what the main window already has (the run
-controller's answers and the Results page's panels), so it adds no work to a run.
+Full screen on the screen the main window is on, with type sized from that
+screen's height so it reads from the back of a room: the answers as they arrive,
+in words (workflow/feed.py) with what the model said, the running numbers of
+every design the audit runs, and the D1 charts. Opened mid-run it starts with the
+answers that came before, read off the UI thread. It only reads what the app
+already has (the run controller's answers, the Results page's report) plus that
+one background read, so it adds no work to a run.
 """
 
 from __future__ import annotations
 
 import html
-from typing import cast
+import logging
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QImage, QKeyEvent, QPixmap, QResizeEvent
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPixmap, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -24,40 +32,80 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.domain.groups import group_label
-from resume_auditor.runner import Answer
-from resume_auditor.stats.model import MetricsReport
-from resume_auditor.ui.models.pair_table import PairRow, choice_of
-from resume_auditor.ui.pages.results_page import ResultsPage, chart_items
+from resume_auditor.runner import Answer, RunStatus
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.charts import render_rates
+from resume_auditor.ui.widgets.charts import Rates, render_rates
 from resume_auditor.ui.widgets.metric_card import pct
+from resume_auditor.workflow.feed import Roster, Tally, answer_from_row, describe
+
+logger = logging.getLogger(__name__)
 
 FEED_LIMIT = 60
+# Answers added per tick (four a second): a room reads a few; a fast run brings
+# hundreds, all counted in the running numbers.
+PER_TICK = 6
+LINES_PER_SCREEN = 34  # the body type is the screen's height over this: 32 px at 1080
+RIGHT_COLOURS = {True: QColor("#1b5e20"), False: QColor("#b71c1c")}
+NUMBERS = (
+    ("criterion_validity", "Picks the more qualified"),
+    ("discrim_validity", "Treats equal candidates as equal"),
+    ("order_consistency", "Same verdict in both orders"),
+)
+
+
+@dataclass
+class Backfill:
+    """What the latest run had before the presenter opened."""
+
+    answers: list[Answer]  # the last ones, oldest first
+    tally: Tally  # the running numbers over all of them
+    counted: set[int]  # their requests (so a live answer is never counted twice)
+    model: str = ""
+    total: int = 0
+
+
+def backfill(path: Path, limit: int) -> Backfill:
+    with ResultFile(path, readonly=True) as result:
+        run = result.latest_run()
+        if run is None:
+            return Backfill([], Tally(), set())
+        roster = Roster.load(result)
+        answers = [answer_from_row(r) for r in result.answers(run.id).to_dict("records")]
+        total = result.progress(run.id).total
+    tally = Tally()
+    for answer in answers:
+        tally.add(answer, roster)
+    return Backfill(answers[-limit:], tally, {a.request_id for a in answers}, run.model, total)
 
 
 class PresenterWindow(QWidget):
     def __init__(self, controller: RunController, results: ResultsPage) -> None:
         super().__init__()
         self.setWindowTitle("Resume Auditor — presenter")
+        self.controller = controller
         self.results = results
+        self.tally = Tally()
+        self._counted: set[int] = set()  # request ids already in the tally
+        self._model = ""
+        self._total = 0  # requests of the run shown
         self._rendering = False
+        self._base_px = 0
         self._resize_timer = QTimer(self)
         self._resize_timer.setSingleShot(True)
         self._resize_timer.setInterval(300)
         self._resize_timer.timeout.connect(self.show_panels)
-        self.setStyleSheet("QWidget { font-size: 20pt; } QLabel#big { font-size: 44pt; }")
         outer = QVBoxLayout(self)
         self.headline = QLabel("Waiting for answers…")
+        self.headline.setObjectName("headline")
         self.headline.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.headline.setWordWrap(True)
         outer.addWidget(self.headline)
         numbers = QHBoxLayout()
         self.numbers: dict[str, QLabel] = {}
-        for key, title in (
-            ("criterion_validity", "Picks the more qualified"),
-            ("discrim_validity", "Abstains between equals"),
-            ("order_consistency", "Same verdict in both orders"),
-        ):
+        for key, title in NUMBERS:
             box = QVBoxLayout()
             value = QLabel("—")
             value.setObjectName("big")
@@ -73,77 +121,162 @@ class PresenterWindow(QWidget):
         body = QHBoxLayout()
         self.feed = QListWidget()
         self.feed.setWordWrap(True)
-        self.feed.setAccessibleName("Verdicts as they arrive")
+        self.feed.setAccessibleName("Answers as they arrive")
         self.feed.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.feed.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.feed.setLayoutMode(QListWidget.LayoutMode.Batched)  # never measure all at once
+        self.feed.setBatchSize(10)
         body.addWidget(self.feed, 3)
-        charts = QVBoxLayout()
+        side = QVBoxLayout()
+        self.running = QLabel("")
+        self.running.setObjectName("running")
+        self.running.setWordWrap(True)
+        self.running.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.running.setAccessibleName("Running numbers")
+        side.addWidget(self.running)
         self.chart_a = QLabel()
         self.chart_b = QLabel()
         for chart in (self.chart_a, self.chart_b):
             chart.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            chart.setMinimumSize(320, 200)
+            chart.setMinimumSize(240, 150)
             chart.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-            charts.addWidget(chart, 1)
-        body.addLayout(charts, 2)
+            side.addWidget(chart, 1)
+        body.addLayout(side, 2)
         outer.addLayout(body, 1)
-        hint = QLabel("Esc to leave presenter mode")
-        hint.setStyleSheet("font-size: 11pt; color: gray;")
-        outer.addWidget(hint)
+        self.hint = QLabel("Esc leaves presenter mode")
+        self.hint.setObjectName("hint")
+        outer.addWidget(self.hint)
         controller.answers_arrived.connect(self.show_answers)
+        controller.status_changed.connect(self._on_status)
         results.updated.connect(self.show_panels)
+        self._scale_type(720)
+        self._backfill()
         self.show_panels()
 
-    def show_answers(self, answers: list[Answer]) -> None:
-        for answer in answers:
-            pair = answer.pair_id
-            row = None if pair is None else self.results.model.row_for_pair(pair)
-            self.feed.insertItem(0, self._item(answer, row))
-        while self.feed.count() > FEED_LIMIT:
-            self.feed.takeItem(self.feed.count() - 1)
+    # -- the screen ---------------------------------------------------------------------
 
-    def _item(self, answer: Answer, row: PairRow | None) -> QListWidgetItem:
-        choice = choice_of(answer.label.value, answer.order)
-        if row is None:
-            who = f"Pair {answer.pair_id}"
-            verdict = answer.label.value
-            right: bool | None = None
+    def showFullScreen(self) -> None:  # noqa: N802 - Qt's name
+        """Full screen on the screen the main window is on (not wherever the window
+        manager puts a new window), on X11, Wayland, Windows and macOS alike."""
+        anchor = self.results.window()
+        screen = anchor.screen() if anchor is not None else None
+        if screen is not None:
+            self.setScreen(screen)
+            self.setGeometry(screen.geometry())
+        super().showFullScreen()
+
+    def _scale_type(self, height: int) -> None:
+        """Type sized from the window's height: read from the back of a room."""
+        base = max(14, height // LINES_PER_SCREEN)
+        if base == self._base_px:
+            return
+        self._base_px = base
+        self.setStyleSheet(
+            f"QWidget {{ font-size: {base}px; }}"
+            f" QLabel#big {{ font-size: {int(base * 2.4)}px; font-weight: 600; }}"
+            f" QLabel#headline {{ font-size: {int(base * 1.3)}px; font-weight: 600; }}"
+            f" QLabel#running {{ font-size: {int(base * 0.9)}px; }}"
+            f" QLabel#hint {{ font-size: {max(12, base // 2)}px; color: gray; }}"
+            f" QListWidget::item {{ padding: {base // 4}px 0; }}"
+        )
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._scale_type(self.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._scale_type(event.size().height())
+        self._resize_timer.start()  # draw the charts again at the new size, once
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape:
+            self.close()
         else:
-            who = (
-                f"{row.name_a} ({group_label(row.group_a)}) vs "
-                f"{row.name_b} ({group_label(row.group_b)})"
-            )
-            names = {"a": row.name_a, "b": row.name_b}
-            verdict = {"abstain": "abstained", "invalid": "gave no readable answer"}.get(
-                choice, f"picked {names.get(choice, choice)}"
-            )
-            expected = "abstain" if row.truth == "equal" else row.truth
-            right = None if choice == "invalid" else choice == expected
-        mark = {True: "✓", False: "✗", None: "•"}[right]
-        why = answer.justification.replace("\n", " ").strip()
-        if len(why) > 220:
-            why = why[:220] + "…"
-        item = QListWidgetItem(f"{mark} {who}: {verdict}.\n“{why}”")
-        if right is not None:
-            item.setForeground(Qt.GlobalColor.darkGreen if right else Qt.GlobalColor.red)
+            super().keyPressEvent(event)
+
+    # -- answers ------------------------------------------------------------------------
+
+    def _backfill(self) -> None:
+        """Start with the answers that came before the window opened."""
+        path = self.controller.audit_path
+        if path is None:
+            self._add(list(self.controller.history))
+            return
+
+        def done(found: Backfill) -> None:
+            later = [a for a in self.controller.history if a.request_id not in found.counted]
+            self.tally, self._counted = found.tally, found.counted
+            self._model, self._total = found.model, max(self._total, found.total)
+            self.feed.clear()
+            self._add(found.answers + later)
+
+        def failed(exc: Exception) -> None:
+            logger.warning("presenter: the earlier answers could not be read: %s", exc)
+            self._add(list(self.controller.history))
+
+        run_in_background(lambda: backfill(path, FEED_LIMIT), done, failed, owner=self)
+
+    def show_answers(self, answers: list[Answer]) -> None:
+        self._add(answers, PER_TICK)
+
+    def _add(self, answers: list[Answer], shown: int = FEED_LIMIT) -> None:
+        roster = self.controller.roster
+        for answer in answers:
+            if answer.request_id not in self._counted:
+                self._counted.add(answer.request_id)
+                self.tally.add(answer, roster)
+        self.feed.setUpdatesEnabled(False)
+        try:
+            for answer in answers[-shown:]:
+                self.feed.insertItem(0, self._item(answer, roster))
+            while self.feed.count() > FEED_LIMIT:
+                self.feed.takeItem(self.feed.count() - 1)
+        finally:
+            self.feed.setUpdatesEnabled(True)
+        lines = self.tally.lines()
+        self.running.setText(
+            "<b>So far</b><br>" + "<br>".join(html.escape(line) for line in lines) if lines else ""
+        )
+        for key, share in self.tally.d1_shares().items():
+            self.numbers[key].setText(pct(share))
+        self._show_headline()
+
+    def _on_status(self, status: RunStatus) -> None:
+        self._total = status.total
+        self._model = self.controller.model_name or self._model
+        self._show_headline()
+
+    def _show_headline(self) -> None:
+        answered = len(self._counted)
+        if not answered and not self._total:
+            return
+        who = f"{self._model}: " if self._model else ""
+        total = f" of {self._total:,}" if self._total else ""
+        self.headline.setText(html.escape(f"{who}{answered:,}{total} answers"))
+
+    def _item(self, answer: Answer, roster: Roster) -> QListWidgetItem:
+        line = describe(answer, roster)
+        mark = {True: "✓ ", False: "✗ ", None: ""}[line.right]
+        text = f"{mark}{line.title}\n{line.shown}: {line.verdict}."
+        if line.words:
+            text += f"\n“{line.words}”"
+        item = QListWidgetItem(text)
+        item.setToolTip(line.title)
+        if line.right is not None:
+            item.setForeground(RIGHT_COLOURS[line.right])
         return item
 
+    # -- numbers and charts -------------------------------------------------------------
+
     def show_panels(self) -> None:
-        report = cast("MetricsReport | None", self.results._report)  # noqa: SLF001 - same app
-        if report:
-            counts = report["counts"]
-            self.headline.setText(
-                html.escape(
-                    f"{report['run']['model']}: {counts['answered']} of "
-                    f"{counts['requests']} answers"
-                )
-            )
-            metrics = report["d1"]["metrics"]
-            for key, label in self.numbers.items():
-                label.setText(pct(m.get("value") if (m := metrics.get(key)) else None))
+        # The headline and the three numbers come from the answers themselves (the
+        # tally); the Results page's report, refreshed on its own pace, draws the charts.
+        report: Mapping[str, Any] | None = self.results._report  # noqa: SLF001 - same app
         if report is None or self._rendering:
             return
         self._rendering = True
-        validity, selection = chart_items(report)
+        validity, selection = plain_charts(report)
         jobs = [
             (
                 target,
@@ -154,17 +287,20 @@ class PresenterWindow(QWidget):
                 float(target.devicePixelRatioF()),
             )
             for target, title, refs, rates in (
-                (self.chart_a, "Validity (dashed: 0.90, 0.95)", (0.9, 0.95), validity),
-                (self.chart_b, "SelectionRate, equal pairs", (), selection),
+                (self.chart_a, "D1 validity (dashed: 90% and 95%)", (0.9, 0.95), validity),
+                (self.chart_b, "D1 how often each group is picked, equal pairs", (), selection),
             )
         ]
 
         def work() -> list[tuple[bytes, int, int]]:
-            # Drawn at the presenter's size, so the labels stay readable on a projector.
-            return [
-                render_rates(t, r, refs, size, dpr, font_scale=1.8)
-                for _, t, refs, r, size, dpr in jobs
-            ]
+            # Drawn at the presenter's size, with the title wrapped to the chart's width.
+            out = []
+            for _, title, refs, rates, size, dpr in jobs:
+                scale = min(2.4, max(1.3, size[1] / 140))
+                chars = max(16, int(size[0] / (7.0 * scale)))
+                wrapped = textwrap.fill(title, chars)
+                out.append(render_rates(wrapped, rates, refs, size, dpr, font_scale=scale))
+            return out
 
         def done(images: list[tuple[bytes, int, int]]) -> None:
             self._rendering = False
@@ -186,12 +322,11 @@ class PresenterWindow(QWidget):
 
         run_in_background(work, done, failed, owner=self)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._resize_timer.start()  # draw the charts again at the new size, once
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        if event.key() == Qt.Key.Key_Escape:
-            self.close()
-        else:
-            super().keyPressEvent(event)
+def plain_charts(report: Mapping[str, Any]) -> tuple[Rates, Rates]:
+    """The D1 charts' bars in plain words (no paper terms on a projector)."""
+    d1 = report.get("d1") or {}
+    metrics = d1.get("metrics") or {}
+    validity = [(title, metrics.get(key) or {}) for key, title in NUMBERS]
+    selection = [(group_label(g), m) for g, m in (d1.get("selection_rate") or {}).items()]
+    return validity, selection

@@ -9,15 +9,20 @@ too wide to read much into, and the plan says so before anything is paid for.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.prompts import get_preset
+from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
-from resume_auditor.store.resultfile import ResultFile, ResultFileError
+from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
+from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.metrics import active_thresholds
-from resume_auditor.workflow.prepare import request_specs
+from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class RunPlan:
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
-        for c in self.cells:
+        for c in sorted(self.cells, key=lambda c: c.design):
             d = out.setdefault(c.design, {"cells": 0, "cases": 0, "requests": 0})
             d["cells"] += 1
             d["cases"] += c.cases
@@ -51,6 +56,28 @@ class RunPlan:
 
     def warnings(self) -> list[str]:
         return [f"{c.cell}: {c.warning}" for c in self.cells if c.warning]
+
+    def grouped_warnings(self) -> list[str]:
+        """The small cells, one sentence per design (a screen has no room for one line
+        per cell: a small audit has dozens)."""
+        out = []
+        for design, d in self.by_design().items():
+            small = [c for c in self.cells if c.design == design and c.warning]
+            if not small:
+                continue
+            fewest = min(c.requests for c in small)
+            share = "All" if len(small) == d["cells"] else f"{len(small)} of"
+            out.append(
+                f"{design}: {share} {d['cells']} cell(s) get fewer than {self.small_cell} "
+                f"answers (the smallest {fewest}): too few to read much into each one."
+            )
+        return out
+
+    def summary(self) -> str:
+        """Requests per design and in all, in one sentence."""
+        parts = [f"{design} {d['requests']:,}" for design, d in self.by_design().items()]
+        total = f"{self.requests:,} request(s)"
+        return f"{total} in all ({', '.join(parts)})." if parts else "No requests yet."
 
     def lines(self) -> list[str]:
         """The plan in sentences, as the CLI prints it."""
@@ -85,11 +112,14 @@ def plan_run(
     model: ModelSpec | None = None,
     *,
     small_cell: int | None = None,
+    specs: list[RequestSpec] | None = None,
 ) -> RunPlan:
-    """Cases and requests per design and cell for the audit's built cases."""
+    """Cases and requests per design and cell for the audit's built cases (`specs`:
+    the requests already built for this study and model, to not build them twice)."""
     if small_cell is None:
         small_cell = int(active_thresholds().value("small_cell"))
-    specs = request_specs(result, study, model or study.model)
+    if specs is None:
+        specs = request_specs(result, study, model or study.model)
     cells: dict[str, tuple[set[Any], int]] = {}
     for spec in specs:
         # A D1 pair or a D4 ranked batch is one case in every order; a D2-D4 request
@@ -173,3 +203,126 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
             "batch_size": max((len(s.variants) for s in ranking), default=5),
         }
     return out
+
+
+# -- what Start would do ----------------------------------------------------------------
+
+
+class _Discard(Exception):
+    """Raised inside the preview's transaction so nothing it queued is kept."""
+
+
+@dataclass(frozen=True)
+class StartPreview:
+    """What pressing Start with these settings would do, found without writing anything."""
+
+    plan: RunPlan
+    reuses_run: bool  # the same model, prompt and settings already have a run
+    answered: int  # answers that run already has
+    to_queue: int  # requests Start would add to the file
+    open: int  # requests with no answer once queued: what the run would ask for
+    estimate: Estimate | None  # cost and time (None when not asked for)
+
+    @property
+    def action(self) -> str:
+        """ "again" (nothing to send), "resume" (a run with answers goes on), or "start"."""
+        if self.open == 0:
+            return "again"
+        return "resume" if self.reuses_run and self.answered else "start"
+
+
+def look_start(path: str | Path, model: ModelSpec, prompt: str | None = None) -> StartPreview:
+    """What Start would do, read without taking the file's write lock (the app asks
+    this after every change of setting, and a run or Start must never wait for it).
+
+    The run is found as Start finds it (`_queue_run`: same model, prompt and
+    settings); the requests it would add are the specs that run does not have yet.
+    """
+    with ResultFile(path, readonly=True) as store:
+        study = study_of(store)
+        if prompt:
+            get_preset(prompt)
+            study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
+        specs = request_specs(store, study, model)
+        plan = plan_run(store, study, model, specs=specs)
+        run_id = store.find_run(
+            model.provider, model.base_url, model.model, study.run.prompt, run_params(study, model)
+        )
+        if run_id is None:
+            return StartPreview(plan, False, 0, len(specs), len(specs), None)
+        progress = store.progress(run_id)
+        have = {(str(r["ukey"]), int(r["rep"])) for r in store.answers(run_id).to_dict("records")}
+        last = 0
+        while page := store.open_requests(run_id, after_id=last, limit=1024):
+            have.update((r.ukey, r.rep) for r in page)
+            last = page[-1].id
+    new = sum((s.ukey, s.rep) not in have for s in specs)
+    new = max(0, new - (progress.total - len(have)))  # skipped ones are neither
+    open_now = progress.pending + progress.failed + new
+    return StartPreview(plan, True, progress.done, new, open_now, None)
+
+
+def run_params(study: StudyConfig, model: ModelSpec) -> dict[str, Any]:
+    """The settings that make two runs the same run (as `_queue_run` stores them)."""
+    return {
+        "temperature": model.temperature,
+        "max_tokens": model.max_tokens,
+        "seed": model.seed,
+        "orders": study.run.orders,
+        "repeats": study.run.repeats,
+    }
+
+
+def preview_start(
+    path: str | Path,
+    model: ModelSpec,
+    prompt: str | None = None,
+    *,
+    concurrency: int | None = None,
+    estimate: bool = True,
+) -> StartPreview:
+    """Queue the run Start would queue, count it and estimate it, then roll it all back.
+
+    It holds the file's write lock while it works: for the Estimate button, never
+    while a run goes (`look_start` is the lock-free count).
+
+    The same code as Start (`_queue_run`) decides which run is reused and which
+    requests are new, so the button's label and the estimate match what a run really
+    sends; the transaction is never committed, so the file is unchanged.
+    """
+    from resume_auditor.store.cache import ResponseCache
+
+    result: StartPreview | None = None
+    with ResultFile(path) as store:
+        study = study_of(store)
+        if prompt:
+            get_preset(prompt)
+            study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
+        try:
+            with store.transaction():
+                before = {r.id for r in store.runs(purpose=None)}
+                run_id, added = _queue_run(store, study, model)
+                progress = store.progress(run_id)
+                plan = plan_run(store, study, model, specs=request_specs(store, study, model))
+                found: Estimate | None = None
+                if estimate and progress.pending + progress.failed:
+                    cache = ResponseCache()
+                    try:
+                        found = estimate_run(
+                            store, run_id, prices=run_prices(), cache=cache, concurrency=concurrency
+                        )
+                    finally:
+                        cache.close()
+                result = StartPreview(
+                    plan=plan,
+                    reuses_run=run_id in before,
+                    answered=progress.done,
+                    to_queue=added,
+                    open=progress.pending + progress.failed,
+                    estimate=found,
+                )
+                raise _Discard
+        except _Discard:
+            pass
+    assert result is not None
+    return result

@@ -1,10 +1,20 @@
-"""Run: choose the model under test, start, watch, pause, cancel, resume."""
+"""Run: choose the model under test, start, watch, pause, cancel, resume.
+
+What Start will do (a new run, resuming one, or nothing new to send) is worked
+out in the background from the very code Start runs, each time the prompt or the
+model changes, and never written to the file until Start is pressed. Answers show
+in words (workflow/feed.py), at most FEED_LIMIT of them, added once per tick of
+the run controller: the page never reads the audit file on the UI thread.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -13,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -25,20 +36,30 @@ from resume_auditor.prompts import presets
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.runner.estimate import Estimate
+from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
+from resume_auditor.workflow.feed import FeedLine, Roster, describe
+from resume_auditor.workflow.plan import StartPreview, look_start, preview_start
 from resume_auditor.workflow.prepare import queue_run
 
-LABEL_TEXT = {
-    "first": "picked Resume 1",
-    "second": "picked Resume 2",
-    "abstain": "abstained",
-    "invalid": "unreadable answer",
+logger = logging.getLogger(__name__)
+
+FEED_LIMIT = 200  # answers listed; older ones are in the Results page
+# Answers added per tick (four a second): more than anyone can read, and a fast run
+# brings hundreds a tick; the others are counted and on the Results page.
+FEED_PER_TICK = 40
+LOOK_DELAY_MS = 400  # settle time after a setting changes before Start is worked out again
+START_LABELS = {
+    "start": "Start",
+    "resume": "Resume",
+    "again": "Run again (sends nothing new)",
 }
+RIGHT_COLOURS = {True: QColor("#1b5e20"), False: QColor("#b71c1c")}
 
 
 def dollars(amount: float) -> str:
@@ -70,10 +91,38 @@ def spend_text(status: RunStatus) -> str:
 
 
 def fmt_eta(seconds: float | None) -> str:
+    """'about 3 min 05 s.', or 'estimating…' (a sentence either way: no period added)."""
     if seconds is None:
         return "estimating…"
     seconds = int(seconds)
-    return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"about {seconds // 60} min {seconds % 60:02d} s."
+
+
+def start_sentence(preview: StartPreview) -> str:
+    """What pressing the Start button will send, in a sentence."""
+    if preview.action == "again":
+        return (
+            "Every request of this run has an answer: running it again sends nothing. "
+            "Change the prompt or the model to start a new run."
+        )
+    if preview.action == "resume":
+        return (
+            f"Resume sends the {preview.open:,} request(s) still without an answer "
+            f"({preview.answered:,} already answered, kept)."
+        )
+    new = "" if preview.reuses_run else "A new run for this prompt and model: "
+    return f"{new}Start sends {preview.open:,} request(s) (answers in the cache are free)."
+
+
+def plan_sentences(preview: StartPreview) -> str:
+    return "\n".join(
+        [
+            f"Requests: {preview.plan.summary()}",
+            start_sentence(preview),
+            *preview.plan.grouped_warnings(),
+            *preview.plan.notes,
+        ]
+    )
 
 
 DEMO_MODEL_NOTICE = (
@@ -100,6 +149,14 @@ class RunPage(Page):
         self.session = session
         self._data: AuditData | None = None
         self._last_final: RunStatus | None = None  # what the last run ended with
+        self._preview: StartPreview | None = None
+        self._looking = False  # a look at what Start would do is running
+        self._look_again = False  # settings changed while it ran
+        self._roster_for: tuple[Path, int] | None = None
+        self._look_timer = QTimer(self)
+        self._look_timer.setSingleShot(True)
+        self._look_timer.setInterval(LOOK_DELAY_MS)
+        self._look_timer.timeout.connect(self._look)
 
         model_box = QGroupBox("Model under test")
         model_layout = QVBoxLayout(model_box)
@@ -137,6 +194,7 @@ class RunPage(Page):
         )
         self.plan_text = QLabel("")
         self.plan_text.setWordWrap(True)
+        self.plan_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.budget = QDoubleSpinBox()
         self.budget.setRange(0, 100_000)
         self.budget.setDecimals(3)
@@ -174,7 +232,7 @@ class RunPage(Page):
         self.cancel_button = QPushButton("Cancel")
         self.start_button.clicked.connect(self._start)
         self.pause_button.clicked.connect(self._pause)
-        self.cancel_button.clicked.connect(self.controller.cancel)
+        self.cancel_button.clicked.connect(self._cancel)
         for b in (self.start_button, self.pause_button, self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -184,19 +242,35 @@ class RunPage(Page):
         self.progress.setFormat("%v of %m answered")
         self.state_text = QLabel("Not started.")
         self.state_text.setWordWrap(True)
+        # Room for three lines, fixed: a status that changes four times a second must not
+        # make the page lay itself out again (the feed below would be measured anew).
+        lines = self.state_text.fontMetrics().lineSpacing()
+        self.state_text.setFixedHeight(3 * lines + 4)
+        self.state_text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.body.addWidget(self.progress)
         self.body.addWidget(self.state_text)
         feed_box = QGroupBox("Latest answers")
         feed_layout = QVBoxLayout(feed_box)
         self.feed = QListWidget()
         self.feed.setWordWrap(True)
+        # Word-wrapped lines of different heights: laid out a batch at a time, so a
+        # tick's new answers never hold the event loop while every line is measured.
+        self.feed.setLayoutMode(QListWidget.LayoutMode.Batched)
+        self.feed.setBatchSize(25)
         self.feed.setAccessibleName("Latest answers")
+        self.feed.setToolTip(
+            "The latest answers, newest first: the design, the candidates shown (by the "
+            "names the model saw), the answer, and the model's own words. ✓ / ✗: right or "
+            "wrong where the test case has a right answer."
+        )
         feed_layout.addWidget(self.feed)
         self.body.addWidget(feed_box, 1)
 
         controller.status_changed.connect(self._on_status)
         controller.answers_arrived.connect(self._on_answers)
         controller.finished.connect(self._on_finished)
+        self.preset.currentIndexChanged.connect(self._schedule_look)
+        self.picker.changed.connect(self._schedule_look)
         self._set_buttons(running=False)
 
     def _show_demo_notice(self) -> None:
@@ -211,68 +285,125 @@ class RunPage(Page):
     def show_audit(self, data: AuditData) -> None:
         if self._data is None or self._data.path != data.path:
             self._last_final = None
+            self._preview = None
         self._data = data
         run = data.runs[-1] if data.runs else None
         spec = data.study.model
         if run is not None:
-            self.picker.set_spec(run.provider, run.base_url, run.model)
+            self._show_model(run.provider, run.base_url, run.model)
         else:
-            self.picker.set_spec(spec.provider, spec.base_url, spec.model)
-        self.start_button.setEnabled(bool(data.pairs) and not self.controller.running)
+            self._show_model(spec.provider, spec.base_url, spec.model)
+        self.start_button.setEnabled(self._has_cases() and not self.controller.running)
         prompt = run.prompt_id if run else data.study.run.prompt
         self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
         self.concurrency.setValue(data.study.run.concurrency)
         self._show_demo_notice()
-        self._refresh_progress()
+        if self._last_final is None and not self.controller.running:
+            self.state_text.setText(
+                "Working out what Start will send…"
+                if self._has_cases()
+                else "Build the test cases first (page 3)."
+            )
+        self._load_roster(data)
+        self._schedule_look()
 
-    def _refresh_progress(self) -> None:
-        if self._data is None:
+    def _show_model(self, provider: str, base_url: str, model: str) -> None:
+        """Set the picker only when the model differs: setting it looks up the key and
+        the model's capabilities, too slow to repeat on the UI thread after every run."""
+        picker = self.picker
+        same_url = provider == "local" or picker.base_url.text().strip() == base_url
+        same_model = provider == "local" or picker.model_id.text().strip() == model
+        if picker.provider_id == provider and same_url and same_model:
             return
-        result = self.session.db()
-        run = result.latest_run()
-        progress = result.progress(run.id) if run else None
-        orders = 2 if self._data.study.run.orders == "both" else 1
-        n = len(self._data.pairs) * orders * self._data.study.run.repeats
-        self.plan_text.setText(
-            f"{len(self._data.pairs)} pairs × {orders} order(s) × "
-            f"{self._data.study.run.repeats} repeat(s) = {n} requests. "
-            "The bundled model and local servers cost nothing."
-        )
-        if progress is None:
-            self.progress.setRange(0, max(1, n))
-            self.progress.setValue(0)
-            self.start_button.setText("Start")
-            if self._last_final is None:
-                self.state_text.setText(
-                    "Not started." if n else "Build the test cases first (page 3)."
-                )
+        picker.set_spec(provider, base_url, model)
+
+    def _has_cases(self) -> bool:
+        return bool(self._data and (self._data.pairs or self._data.case_count))
+
+    def _load_roster(self, data: AuditData) -> None:
+        """The names and groups the feed needs, read once per audit, off the UI thread."""
+        key = (data.path, data.generation)
+        if self._roster_for == key:
             return
-        self.progress.setRange(0, max(1, progress.total))
-        self.progress.setValue(progress.done)
-        if progress.finished:
-            self.start_button.setText("Run again (sends nothing new)")
-            summary = f"Finished: all {progress.total} requests have answers."
-        elif progress.done or progress.failed:
-            self.start_button.setText("Resume")
+        self._roster_for = key
+        path = data.path
+
+        def work() -> Roster:
+            with ResultFile(path, readonly=True) as result:
+                return Roster.load(result)
+
+        def failed(exc: Exception) -> None:
+            logger.warning("the feed's names could not be read: %s", exc)
+
+        run_in_background(work, lambda r: self.controller.set_roster(path, r), failed, owner=self)
+
+    # -- what Start will do ----------------------------------------------------------
+
+    def _schedule_look(self) -> None:
+        if self._data is not None and not self.controller.running:
+            self._look_timer.start()
+
+    def _look(self) -> None:
+        """Work out, in the background, what Start would send with the settings shown."""
+        if self._data is None or self.controller.running or not self._has_cases():
+            return
+        if self._looking:
+            self._look_again = True
+            return
+        self._looking = True
+        path, spec, prompt = self._data.path, self.model_spec(), str(self.preset.currentData())
+
+        def work() -> StartPreview:
+            return look_start(path, spec, prompt)
+
+        def done(preview: StartPreview) -> None:
+            self._looking = False
+            if self._look_again:
+                self._look_again = False
+                self._look()
+                return
+            if self._data is None or self._data.path != path or self.controller.running:
+                return
+            self._show_preview(preview)
+
+        def failed(exc: Exception) -> None:
+            self._looking = False
+            logger.info("could not work out what Start would send: %s", exc)
+            self.plan_text.setText(f"Could not count the requests: {exc}")
+
+        run_in_background(work, done, failed, owner=self)
+
+    def _show_preview(self, preview: StartPreview) -> None:
+        self._preview = preview
+        self.plan_text.setText(plan_sentences(preview))
+        self.start_button.setText(START_LABELS[preview.action])
+        self.start_button.setToolTip(start_sentence(preview))
+        total = preview.answered + preview.open
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(preview.answered)
+        if self._last_final is not None:  # keep the message the last run ended with
+            return
+        if preview.action == "again":
+            summary = f"Finished: all {total:,} requests have answers."
+        elif preview.action == "resume":
             summary = (
-                f"{progress.done} of {progress.total} answered, {progress.failed} failed. "
-                "Resume to send the rest."
+                f"{preview.answered:,} of {total:,} answered. Resume to send the rest; "
+                "nothing answered is sent again."
             )
         else:
-            self.start_button.setText("Start")
             summary = "Not started."
-        if self._last_final is None:  # keep the message the last run ended with
-            self.state_text.setText(summary)
+        self.state_text.setText(summary)
 
     # -- running ---------------------------------------------------------------------
 
     def _set_buttons(self, running: bool) -> None:
-        self.start_button.setEnabled(not running and bool(self._data and self._data.pairs))
+        self.start_button.setEnabled(not running and self._has_cases())
         self.preset.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
         self.concurrency.setEnabled(not running)
+        self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
 
     def _start(self) -> None:
         if self._data is None or self.controller.running:
@@ -283,6 +414,7 @@ class RunPage(Page):
             return
         self._set_buttons(running=True)
         self.state_text.setText("Preparing the requests…")
+        self._last_final = None
         self.feed.clear()
         run_in_background(self._queue_and_estimate(), self._queued, self._start_failed, owner=self)
 
@@ -298,19 +430,34 @@ class RunPage(Page):
         return work
 
     def _estimate(self) -> None:
-        if self._data is None or not self._data.pairs:
+        """Cost and time of what Start would send; nothing is written to the file."""
+        if self._data is None or not self._has_cases():
             return
         problem = self.picker.problem()
         if problem:
             self.plan_text.setText(problem)
             return
         self.plan_text.setText("Estimating…")
-        run_in_background(
-            self._queue_and_estimate(),
-            lambda r: self.plan_text.setText("\n".join(r[1].lines())),
-            lambda exc: self.plan_text.setText(f"Could not estimate: {exc}"),
-            owner=self,
-        )
+        # The estimate queues in a transaction it rolls back: Start waits until it is done.
+        self.start_button.setEnabled(False)
+        self.estimate_button.setEnabled(False)
+        path, spec = self._data.path, self.model_spec()
+        prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
+
+        def work() -> StartPreview:
+            return preview_start(path, spec, prompt, concurrency=concurrency or None)
+
+        def done(preview: StartPreview) -> None:
+            self._set_buttons(running=self.controller.running)
+            self._show_preview(preview)
+            lines = preview.estimate.lines() if preview.estimate else []
+            self.plan_text.setText("\n".join([plan_sentences(preview), *lines]))
+
+        def failed(exc: Exception) -> None:
+            self._set_buttons(running=self.controller.running)
+            self.plan_text.setText(f"Could not estimate: {exc}")
+
+        run_in_background(work, done, failed, owner=self)
 
     def _queued(self, result: tuple[int, Estimate]) -> None:
         run_id, estimate = result
@@ -341,8 +488,21 @@ class RunPage(Page):
             on_event=self.controller.push,
             budget_usd=budget,
         )
+        self.controller.model_name = estimate.model
         self.controller.start(runner)
         self.state_text.setText("Starting the model…")
+
+    def _cancel(self) -> None:
+        """Say at once that the run is stopping; the runner ends within a second."""
+        if not self.controller.running:
+            return
+        self.controller.cancel()
+        self.cancel_button.setEnabled(False)
+        self.pause_button.setEnabled(False)
+        self.state_text.setText(
+            "Stopping… requests still at the model are called back; every answer already "
+            "received is kept."
+        )
 
     def _start_failed(self, exc: Exception) -> None:
         self._set_buttons(running=False)
@@ -362,6 +522,8 @@ class RunPage(Page):
     def _on_status(self, status: RunStatus) -> None:
         self.progress.setRange(0, max(1, status.total))
         self.progress.setValue(status.done)
+        if self.controller.stopping:
+            return  # "Stopping…" stays until the run has ended
         parts = {
             RunState.STARTING: "Starting",
             RunState.RUNNING: "Running",
@@ -377,7 +539,7 @@ class RunPage(Page):
         if status.state is RunState.RUNNING:
             if status.concurrency:
                 text += f" Up to {status.concurrency} at once."
-            text += f" Time left: {fmt_eta(status.eta_s)}."
+            text += f" Time left: {fmt_eta(status.eta_s)}"
         if status.shared:
             text += f" {status.shared} answered once for identical requests (paid once)."
         text += " " + spend_text(status)
@@ -386,16 +548,18 @@ class RunPage(Page):
         self.state_text.setText(text)
 
     def _on_answers(self, answers: list[Answer]) -> None:
-        for a in answers:
-            why = a.justification.replace("\n", " ")
-            if len(why) > 240:
-                why = why[:240] + "…"
-            order = "A shown first" if a.order == "ab" else "B shown first"
-            self.feed.insertItem(
-                0, f"Pair {a.pair_id} ({order}): {LABEL_TEXT[a.label.value]} — {why}"
-            )
-        while self.feed.count() > 200:
-            self.feed.takeItem(self.feed.count() - 1)
+        """Add a tick's answers at once; only the newest FEED_PER_TICK are formatted."""
+        roster = self.controller.roster
+        lines = [describe(a, roster) for a in answers[-FEED_PER_TICK:]]
+        self.feed.setUpdatesEnabled(False)
+        try:
+            overflow = self.feed.count() + len(lines) - FEED_LIMIT
+            for _ in range(max(0, overflow)):
+                self.feed.takeItem(self.feed.count() - 1)
+            for line in lines:
+                self.feed.insertItem(0, feed_item(line))
+        finally:
+            self.feed.setUpdatesEnabled(True)
         self.answers_recorded.emit()
 
     def _on_finished(self, status: RunStatus) -> None:
@@ -403,15 +567,34 @@ class RunPage(Page):
         self._on_status(status)
         self._set_buttons(running=False)
         self.pause_button.setText("Pause")
-        self._refresh_progress()
-        if status.state is RunState.STOPPED and status.message:
+        # What the same settings would do now; the look scheduled below confirms it.
+        if status.remaining == 0 and not status.failed:
+            self.start_button.setText(START_LABELS["again"])
+        elif status.done:
+            self.start_button.setText(START_LABELS["resume"])
+        if status.state is RunState.CANCELLED:
+            self.state_text.setText(f"Cancelled. {status.message} {spend_text(status)}")
+        elif status.state is RunState.STOPPED and status.message:
             self.state_text.setText(f"Stopped: {status.message}")
+        self._schedule_look()
         self.run_finished.emit()
 
     def status(self, data: AuditData | None) -> str:
         if not data or not data.runs:
             return "todo"
+        final = self._last_final
+        if final is not None and self._data is not None and self._data.path == data.path:
+            # known without a query: asked after every run, the file need not be read
+            done = final.state is RunState.FINISHED and not final.remaining
+            return "done" if done else "todo"
         result = self.session.db()
         run = result.latest_run()
         progress = result.progress(run.id) if run else None
         return "done" if progress and progress.finished else "todo"
+
+
+def feed_item(line: FeedLine) -> QListWidgetItem:
+    item = QListWidgetItem(line.text())
+    if line.right is not None:
+        item.setForeground(RIGHT_COLOURS[line.right])
+    return item

@@ -1,0 +1,134 @@
+"""The Run page with all four designs: the feed in words, Start's label, Estimate, Cancel."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from devtools.simulator import Simulator
+from devtools.simulator_kinds import every_kind_policy
+from pytestqt.qtbot import QtBot
+
+from resume_auditor.runner import RunState
+from resume_auditor.ui.main_window import MainWindow
+from tests.test_designs_e2e import SAMPLE, STUDY
+
+policy = every_kind_policy()
+
+
+@pytest.fixture
+def every_design(tmp_path: Path) -> Path:
+    study = tmp_path / "study.toml"
+    study.write_text(STUDY.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
+    return study
+
+
+def _open(qtbot: QtBot, win: MainWindow, path: Path) -> None:
+    with qtbot.waitSignal(win.session.loaded, timeout=60000):
+        win.open_path(path)
+    win.show_page(3)
+
+
+def _point_at(win: MainWindow, sim: Simulator) -> None:
+    page = win.run_page
+    page.provider.setCurrentIndex(page.provider.findData("openai-compatible"))
+    page.base_url.setText(sim.base_url)
+    page.model_id.setText("sim-model")
+    page.model_id.editingFinished.emit()
+
+
+def dump(path: Path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return list(db.iterdump())
+
+
+def test_every_design_in_words_and_the_start_label_follows_the_settings(
+    qtbot: QtBot, window: MainWindow, every_design: Path
+) -> None:
+    win, page = window, window.run_page
+    _open(qtbot, win, every_design)
+    # slow enough that no tick brings more answers than the feed adds at once (40)
+    with Simulator(policy=policy, latency_s=0.03) as sim:
+        _point_at(win, sim)
+        page.concurrency.setValue(2)
+        # every design's requests are counted, not only D1's pairs
+        qtbot.waitUntil(
+            lambda: "Start sends 120 request(s)" in page.plan_text.text(), timeout=20000
+        )
+        assert "Requests: 120 request(s) in all (D1 " in page.plan_text.text()
+        assert page.plan_text.text().count("fewer than 30 answers") == 4  # one per design
+        assert page.start_button.text() == "Start"
+        path = win.session.data.path if win.session.data else Path()
+        before = dump(path)
+        page.estimate_button.click()
+        qtbot.waitUntil(lambda: "request(s) to send" in page.plan_text.text(), timeout=20000)
+        assert dump(path) == before  # estimating wrote no run
+        with qtbot.waitSignal(win.controller.finished, timeout=60000) as blocker:
+            page.start_button.click()
+        assert blocker.args[0].state is RunState.FINISHED
+    lines = [page.feed.item(i).text() for i in range(page.feed.count())]
+    assert len(lines) == 120
+    assert not [line for line in lines if "Pair None" in line or "unreadable" in line]
+    for words in ("rated ", "said Yes", "said No", "scored relevance", "ranked 1. ", "picked "):
+        assert any(words in line for line in lines), words
+    assert any(line.startswith("D3 pool of candidates, two at a time") for line in lines)
+    qtbot.waitUntil(
+        lambda: page.start_button.text() == "Run again (sends nothing new)", timeout=20000
+    )
+    # another prompt is another run: the label says so, and so does the plan
+    page.preset.setCurrentIndex(page.preset.findData("d1-human-rephrased"))
+    qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
+    assert "A new run for this prompt and model: Start sends 120" in page.plan_text.text()
+    page.preset.setCurrentIndex(page.preset.findData("d1-baseline"))
+    qtbot.waitUntil(
+        lambda: page.start_button.text() == "Run again (sends nothing new)", timeout=20000
+    )
+
+
+def test_cancel_says_stopping_at_once_then_cancelled_once(
+    qtbot: QtBot, window: MainWindow, every_design: Path
+) -> None:
+    win, page = window, window.run_page
+    _open(qtbot, win, every_design)
+    with Simulator(policy=policy, latency_s=0.3) as sim:
+        _point_at(win, sim)
+        page.concurrency.setValue(2)
+        page.start_button.click()
+        qtbot.waitUntil(lambda: page.progress.value() >= 3, timeout=30000)
+        with qtbot.waitSignal(win.controller.finished, timeout=5000) as blocker:
+            page.cancel_button.click()
+            assert page.state_text.text().startswith("Stopping…")
+            assert not page.cancel_button.isEnabled()
+        final = blocker.args[0]
+    assert final.state is RunState.CANCELLED
+    text = page.state_text.text()
+    assert text.count("Cancelled") == 1 and text.startswith("Cancelled.")
+    assert f"{final.done} answer(s) kept" in text
+    assert page.start_button.text() == "Resume"
+
+
+def test_presenter_opened_after_answers_starts_with_them_full_screen(
+    qtbot: QtBot, window: MainWindow, every_design: Path
+) -> None:
+    win, page = window, window.run_page
+    _open(qtbot, win, every_design)
+    with Simulator(policy=policy) as sim:
+        _point_at(win, sim)
+        qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
+        with qtbot.waitSignal(win.controller.finished, timeout=60000):
+            page.start_button.click()
+    presenter = win.open_presenter(full_screen=True)
+    qtbot.addWidget(presenter)
+    screen = win.screen().geometry()
+    qtbot.waitUntil(lambda: presenter.geometry() == screen, timeout=5000)
+    assert presenter.isFullScreen()
+    qtbot.waitUntil(lambda: presenter.feed.count() == 60, timeout=20000)
+    items = [presenter.feed.item(i).text() for i in range(presenter.feed.count())]
+    assert not [t for t in items if "Pair None" in t or "abstained" in t]
+    running = presenter.running.text()
+    for line in ("D1 calls equal candidates equal: ", "D2 average rating", "D3 share answered"):
+        assert line in running, line
+    assert "D4 average rank" in running
+    # numbers over every answer of the run, not only the 60 shown
+    assert "of 24" in running  # the audit's 24 equal-pair answers
