@@ -27,4 +27,6 @@ def test_many_emits_keep_true_alive() -> None:
     for i in range(20_000):
         source.fired.emit(i)
     assert len(seen) == 20_000
-    assert abs(sys.getrefcount(True) - before) < 50
+    # The fault loses one reference per emit (20,000 here). Other threads still
+    # finishing earlier tests' work may hold a few more meanwhile, which is harmless.
+    assert before - sys.getrefcount(True) < 1_000

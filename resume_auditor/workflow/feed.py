@@ -291,7 +291,8 @@ def _manipulation_verdict(parsed: Mapping[str, Any]) -> str:
 
 def answer_from_row(row: Mapping[str, Any]) -> Answer:
     """A stored answer (a row of `ResultFile.answers`) as the runner would have sent it."""
-    raw_pair = row.get("pair_id")
+    # A D1 answer's pair is its case (store answers(): one case shape for every design).
+    raw_pair = row.get("case_id") if row.get("design") == "D1" else None
     # pandas gives NaN (which is not equal to itself) where a request has no pair
     pair_id = int(raw_pair) if raw_pair is not None and raw_pair == raw_pair else None
     label = str(row.get("label") or "invalid")
