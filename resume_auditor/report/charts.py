@@ -7,6 +7,7 @@ report build. The app's Results page and presenter mode show these same images.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -62,7 +63,7 @@ def render_rates(
         for ref in references:
             ax.axvline(ref, color="#555", linestyle="--", linewidth=1)
         ax.tick_params(labelsize=8 * font_scale)
-    ax.set_title(title, fontsize=9 * font_scale)
+    _title(fig, title, size, 9 * font_scale)
     if dark:
         _darken(fig, ax)
     return _pixels(canvas)
@@ -94,12 +95,23 @@ def _start(
     return fig, canvas, ax, shown
 
 
+def _title(fig: Figure, title: str, size: tuple[int, int], points: float) -> None:
+    """The title over the whole figure, wrapped to its width: over the axes alone it
+    was centred on the plot area and ran off the edge when the labels were long."""
+    char_px = 0.6 * points * 100 / 72  # an average character at the figure's 100 dpi
+    width = max(12, int(max(120, size[0]) / char_px))
+    fig.suptitle(textwrap.fill(title, width), fontsize=points)
+
+
 def _darken(fig: Figure, ax: Any) -> None:
     """Recolour a finished chart for a dark theme (per figure: safe in worker threads)."""
     fig.patch.set_facecolor(DARK_GROUND)
     ax.set_facecolor(DARK_GROUND)
     ax.tick_params(colors=DARK_INK, which="both")
     ax.title.set_color(DARK_INK)
+    suptitle = getattr(fig, "_suptitle", None)  # matplotlib keeps the Text only there
+    if suptitle is not None:
+        suptitle.set_color(DARK_INK)
     ax.xaxis.label.set_color(DARK_INK)
     for spine in ax.spines.values():
         spine.set_color(DARK_INK)
@@ -168,7 +180,7 @@ def render_gaps(
             ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:+.2f}"))
             ax.set_xlabel("standard deviations" if unit == "sd" else unit, fontsize=8 * font_scale)
         ax.tick_params(labelsize=8 * font_scale)
-    ax.set_title(title, fontsize=9 * font_scale)
+    _title(fig, title, size, 9 * font_scale)
     return _pixels(canvas)
 
 

@@ -306,11 +306,12 @@ class PairTableModel(QAbstractTableModel):
         if rebuild:
             self._relayout()  # membership or order changed: one pass over plain lists
             return len(touched)
-        last = len(self.HEADERS) - 1
-        for i in touched:
-            pos = self._pos.get(i)
-            if pos is not None:
-                self.dataChanged.emit(self.index(pos, 0), self.index(pos, last))
+        # One signal for the span of rows touched: a view repaints only what it shows,
+        # while a signal per row made a refresh with thousands of answers stall.
+        shown = [p for i in touched if (p := self._pos.get(i)) is not None]
+        if shown:
+            last = len(self.HEADERS) - 1
+            self.dataChanged.emit(self.index(min(shown), 0), self.index(max(shown), last))
         return len(touched)
 
     def set_filter(self, predicate: Predicate | None) -> None:
