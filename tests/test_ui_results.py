@@ -227,3 +227,18 @@ def test_a_card_leads_to_its_answers(qtbot: Any, page: ResultsPage) -> None:
     dialog.search.setText("wrong")
     assert 0 < dialog.model.rowCount() < len(dialog.model.rows)
     dialog.close()
+
+
+def test_a_design_whose_answers_were_all_unreadable_says_so(page: ResultsPage) -> None:
+    """A model answering D2 in a form the reader cannot read: no number, and the
+    page says why instead of 'only 20 ratings so far'."""
+    import copy
+
+    report = copy.deepcopy(page._report)  # noqa: SLF001 - the page's own numbers
+    assert report is not None
+    report["d2"]["unreadable"] = report["d2"]["ratings"]
+    rows = {d: design_rows(report, d) for d in ("d1", "d2", "d3", "d4")}
+    page._show_panels(report, rows)  # noqa: SLF001
+    text = page.panels["d2"].warning.text()
+    assert f"None of the {report['d2']['ratings']} ratings could be read" in text
+    assert "so far" not in text

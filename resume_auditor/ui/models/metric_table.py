@@ -248,6 +248,14 @@ def design_answers(metrics: Mapping[str, Any], design: str) -> tuple[int, str]:
     return n, "scores and rankings"
 
 
+def unreadable_answers(metrics: Mapping[str, Any], design: str) -> int:
+    """How many of a design's answers could not be read (left out of its numbers)."""
+    block = metrics.get(design) or {}
+    if design == "d1":
+        return 0  # D1's unreadable answers are not judgments: design_answers omits them
+    return int(block.get("unreadable") or 0) + int(block.get("unreadable_rankings") or 0)
+
+
 def small_cell(metrics: Mapping[str, Any]) -> int:
     for t in metrics.get("thresholds", []):
         if t.get("key") == "small_cell":

@@ -49,6 +49,7 @@ from resume_auditor.ui.models.metric_table import (
     design_rows,
     plain_flag,
     small_cell,
+    unreadable_answers,
 )
 from resume_auditor.ui.models.pair_table import (
     PairRow,
@@ -469,11 +470,20 @@ class ResultsPage(Page):
         cell = small_cell(report)
         for design in present:
             count, what = design_answers(report, design)
+            unread = unreadable_answers(report, design)
             warning = ""
-            if count < cell:
+            if count and unread >= count:
                 warning = (
-                    f"Only {count} {what} so far: too few to read much into; every interval "
-                    "here is wide."
+                    f"None of the {count} {what} could be read, so there is no number here. "
+                    "The Run page and the report show what the model wrote; a model that "
+                    "keeps answering in another form needs another prompt."
+                )
+            elif count - unread < cell:
+                readable = count - unread
+                also = f" ({unread} more could not be read)" if unread else ""
+                warning = (
+                    f"Only {readable} {what} so far{also}: too few to read much into; every "
+                    "interval here is wide."
                 )
             self.panels[design].show_rows(rows.get(design, []), warning)
 
