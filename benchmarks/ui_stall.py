@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -96,6 +98,13 @@ class FastProvider:
         return None
 
 
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def main(argv: list[str]) -> int:
     args = [a for a in argv[1:] if not a.startswith("--")]
     requests = int(args[0]) if args else 100_000
@@ -108,6 +117,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from resume_auditor.runner import Runner, RunState
+    from resume_auditor.ui import tasks
     from resume_auditor.ui.main_window import MainWindow
 
     t0 = time.perf_counter()
@@ -132,10 +142,29 @@ def main(argv: list[str]) -> int:
     window.show_page(3)
     if not results_refresh:
         window.run_page.answers_recorded.disconnect(window.results_page.schedule_refresh)
-    wait(3000)  # the page's background look at what Start would send, and the feed's names
+    # What opening set off in the background (each page's counts, the feed's names,
+    # what Start would send) finishes first: the run's own stalls are measured here.
+    opened = time.monotonic()
+    wait(500)
+    while tasks.in_progress() and time.monotonic() - opened < 300:
+        wait(100)
+    print(f"the window's background work after opening took {time.monotonic() - opened:.1f} s")
     if presenter:
         window.open_presenter(full_screen=False)
         wait(2000)
+
+    collections: list[tuple[float, int]] = []  # (seconds, generation), any thread
+    collecting: dict[int, float] = {}
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        ident = threading.get_ident()
+        if phase == "start":
+            collecting[ident] = time.perf_counter()
+        elif ident in collecting:
+            collections.append((time.perf_counter() - collecting.pop(ident), info["generation"]))
+
+    gc.callbacks.append(on_gc)
+    rss_before = _rss_mb()
 
     gaps: list[float] = []
     at: list[float] = []
@@ -203,6 +232,14 @@ def main(argv: list[str]) -> int:
     print(
         "worst gaps (ms @ s into the run):", ", ".join(f"{gaps[i]:.0f}@{at[i]:.1f}" for i in worst)
     )
+    gc.callbacks.remove(on_gc)
+    full = [d for d, g in collections if g == 2]
+    print(
+        f"garbage collections: {len(collections):,}, of them full: {len(full)} "
+        f"(longest {1000 * max(full, default=0):.0f} ms); longest of any: "
+        f"{1000 * max((d for d, _ in collections), default=0):.0f} ms"
+    )
+    print(f"memory (RSS): {rss_before:.0f} MB before the run, {_rss_mb():.0f} MB after")
     ok = status is not None and status.state is RunState.FINISHED
     return 0 if ok else 1
 

@@ -242,3 +242,26 @@ def test_a_design_whose_answers_were_all_unreadable_says_so(page: ResultsPage) -
     text = page.panels["d2"].warning.text()
     assert f"None of the {report['d2']['ratings']} ratings could be read" in text
     assert "so far" not in text
+
+
+def test_numbers_nobody_sees_wait_until_shown(qtbot: Any, window: Any, page: ResultsPage) -> None:
+    """Answers arriving while another page is shown only mark the numbers stale (a
+    refresh of a big run's metrics stalls the window); showing the page, or the
+    presenter, brings them up to date."""
+    window.show_page(3)  # the Run page, as during a run
+    qtbot.waitUntil(lambda: not page.isVisible())
+    page._timer.stop()  # noqa: SLF001 - start from no refresh planned
+    page.schedule_refresh()
+    assert not page._timer.isActive()  # noqa: SLF001
+    window.show_page(4)
+    qtbot.waitUntil(lambda: page._timer.isActive() or page._refreshing, timeout=5000)  # noqa: SLF001
+    window.show_page(3)
+    qtbot.waitUntil(lambda: not page.isVisible())
+    page._timer.stop()  # noqa: SLF001
+    presenter = window.open_presenter(full_screen=False)
+    page.schedule_refresh()
+    assert page._timer.isActive()  # noqa: SLF001 - the presenter shows these numbers
+    presenter.hide()
+    page._timer.stop()  # noqa: SLF001
+    page.schedule_refresh()
+    assert not page._timer.isActive()  # noqa: SLF001

@@ -12,6 +12,14 @@ During a run the refreshes still make garbage that lives long enough to reach th
 oldest generation, and its collections cost 35-80 ms each (measured). `tune()`
 makes those full collections ten times rarer; young cycles are still collected
 as usual, so memory stays bounded.
+
+Even ten times rarer, a full collection during a 100,000-answer run walked a heap
+big enough to stop every thread for 100-390 ms (16 of them in one run, measured
+with gc.callbacks in benchmarks/ui_stall.py), whichever thread triggered it. So
+while a run is on, `hold()` leaves full collections out altogether; `release()`
+after the run puts them back. Young and middle collections go on as usual, and
+reference counting frees almost everything, so what waits is only cyclic garbage
+that aged during the run (benchmarks/ui_stall.py prints the memory it cost).
 """
 
 from __future__ import annotations
@@ -26,6 +34,26 @@ def tune() -> None:
     """Make full collections rarer (call once at start-up, on the UI thread)."""
     young, middle, old = gc.get_threshold()
     gc.set_threshold(young, middle, max(old, 100))
+
+
+_held: tuple[int, int, int] | None = None
+
+
+def hold() -> None:
+    """No full collections until `release()` (a run is on; UI thread)."""
+    global _held
+    if _held is None:
+        _held = gc.get_threshold()
+        young, middle, _old = _held
+        gc.set_threshold(young, middle, 1_000_000_000)
+
+
+def release() -> None:
+    """Full collections as before `hold()`."""
+    global _held
+    if _held is not None:
+        gc.set_threshold(*_held)
+        _held = None
 
 
 def settle() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPixmap, QResizeEvent, QShowEvent
+from PySide6.QtGui import QColor, QHideEvent, QImage, QKeyEvent, QPixmap, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -182,12 +182,17 @@ class PresenterWindow(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
+        self.results.watch(True)  # the Results numbers stay fresh while shown here
         self._scale_type(self.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._scale_type(event.size().height())
         self._resize_timer.start()  # draw the charts again at the new size, once
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 - Qt's name
+        super().hideEvent(event)
+        self.results.watch(False)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Escape:

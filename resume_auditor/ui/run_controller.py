@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from resume_auditor.runner import Answer, Event, Runner, RunState, RunStatus
-from resume_auditor.ui import signals
+from resume_auditor.ui import heap, signals
 from resume_auditor.workflow.feed import Roster
 
 TICK_MS = 250
@@ -63,6 +63,7 @@ class RunController(QObject):
         self.stopping = False
         self.history.clear()
         self._timer.start(TICK_MS)
+        heap.hold()  # no full garbage collection stalls the window while answers arrive
         runner.start()
 
     @property
@@ -94,6 +95,7 @@ class RunController(QObject):
             self.runner.cancel()
             self.runner.join(timeout_s)
         self._timer.stop()
+        heap.release()
 
     def _tick(self) -> None:
         # Read "alive" first: once the thread has ended, everything it pushed is queued.
@@ -109,6 +111,7 @@ class RunController(QObject):
             self.status_changed.emit(status)
         if self.runner is not None and not alive:
             self._timer.stop()
+            heap.release()
             final = self.runner.final_status or status
             self.stopping = False
             if final is not None and final.state is not RunState.RUNNING:

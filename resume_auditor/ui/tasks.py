@@ -55,6 +55,11 @@ class _Task(QRunnable):
 _live: set[_Relay] = set()
 
 
+def in_progress() -> int:
+    """How many background tasks have not reported back yet (UI thread)."""
+    return len(_live)
+
+
 def run_in_background(
     fn: Callable[[], Any],
     on_done: Callable[[Any], None],

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -286,6 +287,8 @@ class ResultsPage(Page):
             widget.hide()
             widget.ensurePolished()  # now, not on the UI thread when the first numbers land
 
+        self._stale = False  # answers came while the numbers were not shown
+        self.watchers = 0  # other views showing these numbers (the presenter)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(1500)
@@ -329,9 +332,32 @@ class ResultsPage(Page):
         self.refresh()
 
     def schedule_refresh(self) -> None:
-        """Answers arrived: refresh soon, at most every 1.5 s."""
+        """Answers arrived: refresh soon, at most every 1.5 s; while nobody looks at
+        the numbers (another page shown, no presenter), only note that they are stale.
+
+        A refresh recomputes every design's metrics over all the run's answers in a
+        worker; with 100,000 answers its pandas work holds the interpreter long enough
+        to stall the window by 100-300 ms (benchmarks/ui_stall.py), which is a cost
+        worth paying only for numbers someone sees.
+        """
+        if not self.isVisible() and self.watchers == 0:
+            self._stale = True
+            return
         if not self._timer.isActive():
             self._timer.start()
+
+    def watch(self, on: bool) -> None:
+        """Another view shows these numbers (the presenter): keep them fresh."""
+        self.watchers = max(0, self.watchers + (1 if on else -1))
+        if on and self._stale:
+            self._stale = False
+            self.schedule_refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self.schedule_refresh()
 
     def _chart_jobs(self) -> list[tuple[str, tuple[int, int], float]]:
         return [(key, *view.render_size()) for key, view in self.charts.items()]
