@@ -14,15 +14,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
 from resume_auditor.stats.labels import label
+from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
-Index = QModelIndex | QPersistentModelIndex
 ALL = "All"
 
 DESIGN_TITLES = {
@@ -266,7 +266,7 @@ def small_cell(metrics: Mapping[str, Any]) -> int:
 RED = QColor(198, 40, 40)
 
 
-class MetricTableModel(QAbstractTableModel):
+class MetricTableModel(ViewTableModel):
     COL_MEASURE, COL_GROUP, COL_VALUE, COL_CI, COL_CI70, COL_N, COL_STATUS = range(7)
     HEADERS = [
         "Measure",
@@ -330,23 +330,6 @@ class MetricTableModel(QAbstractTableModel):
 
     def row_at(self, position: int) -> MetricRow:
         return self._view[position]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._view)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = 0
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.HEADER_TIPS[section]
-        return None
 
     def text_of(self, row: MetricRow, col: int) -> str:
         return [

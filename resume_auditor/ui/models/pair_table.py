@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.store.resultfile import ResultFile
-
-Index = QModelIndex | QPersistentModelIndex
+from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
 
 @dataclass
@@ -210,7 +209,7 @@ def make_filter(
     return lambda r: all(check(r) for check in checks)
 
 
-class PairTableModel(QAbstractTableModel):
+class PairTableModel(ViewTableModel):
     # The verdicts come right after the pair number, so they are on screen at
     # 1280x800 without scrolling; the long texts (differences, justification) last.
     (
@@ -381,23 +380,6 @@ class PairTableModel(QAbstractTableModel):
         return {r.cluster: r.resume or f"Resume id {r.cluster}" for r in self.rows}
 
     # -- Qt ----------------------------------------------------------------------------
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._view)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = 0
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.HEADER_TIPS[section]
-        return None
 
     def _display(self, row: PairRow, col: int) -> str:
         if col == self.COL_PAIR:
