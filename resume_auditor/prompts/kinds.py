@@ -22,16 +22,19 @@ from resume_auditor.providers.base import TokenLogprob
 
 Reader = Callable[..., Reading]
 
-# For llama.cpp: a short justification without tags, then exactly one label.
+# For llama.cpp: a short justification without tags, then exactly one label. Each
+# generated token costs the bundled model ~35 ms under a grammar on 2 cores, and its
+# justification is mostly the prompt echoed back, so it is kept to a sentence: 120
+# characters (was 240; a D1 answer took 71 tokens, now ~40; benchmarks/quick_demo.py).
 PAIRWISE_GRAMMAR = r"""
 root ::= justification " <answer>" label "</answer>"
-justification ::= [A-Za-z0-9] [^<\n]{20,240}
+justification ::= [A-Za-z0-9] [^<\n]{20,120}
 label ::= "first" | "second" | "ABSTAIN"
 """
 
 FORCED_GRAMMAR = r"""
 root ::= justification " <answer>" label "</answer>"
-justification ::= [A-Za-z0-9] [^<\n]{20,240}
+justification ::= [A-Za-z0-9] [^<\n]{20,120}
 label ::= "first" | "second"
 """
 
@@ -42,7 +45,7 @@ root ::= ("Yes" | "No")
 RATING_GRAMMAR = r"""
 root ::= "Summary: " summary "\n" subs "\nOverall hire rating: " d
 subs ::= "Experience: " d "\nProfessionalism: " d "\nFit: " d
-summary ::= [A-Za-z0-9] [^\n]{20,300}
+summary ::= [A-Za-z0-9] [^\n]{20,150}
 d ::= [1-5]
 """
 
