@@ -24,35 +24,10 @@ from resume_auditor.stats import model
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.metrics import metrics_report
+from tests.test_designs_e2e import SAMPLE, STUDY  # the four-design study of the e2e tests
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "resources" / "sample"
 DOC = ROOT / "docs" / "metrics-json.md"
-STUDY = """
-format = 1
-[study]
-name = "Every design"
-seed = 9
-[job]
-file = "{job}"
-[resumes]
-files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
-[run]
-prompt = "d1-baseline"
-[designs.d1]
-groups = ["black_woman", "white_man"]
-signals = ["name", "explicit"]
-[designs.d2]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-[designs.d3]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-rounds = 3
-pairwise_prompt = "d3-pairwise"
-[designs.d4]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-race_batches = 2
-gender_batches = 2
-"""
 
 
 def problems(value: Any, tp: Any, path: str = "") -> list[str]:
