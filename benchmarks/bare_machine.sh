@@ -93,7 +93,7 @@ apt_line_in() {  # the packages of the first `apt(-get) install` line in a log (
 
 # The README's first command, verbatim except for the last part: the app opens the sample
 # and exits by itself (`gui --quit-after-load`) instead of waiting for the user.
-readme_command="python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/resume-auditor gui --quit-after-load"
+readme_command="python3 -m venv .venv && CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" .venv/bin/pip install -e '.[local]' && .venv/bin/resume-auditor gui --quit-after-load"
 readme_run() {  # readme_run LOG: run it in the clone, tee its output into LOG
   local code=0
   in_chroot timeout --foreground 1800 sh -c "cd /root/ra && $readme_command" >"$1" 2>&1 || code=$?

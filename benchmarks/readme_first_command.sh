@@ -17,7 +17,7 @@ cached=$(ls ~/.cache/pip/wheels 2>/dev/null | wc -l)
 echo "pip wheel cache entries before: $cached"
 for run in first second; do
   start=$(date +%s.%N)
-  python3 -m venv .venv && .venv/bin/pip install -q -e '.[local]' && .venv/bin/resume-auditor gui --quit-after-load
+  python3 -m venv .venv && CMAKE_ARGS="-DGGML_NATIVE=OFF" .venv/bin/pip install -q -e '.[local]' && .venv/bin/resume-auditor gui --quit-after-load
   end=$(date +%s.%N)
   printf '%s run: %.1f s\n' "$run" "$(echo "$end - $start" | bc)"
 done
