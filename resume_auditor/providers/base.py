@@ -90,6 +90,7 @@ class ErrorKind(StrEnum):
     CONNECTION = "connection"  # refused, offline, DNS
     MALFORMED = "malformed"  # a body we cannot read, or one cut off
     TLS = "tls"  # the secure connection failed: retrying will not fix a certificate
+    CRASHED = "crashed"  # the model's own process died (the bundled model): a restart dies again
 
 
 RETRYABLE = {
@@ -102,8 +103,9 @@ RETRYABLE = {
 }
 
 # Errors no retry and no other request can get past: a wrong key, no credit, an
-# unknown model, a certificate the computer does not trust.
-FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND, ErrorKind.TLS}
+# unknown model, a certificate the computer does not trust, a local model whose
+# process dies on a signal (an illegal instruction dies again on every restart).
+FATAL = {ErrorKind.AUTH, ErrorKind.QUOTA, ErrorKind.NOT_FOUND, ErrorKind.TLS, ErrorKind.CRASHED}
 
 
 class ProviderError(Exception):

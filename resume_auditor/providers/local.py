@@ -11,6 +11,12 @@ leaves no server behind. llama.cpp's server goes on computing an answer whose cl
 has gone (it only notices when it writes the reply), so a request that is cancelled
 or times out stops the server outright: its CPU is free within a moment, and the
 next request starts it again on the same port.
+
+A server that dies by itself is diagnosed, not retried: its first answer is asked
+for before the run sends anything (a build that dies with SIGILL dies there), and a
+connection that drops while the process has ended on a signal becomes a fatal
+``ErrorKind.CRASHED`` with what happened and the command that fixes it
+(``local_build.crash_message``). Restarting such a build only dies again.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +39,7 @@ import httpx
 
 from resume_auditor.providers.base import ChatRequest, ChatResponse, ErrorKind, ProviderError
 from resume_auditor.providers.capabilities import model_key
+from resume_auditor.providers.local_build import crash_message
 from resume_auditor.providers.openai_compat import OpenAICompatProvider
 
 logger = logging.getLogger(__name__)
@@ -93,19 +101,41 @@ def _server_command(port: int, gguf: Path, threads: int) -> list[str]:
     return [sys.executable, "-m", "resume_auditor", *args]
 
 
+ServerCommand = Callable[[int], list[str]]
+_FIRST_PROMPT = (
+    "This is a short check that the model answers on this computer before an audit starts. "
+    "A candidate has five years of experience in accounting, a degree in finance, and "
+    "experience with payroll, budgeting, audits and reporting. Another candidate has three "
+    "years of experience in retail management and customer service. Reply with the single "
+    "word OK."
+)
+
+
 class LocalModelServer:
-    """Starts the local model server once per process and stops it at exit."""
+    """Starts the local model server once per process and stops it at exit.
+
+    ``command`` makes the child's command line for a port (the real server by
+    default; tests pass a stand-in that crashes the way a bad build does).
+    """
 
     _shared: LocalModelServer | None = None
     _shared_lock = threading.Lock()
 
-    def __init__(self, threads: int | None = None, startup_timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        threads: int | None = None,
+        startup_timeout_s: float = 120.0,
+        command: ServerCommand | None = None,
+    ) -> None:
         self.threads = threads or max(1, os.cpu_count() or 1)
         self.startup_timeout_s = startup_timeout_s
         self.port: int | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._log_path: Path | None = None
+        self._command = command
+        self._answered = False  # the first answer came back: this build works here
+        self._stopped_by_us: subprocess.Popen[bytes] | None = None
         self.interruptions = 0  # how often work in progress was stopped (tests, logs)
 
     @classmethod
@@ -130,9 +160,18 @@ class LocalModelServer:
         with self._lock:
             if self.running():
                 return self.base_url
-            if importlib.util.find_spec("llama_cpp") is None:
-                raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
-            gguf = find_gguf()
+            if self._command is None:
+                if importlib.util.find_spec("llama_cpp") is None:
+                    raise ProviderError(ErrorKind.NOT_FOUND, INSTALL_HINT)
+                gguf = find_gguf()
+                threads = self.threads
+
+                def real(port: int) -> list[str]:
+                    return _server_command(port, gguf, threads)
+
+                command: ServerCommand = real
+            else:
+                command = self._command
             # After an interruption the same port is tried first, so providers made
             # before it (their base URL holds the port) keep working.
             ports = [self.port] if self.port is not None else []
@@ -144,23 +183,89 @@ class LocalModelServer:
                 self._log_path = log
                 with open(log, "wb") as fh:
                     self._proc = subprocess.Popen(
-                        _server_command(self.port, gguf, self.threads),
+                        command(self.port),
                         stdout=fh,
                         stderr=subprocess.STDOUT,
                         stdin=subprocess.DEVNULL,
                     )
                 if self._wait_ready():
                     logger.info("local model server ready on port %s", self.port)
+                    if not self._answered:
+                        self._first_answer()
                     return self.base_url
+                crashed = self._crash_error(signals_only=True)
+                if crashed is not None:  # a port taken ends with an exit code, not a signal
+                    raise crashed
                 self.stop()
-            tail = ""
-            if self._log_path and self._log_path.exists():
-                tail = self._log_path.read_text(errors="replace")[-800:]
+            tail = self.log_tail()
             raise ProviderError(
                 ErrorKind.CONNECTION,
                 "The bundled local model did not start. "
                 + (f"Its log ends: {tail}" if tail else ""),
             )
+
+    def log_tail(self, chars: int = 800) -> str:
+        if self._log_path and self._log_path.exists():
+            return self._log_path.read_text(errors="replace")[-chars:]
+        return ""
+
+    def _first_answer(self) -> None:
+        """Ask for one token before anything else is sent: a broken build dies here.
+
+        llama.cpp loads the model without running it, so a build compiled for
+        instructions this computer refuses passes the start-up check and dies on
+        the first answer; asking here turns that into one clear error before the
+        run starts instead of a minute of retries.
+        """
+        url = f"http://127.0.0.1:{self.port}/v1/chat/completions"
+        # Long enough that the prompt is evaluated in a batch, as a real request's is:
+        # some kernels (AMX among them) run only on batched matrix products.
+        body = {
+            "model": MODEL_ID,
+            "messages": [{"role": "user", "content": _FIRST_PROMPT}],
+            "max_tokens": 1,
+            "temperature": 0,
+        }
+        try:
+            response = httpx.post(url, json=body, timeout=self.startup_timeout_s)
+        except httpx.HTTPError as exc:
+            crashed = self._crash_error()
+            if crashed is not None:
+                raise crashed from exc
+            raise ProviderError(
+                ErrorKind.CONNECTION,
+                f"The bundled local model started but did not answer a first test ({exc}).",
+            ) from exc
+        if response.status_code != 200:
+            raise ProviderError(
+                ErrorKind.SERVER,
+                f"The bundled local model started but answered a first test with HTTP "
+                f"{response.status_code}: {response.text[:300]}",
+            )
+        self._answered = True
+
+    def crash_error(self, wait_s: float = 2.0) -> ProviderError | None:
+        """A fatal error when the server's process ended by itself, else None.
+
+        Called after a dropped connection: the process may take a moment to be
+        reaped, so it is waited for up to ``wait_s``. A stop the app made itself
+        (cancel, time-out, closing) is not a crash.
+        """
+        with self._lock:
+            return self._crash_error(wait_s)
+
+    def _crash_error(self, wait_s: float = 2.0, signals_only: bool = False) -> ProviderError | None:
+        proc = self._proc
+        if proc is None or proc is self._stopped_by_us:
+            return None
+        try:
+            code = proc.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            return None  # still running: the connection dropped for another reason
+        if signals_only and code >= 0:
+            return None
+        logger.info("the local model server exited with %s", code)
+        return ProviderError(ErrorKind.CRASHED, crash_message(code, self.log_tail(600)))
 
     def _wait_ready(self) -> bool:
         deadline = time.monotonic() + self.startup_timeout_s
@@ -189,6 +294,7 @@ class LocalModelServer:
                 return
             self.interruptions += 1
             logger.info("stopping the local model's work in progress (pid %s)", proc.pid)
+            self._stopped_by_us = proc
             proc.kill()
             proc.wait(timeout=5)
 
@@ -196,6 +302,7 @@ class LocalModelServer:
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
             return
+        self._stopped_by_us = proc
         proc.terminate()
         try:
             # uvicorn lets a request in progress finish first (a minute of CPU for a
@@ -234,6 +341,10 @@ class LocalProvider(OpenAICompatProvider):
         except ProviderError as exc:
             if exc.kind is ErrorKind.TIMEOUT:
                 await asyncio.to_thread(self.server.interrupt)
+            elif exc.kind in (ErrorKind.CONNECTION, ErrorKind.MALFORMED, ErrorKind.SERVER):
+                crashed = await asyncio.to_thread(self.server.crash_error)
+                if crashed is not None:
+                    raise crashed from exc
             raise
 
 
