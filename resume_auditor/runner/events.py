@@ -60,6 +60,9 @@ class RunStatus:
     concurrency: int = 0
     concurrency_ceiling: int = 0
     shared: int = 0  # answers shared with an identical request sent once (free)
+    # Requests sent and not yet answered: never more than `concurrency`. (`in_flight`
+    # also counts requests of this run still waiting for their turn to be sent.)
+    at_provider: int = 0
 
     @property
     def remaining(self) -> int:

@@ -314,6 +314,7 @@ class Runner:
             done=c.done,
             failed=c.failed,
             in_flight=c.in_flight,
+            at_provider=self.window.at_provider,
             invalid=c.invalid,
             input_tokens=c.input_tokens,
             output_tokens=c.output_tokens,

@@ -534,7 +534,8 @@ class RunPage(Page):
         }
         text = (
             f"{parts[status.state]}: {status.done} of {status.total} answered, "
-            f"{status.failed} failed, {status.invalid} unreadable, {status.in_flight} in flight."
+            f"{status.failed} failed, {status.invalid} unreadable, "
+            f"{status.at_provider} at the model now."
         )
         if status.state is RunState.RUNNING:
             if status.concurrency:
