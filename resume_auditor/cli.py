@@ -145,6 +145,23 @@ def _parser() -> argparse.ArgumentParser:
 
     add_variants_parser(sub)  # variants generate|list|accept|reject|reset|diff
 
+    d = sub.add_parser(
+        "doctor",
+        help="check this computer: the window, the keyring, the PDF engine, the bundled model",
+    )
+    d.add_argument("--json", action="store_true", help="one JSON object per check")
+    d.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        choices=("window", "keyring", "pdf", "model"),
+        help="leave a check out (repeatable)",
+    )
+    d.add_argument(
+        "--strict", action="store_true", help="exit 1 on a warning too (CI: everything must work)"
+    )
+    sub.add_parser("window-check", help=argparse.SUPPRESS)
+
     s = sub.add_parser("serve-local", help=argparse.SUPPRESS)
     s.add_argument("--port", type=int, required=True)
     s.add_argument("--model-path", required=True)
@@ -682,6 +699,53 @@ _WRITES = {"audit": "out", "run": "result"}
 _VARIANTS_WRITE = ("generate", "accept", "reject", "reset")
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    import json
+
+    from resume_auditor.workflow.doctor import Status, format_check, run_checks
+
+    worst = Status.OK
+    for check in run_checks(frozenset(args.skip)):
+        if args.json:
+            print(json.dumps(check.as_dict()), flush=True)
+        else:
+            print(format_check(check), flush=True)
+        if check.status is Status.FAIL or (check.status is Status.WARN and worst is Status.OK):
+            worst = check.status
+    if worst is Status.FAIL or (args.strict and worst is Status.WARN):
+        return EXIT_INCOMPLETE
+    return EXIT_OK
+
+
+def cmd_window_check(args: argparse.Namespace) -> int:
+    """Open a real window and close it (a child process of `doctor`)."""
+    from resume_auditor.ui.platform_check import qt_start_problem
+
+    problem = qt_start_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_INCOMPLETE
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    app = QApplication(["resume-auditor"])
+    label = QLabel("Resume Auditor self-check")
+    label.show()
+    shown: list[bool] = []
+
+    def seen() -> None:  # asked while the event loop runs: the window was really mapped
+        shown.append(label.isVisible() and label.width() > 0)
+        app.quit()
+
+    QTimer.singleShot(300, seen)
+    app.exec()
+    label.close()
+    if not (shown and shown[0]):
+        print("Qt started but the test window was not shown.", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    return EXIT_OK
+
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     from resume_auditor.providers.local import serve
 
@@ -719,6 +783,8 @@ def main(argv: list[str] | None = None) -> int:
         "import": cmd_import,
         "restore": cmd_restore,
         "serve-local": cmd_serve_local,
+        "doctor": cmd_doctor,
+        "window-check": cmd_window_check,
         "extract": cmd_extract,
         "cases": cmd_cases,
         "keys": cmd_keys,

@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor import APP_NAME, __version__
+from resume_auditor import APP_NAME
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
 from resume_auditor.resources import quick_sample_study, sample_study, shipped_sample
@@ -211,7 +212,10 @@ class MainWindow(QMainWindow):
             view_menu.addAction(go)
 
         help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About", self)
+        doctor = QAction("&Check this computer…", self)
+        doctor.triggered.connect(self.open_doctor)
+        help_menu.addAction(doctor)
+        about = QAction("&About and licences", self)
         about.triggered.connect(self._about)
         help_menu.addAction(about)
 
@@ -468,15 +472,19 @@ class MainWindow(QMainWindow):
         return self.presenter
 
     def _about(self) -> None:
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<b>{APP_NAME}</b> {__version__}<br>Audits a language model's resume screening "
-            "for validity and fairness before it screens real candidates.<br><br>"
-            "Methods: Castleman et al. (2025), <i>Measuring Validity in LLM-based Resume "
-            "Screening</i>. Name lists: Bloomberg Graphics (2024, Apache-2.0), US Census 2010 "
-            "surnames, SSA baby names, Tzioumis (2018).",
-        )
+        from resume_auditor.ui.help_dialogs import AboutDialog
+
+        AboutDialog(self).exec()
+
+    def open_doctor(self) -> QDialog:
+        """Help → Check this computer: the self-check, non-modal, filled as it runs."""
+        from resume_auditor.ui.help_dialogs import DoctorDialog
+
+        dialog = DoctorDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        dialog.start()
+        return dialog
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.job_page.save_now()
