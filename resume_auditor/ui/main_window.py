@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -138,7 +139,14 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.steps)
         right = QVBoxLayout()
         right.addWidget(self.hint_bar)
-        right.addWidget(self.stack, 1)
+        # No page may widen the window past the screen: a page whose content needs more
+        # room than the window has scrolls inside it instead (a long unwrapped sentence or
+        # a wide table once pushed a 1280-pixel window to 1345).
+        self.stack_scroll = QScrollArea()
+        self.stack_scroll.setWidgetResizable(True)
+        self.stack_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.stack_scroll.setWidget(self.stack)
+        right.addWidget(self.stack_scroll, 1)
         layout.addLayout(right, 1)
         self.setCentralWidget(central)
 

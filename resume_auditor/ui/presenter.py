@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.domain.groups import group_label
-from resume_auditor.runner import Answer, RunStatus
+from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.run_controller import RunController
@@ -44,6 +44,7 @@ from resume_auditor.workflow.feed import Roster, Tally, answer_from_row, describ
 logger = logging.getLogger(__name__)
 
 FEED_LIMIT = 60
+FULLSCREEN_CHECK_MS = 600  # how long a window manager gets to make the presenter full screen
 # Answers added per tick (four a second): a room reads a few; a fast run brings
 # hundreds, all counted in the running numbers.
 PER_TICK = 6
@@ -92,6 +93,9 @@ class PresenterWindow(QWidget):
         self._model = ""
         self._total = 0  # requests of the run shown
         self._rendering = False
+        self._redraw = False
+        self._finished = False  # the run shown has an answer for every request
+        self.covered_by_hand = False  # full screen made by hand (the WM ignored the request)
         self._base_px = 0
         self._resize_timer = QTimer(self)
         self._resize_timer.setSingleShot(True)
@@ -164,6 +168,26 @@ class PresenterWindow(QWidget):
             self.setScreen(screen)
             self.setGeometry(screen.geometry())
         super().showFullScreen()
+        # Some X11 window managers ignore _NET_WM_STATE_FULLSCREEN (a presenter came up
+        # as a 619x533 window under one): if the screen is not covered once the window
+        # manager has answered, cover it with a frameless window of the screen's size.
+        QTimer.singleShot(FULLSCREEN_CHECK_MS, self._ensure_covers_screen)
+
+    def _ensure_covers_screen(self) -> None:
+        screen = self.screen()
+        if screen is None or not self.isVisible():
+            return
+        if self.frameGeometry().contains(screen.geometry()):
+            return
+        logger.info("the window manager did not make the presenter full screen; covering it")
+        self.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
+        self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
+        self.setGeometry(screen.geometry())
+        self.showMaximized()
+        self.setGeometry(screen.geometry())
+        self.raise_()
+        self.activateWindow()
+        self.covered_by_hand = True
 
     def _scale_type(self, height: int) -> None:
         """Type sized from the window's height: read from the back of a room."""
@@ -240,14 +264,18 @@ class PresenterWindow(QWidget):
         finally:
             self.feed.setUpdatesEnabled(True)
         lines = self.tally.lines()
+        heading = "All answers" if self._finished else "So far"
         self.running.setText(
-            "<b>So far</b><br>" + "<br>".join(html.escape(line) for line in lines) if lines else ""
+            f"<b>{heading}</b><br>" + "<br>".join(html.escape(line) for line in lines)
+            if lines
+            else ""
         )
         for key, share in self.tally.d1_shares().items():
             self.numbers[key].setText(pct(share))
         self._show_headline()
 
     def _on_status(self, status: RunStatus) -> None:
+        self._finished = status.state is RunState.FINISHED
         self._total = status.total
         self._model = self.controller.model_name or self._model
         self._show_headline()
@@ -278,9 +306,13 @@ class PresenterWindow(QWidget):
         # The headline and the three numbers come from the answers themselves (the
         # tally); the Results page's report, refreshed on its own pace, draws the charts.
         report: Mapping[str, Any] | None = self.results._report  # noqa: SLF001 - same app
-        if report is None or self._rendering:
+        if report is None:
+            return
+        if self._rendering:
+            self._redraw = True  # drawn again at the latest size once this one is done
             return
         self._rendering = True
+        self._redraw = False
         validity, selection = plain_charts(report)
         jobs = [
             (
@@ -321,6 +353,8 @@ class PresenterWindow(QWidget):
                     )
                     pixmap.setDevicePixelRatio(dpr)
                 target.setPixmap(pixmap)
+            if self._redraw:
+                self.show_panels()
 
         def failed(_exc: Exception) -> None:
             self._rendering = False

@@ -222,7 +222,8 @@ def check_bundled_model(timeout_s: float = 180.0) -> Check:
             timeout=timeout_s,
         )
         reply.raise_for_status()
-        answer = reply.json()["choices"][0]["message"]["content"].strip()
+        if not reply.json()["choices"][0]["message"]["content"].strip():
+            raise ValueError("the answer was empty")
     except ProviderError as exc:
         return Check(
             "Bundled model", Status.FAIL, exc.message, rebuild_command(), time.monotonic() - started
@@ -236,7 +237,7 @@ def check_bundled_model(timeout_s: float = 180.0) -> Check:
     finally:
         server.stop()
     seconds = time.monotonic() - started
-    detail = f"SmolLM2-135M answered {answer[:20]!r} in {seconds:.1f} s (start-up included)."
+    detail = f"SmolLM2-135M started and answered a short question in {seconds:.1f} s."
     if risky:
         return Check(
             "Bundled model",

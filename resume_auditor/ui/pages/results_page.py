@@ -494,6 +494,12 @@ class ResultsPage(Page):
         if report is None:
             return
         cell = small_cell(report)
+        counts = report.get("counts") or {}
+        # "so far" only while answers may still come: a run with an answer (or a
+        # failure) for every request has said all it will.
+        ended = int(counts.get("answered", 0)) + int(counts.get("failed", 0)) >= int(
+            counts.get("requests", 0)
+        )
         for design in present:
             count, what = design_answers(report, design)
             unread = unreadable_answers(report, design)
@@ -508,7 +514,8 @@ class ResultsPage(Page):
                 readable = count - unread
                 also = f" ({unread} more could not be read)" if unread else ""
                 warning = (
-                    f"Only {readable} {what} so far{also}: too few to read much into; every "
+                    f"Only {readable} {what} {'in this run' if ended else 'so far'}{also}: "
+                    "too few to read much into; every "
                     "interval here is wide."
                 )
             self.panels[design].show_rows(rows.get(design, []), warning)

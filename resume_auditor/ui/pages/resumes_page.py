@@ -6,7 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextCursor, QUndoCommand, QUndoStack
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDropEvent,
+    QShowEvent,
+    QTextCursor,
+    QUndoCommand,
+    QUndoStack,
+)
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
@@ -87,6 +94,7 @@ class ResumesPage(Page):
         self._batch = 0  # files asked for since the queue was last empty
         self._read = 0  # of which read (or skipped)
         split = QSplitter(Qt.Orientation.Horizontal)
+        self.split = split
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -273,10 +281,38 @@ class ResumesPage(Page):
             self.files.addItem(item)
         if data.resumes:
             self.files.setCurrentRow(min(max(0, current), len(data.resumes) - 1))
+            self._fit_file_list()
         else:
             self.text.clear()
             self.pdf_doc.close()
             self.message.setText("No resumes yet: add PDF or text files, or drop them here.")
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._fit_file_list()  # the splitter has its real width only once shown
+
+    def _fit_file_list(self) -> None:
+        """Give the file list the width of its longest name, up to a third of the page.
+
+        Names are elided in the middle only when they really do not fit (a 41-character
+        file name was cut to "software_en…Y_12763627.pdf" beside half-empty panes).
+        """
+        metrics = self.files.fontMetrics()
+        widest = max(
+            (
+                metrics.horizontalAdvance(self.files.item(i).text())
+                for i in range(self.files.count())
+            ),
+            default=0,
+        )
+        wanted = widest + 2 * self.files.frameWidth() + 32  # scroll bar and item padding
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        if total <= 0 or sizes[0] >= wanted:
+            return
+        left = min(wanted, total // 3)
+        rest = total - left
+        self.split.setSizes([left, rest // 2, rest - rest // 2])
 
     def _show(self, row: int) -> None:
         if self._data is None or not 0 <= row < len(self._data.resumes):

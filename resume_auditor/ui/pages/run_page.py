@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
 )
@@ -68,11 +70,12 @@ def dollars(amount: float) -> str:
 
 
 def spend_text(status: RunStatus) -> str:
-    """Spend so far, and what saved money or time, in a sentence."""
+    """Spend so far (or in all, once the run has finished), and what saved money or time."""
     if status.cost_usd is None:
         spend = "Spend: unknown (no price for this model)."
     else:
-        spend = f"Spent so far: {dollars(status.cost_usd)}"
+        ended = status.state is RunState.FINISHED
+        spend = f"{'Spent' if ended else 'Spent so far'}: {dollars(status.cost_usd)}"
         if status.budget_usd:
             spend += f" of a {dollars(status.budget_usd)} budget"
         spend += "."
@@ -209,7 +212,14 @@ class RunPage(Page):
         plan.addRow("Requests at once", self.concurrency)
         plan.addRow("Budget", self.budget)
         plan.addRow("", self.estimate_button)
-        plan.addRow("", self.plan_text)
+        # The plan can run to a dozen lines (a note per design): it scrolls in its box
+        # rather than being cut off at the bottom ("about 3.6…").
+        self.plan_scroll = QScrollArea()
+        self.plan_scroll.setWidgetResizable(True)
+        self.plan_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.plan_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.plan_scroll.setWidget(self.plan_text)
+        plan.addRow("", self.plan_scroll)
 
         top = QHBoxLayout()
         top.addWidget(model_box, 3)

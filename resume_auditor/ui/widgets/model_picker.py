@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QToolButton,
     QWidget,
 )
 
@@ -108,10 +107,10 @@ class ModelPicker(QWidget):
         )
         self.model_id = QLineEdit()
         self.model_id.setAccessibleName("Model")
-        self.list_button = QToolButton()
-        self.list_button.setText("List models")
+        # A push button with a menu sizes itself for its text and the menu's arrow (a
+        # tool button drew the arrow over "List models").
+        self.list_button = QPushButton("List models")
         self.list_button.setToolTip("Ask the provider which models it offers.")
-        self.list_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self._menu = QMenu(self)
         self.list_button.setMenu(self._menu)
         self._menu.aboutToShow.connect(self._fill_models)

@@ -1,0 +1,67 @@
+"""No page widens the window past a 1280×800 screen, in any tab or state; presenter covers it.
+
+A 1280-pixel window once grew to 1345 when Results → "Pair by pair" was opened: one
+page's content asked for more room than the screen has, and Qt widened the window to
+give it. Pages now sit in a scroll area, so a page that needs more room scrolls inside
+the window. The presenter asks the window manager for full screen and, where one
+ignores that, covers the screen itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+from report_fixtures import make_audit
+
+from resume_auditor.ui.main_window import MainWindow
+
+
+@pytest.fixture(scope="module")
+def answered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_audit(tmp_path_factory.mktemp("fits"))
+
+
+def test_every_page_and_results_tab_fits_1280_by_800(
+    qtbot: QtBot, window: MainWindow, answered: Path
+) -> None:
+    window.resize(1280, 800)
+    with qtbot.waitSignal(window.session.loaded, timeout=60000):
+        window.open_path(answered)
+    for index in range(len(window.pages)):
+        window.show_page(index)
+        qtbot.wait(50)
+        hint = window.minimumSizeHint()
+        assert hint.width() <= 1280 and hint.height() <= 800, (index, hint)
+        assert window.width() <= 1280, (index, window.width())
+    page = window.results_page
+    window.show_page(window.pages.index(page))
+    for tab in range(page.tabs.count()):
+        page.tabs.setCurrentIndex(tab)
+        qtbot.wait(50)
+        hint = window.minimumSizeHint()
+        assert hint.width() <= 1280, (page.tabs.tabText(tab), hint)
+    # whatever a page holds (a long unwrapped sentence, a wide table), the window keeps
+    # its size and the page scrolls
+    wide = QWidget()
+    wide.setMinimumWidth(3000)
+    page.layout().addWidget(wide)
+    qtbot.wait(50)
+    assert window.minimumSizeHint().width() <= 1280
+    assert window.width() <= 1280
+
+
+def test_presenter_covers_the_screen_when_the_window_manager_does_not(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    presenter: Any = window.open_presenter(full_screen=False)
+    presenter.resize(619, 533)  # what a window manager that ignores full screen gave
+    qtbot.wait(50)
+    presenter._ensure_covers_screen()  # noqa: SLF001 - the check showFullScreen schedules
+    screen = presenter.screen().geometry()
+    qtbot.waitUntil(lambda: presenter.geometry().contains(screen), timeout=5000)
+    assert presenter.covered_by_hand
+    presenter.close()
