@@ -264,7 +264,7 @@ class PresenterWindow(QWidget):
         finally:
             self.feed.setUpdatesEnabled(True)
         lines = self.tally.lines()
-        heading = "All answers" if self._finished else "So far"
+        heading = "All answers" if self._finished or self._run_ended() else "So far"
         self.running.setText(
             f"<b>{heading}</b><br>" + "<br>".join(html.escape(line) for line in lines)
             if lines
@@ -273,6 +273,14 @@ class PresenterWindow(QWidget):
         for key, share in self.tally.d1_shares().items():
             self.numbers[key].setText(pct(share))
         self._show_headline()
+
+    def _run_ended(self) -> bool:
+        """Opened after the run: every request has an answer (or a failure) already."""
+        report: Mapping[str, Any] | None = self.results._report  # noqa: SLF001 - same app
+        counts = (report or {}).get("counts") or {}
+        requests = int(counts.get("requests", 0) or 0)
+        done = int(counts.get("answered", 0) or 0) + int(counts.get("failed", 0) or 0)
+        return requests > 0 and done >= requests and not self.controller.running
 
     def _on_status(self, status: RunStatus) -> None:
         self._finished = status.state is RunState.FINISHED
