@@ -13,6 +13,7 @@ import signal
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -172,3 +173,32 @@ def test_words_for_each_way_a_process_ends() -> None:
 )
 def test_the_rebuild_flags_fit_the_processor(flags: set[str], machine: str, expected: str) -> None:
     assert portable_cmake_args(flags, machine) == expected
+
+
+def test_the_run_page_stops_at_once_and_shows_the_fix(
+    qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from resume_auditor.resources import quick_sample_study
+    from resume_auditor.runner import RunState
+
+    server = fake_server(tmp_path, die_on=1)
+    monkeypatch.setattr(local, "local_model_available", lambda: True)
+    monkeypatch.setattr(LocalModelServer, "_shared", server)
+    with qtbot.waitSignal(window.session.loaded, timeout=60000):
+        window.open_path(quick_sample_study())
+    window.show_page(3)
+    page = window.run_page
+    page.provider.setCurrentIndex(page.provider.findData("local"))
+    qtbot.waitUntil(lambda: page.start_button.isEnabled(), timeout=20000)
+    with qtbot.waitSignal(window.controller.finished, timeout=60000) as blocker:
+        page.start_button.click()
+    server.stop()
+    assert blocker.args[0].state is RunState.STOPPED
+    text = page.state_text.text()
+    assert "SIGILL" in text and "CMAKE_ARGS=" in text, text
+    assert "trying again" not in text
+    assert (tmp_path / "count").read_text() == "1"  # no silent restarts
+    # the whole reason, with the command to paste, in a window of its own
+    assert page.stop_box is not None and page.stop_box.isVisible()
+    assert "--no-cache-dir --force-reinstall" in page.stop_box.text()
+    page.stop_box.close()

@@ -114,7 +114,7 @@ def crash_message(returncode: int, log_tail: str = "") -> str:
             "instead of answering."
         )
     else:
-        text = f"The bundled local model's process crashed on its first answers ({how})."
+        text = f"The bundled local model's process crashed while answering ({how})."
     if returncode == -signal.SIGILL:
         text += (
             " Its engine, llama-cpp-python, was compiled for processor features this computer "

@@ -250,6 +250,7 @@ class RunPage(Page):
 
         self.progress = QProgressBar()
         self.progress.setFormat("%v of %m answered")
+        self.stop_box: QMessageBox | None = None  # the last stop's reason, in full
         self.state_text = QLabel("Not started.")
         self.state_text.setWordWrap(True)
         # Room for three lines, fixed: a status that changes four times a second must not
@@ -587,8 +588,28 @@ class RunPage(Page):
             self.state_text.setText(f"Cancelled. {status.message} {spend_text(status)}")
         elif status.state is RunState.STOPPED and status.message:
             self.state_text.setText(f"Stopped: {status.message}")
+            self.state_text.setToolTip(status.message)
+            self._show_stop_reason(status.message)
         self._schedule_look()
         self.run_finished.emit()
+
+    def _show_stop_reason(self, message: str) -> None:
+        """The whole reason a run stopped, where it can be read and copied.
+
+        The status line has room for three lines; a stop's reason may carry a command
+        to paste and the end of a log (the bundled model crashing), so it also opens in
+        a window of its own, not modal: the page stays usable behind it.
+        """
+        if self.stop_box is not None:
+            self.stop_box.close()
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "The run stopped", message, QMessageBox.StandardButton.Ok
+        )
+        box.setParent(self, box.windowFlags())
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setModal(False)
+        box.show()
+        self.stop_box = box
 
     def status(self, data: AuditData | None) -> str:
         if not data or not data.runs:
