@@ -202,3 +202,11 @@ def test_the_run_page_stops_at_once_and_shows_the_fix(
     assert page.stop_box is not None and page.stop_box.isVisible()
     assert "--no-cache-dir --force-reinstall" in page.stop_box.text()
     page.stop_box.close()
+
+
+def test_an_engine_built_with_amx_is_named_whatever_the_signal() -> None:
+    # a native build died with SIGSEGV on this project's CI machine, SIGILL on another
+    amx = crash_message(-signal.SIGSEGV, features={"AVX2": True, "AMX_INT8": True})
+    assert "built with AMX_INT8" in amx and rebuild_command() in amx
+    plain = crash_message(-signal.SIGSEGV, features={"AVX2": True})
+    assert "compiled for processor features" not in plain and rebuild_command() in plain

@@ -105,8 +105,18 @@ def describe_exit(returncode: int) -> str | None:
     return f"{sig.name}, {meaning}"
 
 
-def crash_message(returncode: int, log_tail: str = "") -> str:
-    """What the user reads when the bundled model's process died: what, why, the fix."""
+def crash_message(
+    returncode: int, log_tail: str = "", features: dict[str, bool] | None = None
+) -> str:
+    """What the user reads when the bundled model's process died: what, why, the fix.
+
+    `features` are the engine's compiled-in CPU features (read here when not given): a
+    build with AMX is named as the likely cause whatever the signal (a native build on a
+    Xeon VM died with SIGILL on one machine and SIGSEGV on another).
+    """
+    if features is None:
+        features = build_features() or {}
+    risky = risky_features(features)
     how = describe_exit(returncode)
     if how is None:
         text = (
@@ -115,17 +125,18 @@ def crash_message(returncode: int, log_tail: str = "") -> str:
         )
     else:
         text = f"The bundled local model's process crashed while answering ({how})."
-    if returncode == -signal.SIGILL:
+    if returncode == -signal.SIGILL or (risky and returncode < 0):
+        built = f" (it was built with {', '.join(risky)})" if risky else ""
         text += (
             " Its engine, llama-cpp-python, was compiled for processor features this computer "
-            "does not let programs use (an earlier build with native flags, often reused from "
-            "pip's cache). Rebuild it for this computer, then start the run again:\n"
-            + rebuild_command()
+            f"does not let programs use{built} (an earlier build with native flags, often "
+            "reused from pip's cache). Rebuild it for this computer, then start the run "
+            "again:\n" + rebuild_command()
         )
     else:
         text += (
-            " Retrying would crash it again, so the run has stopped. Check it with "
-            "'resume-auditor doctor'; if the engine is at fault, rebuild it:\n" + rebuild_command()
+            " Retrying would crash it again, so the run has stopped. If it crashes again after "
+            "a restart of the app, rebuild its engine for this computer:\n" + rebuild_command()
         )
     if log_tail.strip():
         text += "\nThe model's log ends:\n" + log_tail.strip()[-600:]

@@ -224,10 +224,9 @@ def check_bundled_model(timeout_s: float = 180.0) -> Check:
         reply.raise_for_status()
         if not reply.json()["choices"][0]["message"]["content"].strip():
             raise ValueError("the answer was empty")
-    except ProviderError as exc:
-        return Check(
-            "Bundled model", Status.FAIL, exc.message, rebuild_command(), time.monotonic() - started
-        )
+    except ProviderError as exc:  # a crash's message carries the command to paste
+        fix = "" if rebuild_command() in exc.message else rebuild_command()
+        return Check("Bundled model", Status.FAIL, exc.message, fix, time.monotonic() - started)
     except Exception as exc:  # noqa: BLE001
         crashed = server.crash_error(wait_s=2.0)
         message = crashed.message if crashed is not None else f"It did not answer: {exc!r}"
