@@ -526,8 +526,8 @@ class ResultFile(RequestTables, QualTextTables):
             c.pair_type, c.gap = self._pair_type(c)
         cur = self._db.execute(
             "INSERT INTO test_case(design, kind, cluster, variants_json, meta_json, truth, k, "
-            "gap, pair_type, differs, group_a, group_b, signal) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "gap, pair_type, differs, group_a, group_b, signal, construction) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 c.design,
                 str(c.kind),
@@ -542,6 +542,7 @@ class ResultFile(RequestTables, QualTextTables):
                 c.group_a,
                 c.group_b,
                 c.signal,
+                c.construction,
             ),
         )
         c.id = int(cur.lastrowid or 0)
@@ -612,10 +613,12 @@ class ResultFile(RequestTables, QualTextTables):
                 group_a=r[11],
                 group_b=r[12],
                 signal=r[13],
+                construction=r[14],
             )
             for r in self._db.execute(
                 "SELECT id, design, kind, cluster, variants_json, meta_json, truth, k, gap, "
-                f"pair_type, differs, group_a, group_b, signal FROM test_case{where} ORDER BY id",
+                "pair_type, differs, group_a, group_b, signal, construction "
+                f"FROM test_case{where} ORDER BY id",
                 params,
             )
         ]

@@ -23,7 +23,7 @@ from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.d4 import build_d4_ranking, build_d4_scoring
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
-from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
+from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
 
 
@@ -53,23 +53,39 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
             template = template_from_json(record.text, saved)
         rng = random.Random(f"texts:{config.seed}:{record.id}")
         deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
-        out.append((record.filename, merge_texts(deterministic, stored)))
+        texts = merge_texts(deterministic, stored)
+        d1 = config.d1
+        if d1 is not None and d1.unequal_pairs and d1.summary_block != "never":
+            add_block(texts, job, d1.k, config.seed)
+        out.append((record.filename, texts))
     return out
 
 
-Details = dict[tuple[int, str, int], tuple[str, str, str]]
+Details = dict[tuple[int, str, int, str], tuple[str, str, str]]
 
 
 def text_details_of(texts: TextSet, job: Job) -> Details:
-    """(resume, kind, k) -> (qualification type, change location, generator) of its texts.
+    """(resume, kind, k, construction) -> (qualification type, change location, generator).
 
     What the D1 breakdowns by qualification type, by where the change sits and by
     generator read, recorded on every variant built from these texts.
     """
     out: Details = {}
-    for text in [texts.base, *texts.less.values(), *texts.more.values(), *texts.reworded[:1]]:
+    block = texts.block
+    sets = [(texts.base, [texts.base, *texts.less.values(), *texts.more.values()])]
+    if block is not None:
+        sets.append((block.base, [block.base, *block.less.values(), *block.more.values()]))
+    for base, of_base in sets:
+        for text in of_base:
+            qual_type, location, _ = text_details(text, base, job)
+            out[(texts.resume_id, text.kind.value, text.k, text.origin.value)] = (
+                qual_type,
+                location,
+                texts.generator_of(text),
+            )
+    for text in texts.reworded[:1]:
         qual_type, location, _ = text_details(text, texts.base, job)
-        out[(texts.resume_id, text.kind.value, text.k)] = (
+        out[(texts.resume_id, text.kind.value, text.k, text.origin.value)] = (
             qual_type,
             location,
             texts.generator_of(text),
@@ -80,7 +96,7 @@ def text_details_of(texts: TextSet, job: Job) -> Details:
 def _store(result: ResultFile, built: BuiltCases, details: Details | None = None) -> None:
     ids = [result.add_variant(v) for v in built.variants]
     for v, vid in zip(built.variants, ids, strict=True):
-        found = (details or {}).get((v.resume_id, v.kind.value, v.k))
+        found = (details or {}).get((v.resume_id, v.kind.value, v.k, v.construction))
         if found is not None and any(found):
             qual_type, location, generator = found
             result.set_variant_details(
