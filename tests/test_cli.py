@@ -49,8 +49,7 @@ def test_audit_then_metrics_json(
     assert report["schema"] == "resume-auditor.metrics/1"
     assert report["run"]["model"] == "sim-model"
     assert report["run"]["base_url"] == simulator.base_url
-    # 10 requests, + 8 for the (c+, c) and (c+, c-) pairs of the qualifications block
-    assert report["counts"]["answered"] == report["counts"]["requests"] == 18
+    assert report["counts"]["answered"] == report["counts"]["requests"] == 10
     assert set(report["d1"]["metrics"]) == METRIC_KEYS
     cv = report["d1"]["metrics"]["criterion_validity"]
     assert cv["value"] == 1.0 and cv["n"] == 4 and 0 <= cv["ci"][0] <= 1.0

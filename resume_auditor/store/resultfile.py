@@ -594,6 +594,15 @@ class ResultFile(RequestTables, QualTextTables):
         where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))
         return int(self._db.execute(f"SELECT count(*) FROM test_case{where}", params).fetchone()[0])
 
+    def case_kinds(self) -> dict[tuple[str, str], int]:
+        """(design, kind) -> how many test cases, without reading them."""
+        return {
+            (str(d), str(k)): int(n)
+            for d, k, n in self._db.execute(
+                "SELECT design, kind, count(*) FROM test_case GROUP BY design, kind"
+            )
+        }
+
     def cases(self, design: str | None = None) -> list[Case]:
         """Every test case (of one design), by id: one shape for D1-D4."""
         where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from resume_auditor.domain.case import VariantKind
@@ -175,3 +176,101 @@ def _where(note: str, files: list[str], total: int) -> str:
     if len(files) == total:
         return f"All {total} resumes: {note}"
     return f"{', '.join(files)}: {note}"
+
+
+@dataclass(frozen=True)
+class Unbuilt:
+    """A question the study asks that its built cases cannot answer, and why."""
+
+    design: str
+    question: str
+    reason: str
+    fix: str
+
+    def line(self) -> str:
+        return (
+            f"{self.design}: this audit cannot answer {self.question} — {self.reason}. {self.fix}"
+        )
+
+
+def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
+    """Every design (or D1 question) the study asks for that has no test case.
+
+    The Test cases step shows them with a warning, the plan says which questions the
+    audit cannot answer, and a study that asks only for these is refused before a run
+    (workflow/prepare.py).
+    """
+    kinds = result.case_kinds()
+    usable = [r for r in result.resumes() if r.status != "error"]
+    job = result.job() if result.has_job() else None
+    out: list[Unbuilt] = []
+    no_resume = "there is no usable resume"
+    add_resumes = "Add readable resumes on the Resumes page, then build the test cases again."
+
+    def lacks(design: str, kind: str, question: str, reason: str, fix: str) -> None:
+        if not kinds.get((design, kind)):
+            out.append(
+                Unbuilt(
+                    design,
+                    question,
+                    no_resume if not usable else reason,
+                    add_resumes if not usable else fix,
+                )
+            )
+
+    d1 = config.d1
+    if d1 is not None and d1.unequal_pairs:
+        if job is not None and not job.required and not job.preferred:
+            reason = "the job's checklist has no required or preferred qualification"
+            fix = (
+                "Add the job's requirements on the Job page (or as `required` in the study "
+                "file), then build the test cases again."
+            )
+        elif d1.summary_block == "never":
+            reason = (
+                "no resume allowed a body edit (lexical deletion found too few required "
+                "qualifications to delete cleanly, and c+ needs a generator model)"
+            )
+            fix = (
+                'Allow the qualifications block (designs.d1.summary_block = "missing"), '
+                "or write the variants with a generator model, then build the test cases again."
+            )
+        else:
+            reason = (
+                "no resume allowed one: every required qualification is already in every "
+                "resume and the job lists no preferred one it lacks (see the notes)"
+            )
+            fix = (
+                "Check the job's checklist on the Job page (required and preferred), or write "
+                "the variants with a generator model, then build the test cases again."
+            )
+        lacks(
+            "D1",
+            "unequal",
+            "whether the model picks the more qualified candidate (criterion validity)",
+            reason,
+            fix,
+        )
+    if d1 is not None and d1.equal_pairs:
+        lacks(
+            "D1",
+            "equal",
+            "whether equally qualified candidates are treated alike",
+            "no equal pair could be built (see the notes)",
+            "Check the groups and the resumes' identity slots, then build the test cases again.",
+        )
+    generic = "no case could be built from these resumes and settings (see the notes)"
+    check = "Check this design's settings and the resumes, then build the test cases again."
+    if config.d2 is not None:
+        lacks("D2", "copies", "whether ratings differ by group (D2)", generic, check)
+    if config.d3 is not None:
+        lacks("D3", "pool", "whether pools are screened fairly (D3)", generic, check)
+    if config.d4 is not None and config.d4.scoring_prompt:
+        lacks("D4", "scoring", "whether scores change with a group signal (D4)", generic, check)
+    if (
+        config.d4 is not None
+        and config.d4.ranking_prompt
+        and (config.d4.race_batches or config.d4.gender_batches)
+    ):
+        lacks("D4", "ranking", "whether ranked batches favour a group (D4)", generic, check)
+    return out

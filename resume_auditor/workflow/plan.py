@@ -20,6 +20,7 @@ from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
+from resume_auditor.workflow.cases import unbuilt_questions
 from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
@@ -138,6 +139,14 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells))
+    if result.case_count():
+        # what the study asks that its cases cannot answer (the empty checklist's own
+        # note above says it for D1's unequal pairs already)
+        plan.notes += [
+            u.line()
+            for u in unbuilt_questions(result, study)
+            if not (plan.notes and u.design == "D1" and "criterion" in u.question)
+        ]
     plan.power = design_power_lines(
         _sizes(result, study), active_thresholds().value("group_gap_alpha")
     )
