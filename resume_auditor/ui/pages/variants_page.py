@@ -210,6 +210,8 @@ class VariantsPage(Page):
                 "will be too wide to read much into (marked below). Add resumes, rounds or "
                 "repeats to narrow them."
             )
+        if plan.generation:
+            text += " " + plan.generation
         self.summary.setText(text + notes)
         self.plan_table.setRowCount(len(plan.cells))
         for row, cell in enumerate(plan.cells):
