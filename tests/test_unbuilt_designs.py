@@ -63,7 +63,7 @@ def test_a_study_asking_only_for_unbuildable_pairs_is_an_error(
     out = tmp_path / "a.audit"
     code = main(["audit", str(_study(tmp_path, equal=False)), "--out", str(out), "--prepare-only"])
     err = capsys.readouterr().err
-    assert code != 0
+    assert code == 2  # bad input, with the reason
     assert "Nothing to ask the model" in err
     assert "cannot answer whether the model picks the more qualified candidate" in err
     assert "summary_block" in err  # the fix
