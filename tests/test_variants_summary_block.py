@@ -16,6 +16,8 @@ import difflib
 import json
 import random
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 from devtools import corpus
@@ -237,3 +239,32 @@ def test_a_real_resume_keeps_its_text_outside_the_block() -> None:
     _, _, _, j1, j2 = ops[0]
     block_lines = base.split("\n")[j1:j2]
     assert any(line.startswith("- ") for line in block_lines)  # its bullets are "- "
+
+
+def test_the_breakdown_by_construction_reaches_the_json_results_and_report(
+    small_study: Path, tmp_path: Path, simulator: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resume_auditor.cli import main
+    from resume_auditor.report.document import BREAKDOWN_TITLES
+    from resume_auditor.ui.models.metric_table import d1_rows
+
+    small_study.write_text(small_study.read_text().replace('summary_block = "never"', ""))
+    out = tmp_path / "a.audit"
+    args = ["--provider", "openai-compatible", "--base-url", simulator.base_url, "--model", "m"]
+    assert main(["audit", str(small_study), "--out", str(out), *args]) == 0
+    capsys.readouterr()
+    assert main(["metrics", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    cells = report["d1"]["breakdowns"]["criterion_validity_by_construction"]
+    assert set(cells) == {"lexical", "summary_block"}
+    assert report["d1"]["breakdowns"]["criterion_validity_by_change_location"]["summary"]["n"] > 0
+    # each pair counted once per answer: the cells add up to the overall figure's answers
+    overall = report["d1"]["metrics"]["criterion_validity"]
+    assert sum(c["n"] for c in cells.values()) == overall["n"]
+    rows = [
+        r
+        for r in d1_rows(report)
+        if r.path[:3] == ("d1", "breakdowns", "criterion_validity_by_construction")
+    ]
+    assert {r.detail for r in rows} == {"lexical", "summary_block"}
+    assert all(r.measure == BREAKDOWN_TITLES["criterion_validity_by_construction"] for r in rows)
