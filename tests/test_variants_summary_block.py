@@ -268,3 +268,36 @@ def test_the_breakdown_by_construction_reaches_the_json_results_and_report(
     ]
     assert {r.detail for r in rows} == {"lexical", "summary_block"}
     assert all(r.measure == BREAKDOWN_TITLES["criterion_validity_by_construction"] for r in rows)
+
+
+@pytest.mark.parametrize("p", [1.0, 0.0])
+def test_a_planted_validity_is_read_back_per_construction(
+    small_study: Path, tmp_path: Path, simulator: Any, p: float
+) -> None:
+    """A loopback model that always (never) picks the copy stating more qualifications
+    gives CriterionValidity 1 (0) on every construction: truth and construction are
+    wired through study -> HTTP -> reading -> store -> metrics."""
+    from devtools.simulator_policies import ValidityOracle
+
+    from resume_auditor.domain.study import ModelSpec
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.execute import make_runner
+    from resume_auditor.workflow.metrics import metrics_report
+    from resume_auditor.workflow.prepare import prepare
+    from resume_auditor.workflow.studyfile import read_study
+
+    small_study.write_text(
+        small_study.read_text().replace('summary_block = "never"', 'summary_block = "always"')
+    )
+    out = tmp_path / "a.audit"
+    model = ModelSpec("openai-compatible", simulator.base_url, "sim-model", 0.0, 160, 1)
+    prepare(read_study(small_study), out, model, generate=False)
+    with ResultFile(out) as rf:
+        simulator.policy = ValidityOracle.from_variants(rf.variants(), p_correct=p, seed=1)
+    make_runner(out, concurrency=2, use_cache=False, max_retries=1).run()
+    with ResultFile(out) as rf:
+        d1 = metrics_report(rf)["d1"]
+    cells = d1["breakdowns"]["criterion_validity_by_construction"]
+    assert set(cells) == {"lexical", "summary_block"}
+    assert all(m["value"] == p for m in cells.values())
+    assert d1["metrics"]["criterion_validity"]["value"] == p
