@@ -70,7 +70,12 @@ def simulator() -> Iterator[object]:
 
 @pytest.fixture
 def small_study(tmp_path: Path) -> Path:
-    """A one-resume, two-group study: 3 equal + 2 unequal pairs, 10 requests."""
+    """A one-resume, two-group study: 3 equal + 2 unequal pairs, 10 requests.
+
+    Its unequal pairs are the lexical (c, c-) ones only (`summary_block = "never"`), so
+    the app's flows are checked on one small fixed set; tests/test_variants_summary_block.py
+    and test_identity_and_variants.py cover the qualifications block's pairs.
+    """
     (tmp_path / "resumes").mkdir()
     for name in ("job.md",):
         (tmp_path / name).write_text((SAMPLE / name).read_text())
@@ -97,6 +102,7 @@ concurrency = 2
 [designs.d1]
 groups = ["black_woman", "white_man"]
 k = [1]
+summary_block = "never"
 """
     )
     return study

@@ -63,7 +63,8 @@ def test_audit_writes_the_variants_first_and_builds_cases_from_them(
         used = {q.template.text for q in generated if q.usable()}
         variants = rf.variants()
         pairs = rf.cases("D1")
-    # a c+ copy can only come from the generator: its pairs exist iff a c+ text was usable
+    # a c+ copy in the body can only come from the generator: its pairs exist iff a c+
+    # text was usable; without one, the qualifications block gives them (summary_block)
     more_usable = any(q.kind is VariantKind.MORE and q.usable() for q in generated)
     more_pairs = [
         p
@@ -71,7 +72,9 @@ def test_audit_writes_the_variants_first_and_builds_cases_from_them(
         if p.kind is CaseKind.UNEQUAL
         and VariantKind.MORE in {v.kind for v in variants if v.id in (p.variant_a, p.variant_b)}
     ]
-    assert bool(more_pairs) == more_usable
+    assert more_pairs
+    assert any("generator" in p.construction for p in more_pairs) == more_usable
+    assert all(p.construction == "summary_block" for p in more_pairs) != more_usable
     assert used  # some generated text passed its checks
     capsys.readouterr()
     assert main(["metrics", str(out), "--json"]) == 0

@@ -52,11 +52,12 @@ def test_every_design_in_words_and_the_start_label_follows_the_settings(
     with Simulator(policy=policy, latency_s=0.03) as sim:
         _point_at(win, sim)
         page.concurrency.setValue(2)
-        # every design's requests are counted, not only D1's pairs
+        # every design's requests are counted, not only D1's pairs (D1: 48, 16 of them the
+        # qualifications block's (c+, c) and (c+, c-) pairs)
         qtbot.waitUntil(
-            lambda: "Start sends 120 request(s)" in page.plan_text.text(), timeout=20000
+            lambda: "Start sends 136 request(s)" in page.plan_text.text(), timeout=20000
         )
-        assert "Requests: 120 request(s) in all (D1 " in page.plan_text.text()
+        assert "Requests: 136 request(s) in all (D1 " in page.plan_text.text()
         assert page.plan_text.text().count("fewer than 30 answers") == 4  # one per design
         assert page.start_button.text() == "Start"
         path = win.session.data.path if win.session.data else Path()
@@ -68,7 +69,7 @@ def test_every_design_in_words_and_the_start_label_follows_the_settings(
             page.start_button.click()
         assert blocker.args[0].state is RunState.FINISHED
     lines = [page.feed.item(i).text() for i in range(page.feed.count())]
-    assert len(lines) == 120
+    assert len(lines) == 136
     assert not [line for line in lines if "Pair None" in line or "unreadable" in line]
     for words in ("rated ", "said Yes", "said No", "scored relevance", "ranked 1. ", "picked "):
         assert any(words in line for line in lines), words
@@ -79,7 +80,7 @@ def test_every_design_in_words_and_the_start_label_follows_the_settings(
     # another prompt is another run: the label says so, and so does the plan
     page.preset.setCurrentIndex(page.preset.findData("d1-human-rephrased"))
     qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
-    assert "A new run for this prompt and model: Start sends 120" in page.plan_text.text()
+    assert "A new run for this prompt and model: Start sends 136" in page.plan_text.text()
     page.preset.setCurrentIndex(page.preset.findData("d1-baseline"))
     qtbot.waitUntil(
         lambda: page.start_button.text() == "Run again (sends nothing new)", timeout=20000

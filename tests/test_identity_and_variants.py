@@ -103,8 +103,17 @@ def test_d1_counts_follow_the_formulas() -> None:
         equal = [c for c in built.cases if c.kind is CaseKind.EQUAL]
         unequal = [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
         assert len(equal) == g * (g + 1) // 2
-        assert len(unequal) == g
-        assert len([v for v in built.variants if v.kind is VariantKind.BASE]) == 2 * g
+        # (c, c-) by lexical deletion; (c+, c) and (c+, c-) need a c+, which only the
+        # qualifications block gives without a generator (summary_block = "missing")
+        assert len(unequal) == 3 * g
+        by = {(c.pair_type or c.variants[0], c.construction) for c in unequal}
+        assert {c.construction for c in unequal} == {"lexical", "summary_block"}
+        assert len(by) >= 2
+        # two named bases per group for equal pairs, one block base per group for (c+, c)
+        assert len([v for v in built.variants if v.kind is VariantKind.BASE]) == 3 * g
+        never = build_d1(1, template, job, D1Spec(groups=groups, summary_block="never"), seed=5)
+        unequal_never = [c.construction for c in never.cases if c.kind is CaseKind.UNEQUAL]
+        assert unequal_never == ["lexical"] * g
         ordered = {(c.group_a, c.group_b) for c in equal} | {(c.group_b, c.group_a) for c in equal}
         assert ordered == {(a.key, b.key) for a, b in itertools.product(groups, groups)}
 
@@ -156,9 +165,12 @@ def test_unequal_pairs_have_truth_on_the_full_resume() -> None:
             continue
         a, b = built.variants[case.variant_a], built.variants[case.variant_b]
         full, less = (a, b) if case.truth is Truth.A else (b, a)
-        assert full.kind is VariantKind.BASE and less.kind is VariantKind.LESS
-        assert len(less.text) < len(full.text)
-        assert less.changes and less.changes[0] in case.differs
+        rank = {VariantKind.MORE: 2, VariantKind.BASE: 1, VariantKind.LESS: 0}
+        assert rank[full.kind] > rank[less.kind]
+        changed = less if less.kind is VariantKind.LESS else full
+        assert changed.changes and changed.changes[0] in case.differs
+        if less.kind is VariantKind.LESS and full.kind is VariantKind.BASE:
+            assert len(less.text) < len(full.text)
 
 
 def test_same_seed_same_cases() -> None:
@@ -173,9 +185,13 @@ def test_same_seed_same_cases() -> None:
 
 def test_no_removable_qualification_is_reported_not_faked() -> None:
     template = find_identity("Pat Doe\nLikes hiking.\n")
-    built = build_d1(1, template, _job(), D1Spec(), seed=1)
+    built = build_d1(1, template, _job(), D1Spec(summary_block="never"), seed=1)
     assert not [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
     assert any("k=1" in n and "deleted" in n for n in built.notes)
+    # the qualifications block states what the resume lacks: unequal pairs all the same
+    built = build_d1(1, template, _job(), D1Spec(), seed=1)
+    unequal = [c for c in built.cases if c.kind is CaseKind.UNEQUAL]
+    assert unequal and {c.construction for c in unequal} == {"summary_block"}
 
 
 @pytest.mark.parametrize("src", sorted((SAMPLE / "src").glob("*.md")), ids=lambda p: p.stem)

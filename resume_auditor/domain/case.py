@@ -77,6 +77,7 @@ class Variant:
     k: int = 0
     changes: list[str] = field(default_factory=list)  # qualifications removed/added
     removed_lines: list[str] = field(default_factory=list)
+    construction: str = ""  # how its text was made (QualOrigin value); not stored
     id: int | None = None
 
 
@@ -95,7 +96,9 @@ class Case:
     statistics read them: `truth` (which variant is more qualified, None outside
     D1), `k` qualifications changed, the true `gap` (2k for a (c+, c-) pair) and
     `pair_type` (both filled in by the store from the variants' kinds), `differs`,
-    the two variants' groups and how demographics are signalled.
+    the two variants' groups, how demographics are signalled and, for an unequal
+    pair, its `construction`: how the changed texts were made (summary_block,
+    lexical, generator; variants/texts.construction_of).
     """
 
     design: str  # "D1" | "D2" | "D3" | "D4"
@@ -111,6 +114,7 @@ class Case:
     group_a: str | None = None
     group_b: str | None = None
     signal: str = ""  # D1: how demographics are signalled: name | explicit | none
+    construction: str = ""  # D1 unequal: summary_block | lexical | generator (a+b if mixed)
     id: int | None = None
 
     @classmethod
@@ -128,6 +132,7 @@ class Case:
         group_a: str | None = None,
         group_b: str | None = None,
         signal: str = "name",
+        construction: str = "",
     ) -> Case:
         """A D1 pair: two variants with a ground truth known by construction."""
         return cls(
@@ -141,6 +146,7 @@ class Case:
             group_a=group_a,
             group_b=group_b,
             signal=signal,
+            construction=construction,
         )
 
     @property

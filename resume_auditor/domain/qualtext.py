@@ -32,6 +32,7 @@ class QualOrigin(StrEnum):
     ORIGINAL = "original"  # the resume as loaded
     LEXICAL = "lexical"  # deterministic line deletion (variants/lexical.py)
     GENERATOR = "generator"  # written by a generator model
+    SUMMARY_BLOCK = "summary_block"  # a qualifications block added (variants/summary_block.py)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ ORDERS = ("both", "ab")
 D1_SIGNALS = ("name", "explicit")  # names (implicit) or awards and organisations (explicit)
 D1_UNEQUAL_GROUPS = ("same", "cross", "both")
 D1_PAIR_TYPES = ("more_base", "base_less", "more_less")  # (c+,c), (c,c-), (c+,c-)
+# When unequal pairs use the qualifications block (variants/summary_block.py): never;
+# where the body edits (generator, lexical deletion) give no pair of that type and k;
+# always, beside the body edits; or only the block.
+D1_SUMMARY_BLOCK = ("never", "missing", "always", "only")
 D4_PERTURBATIONS = ("name", "experience")
 
 
@@ -86,6 +90,7 @@ SCHEMA: dict[str, Any] = {
             "signals": "strs",
             "unequal_groups": "str",
             "pair_types": "strs",
+            "summary_block": "str",
         },
         "d2": {
             "groups": "strs",
@@ -321,6 +326,7 @@ class D1Spec:
     signals: tuple[str, ...] = ("name",)
     unequal_groups: str = "same"  # same-group pairs, cross-group pairs, or both
     pair_types: tuple[str, ...] = D1_PAIR_TYPES
+    summary_block: str = "missing"  # one of D1_SUMMARY_BLOCK
 
 
 @dataclass(frozen=True)
@@ -648,7 +654,12 @@ def study_from_dict(
             pair_types=_choices(
                 d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
             ),
+            summary_block=str(d1.get("summary_block", "missing")),
         )
+        if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
+            raise StudyError(
+                f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}"
+            )
         if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
             raise StudyError(
                 f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
@@ -742,6 +753,7 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "signals": list(config.d1.signals),
             "unequal_groups": config.d1.unequal_groups,
             "pair_types": list(config.d1.pair_types),
+            "summary_block": config.d1.summary_block,
         }
     if config.d2 is not None:
         out["designs"]["d2"] = {

@@ -39,6 +39,7 @@ BREAKDOWN_TITLES = {
     "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
     "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
     "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
+    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
     "discrim_validity_by_signal": "Abstains on equal pairs, by how the group is signalled",
 }
 
@@ -123,7 +124,7 @@ def _validity(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
             [figures[k] for k in ("validity",) if k in figures],
         )
         blocks.append(main)
-    breakdowns = d1.get("breakdowns") or {}
+    breakdowns = cast(Mapping[str, Mapping[str, MetricDict]], d1.get("breakdowns") or {})
     if breakdowns:
         tables: list[Table] = [
             Table(

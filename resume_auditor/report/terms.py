@@ -211,6 +211,7 @@ _D1_BREAKDOWNS = {
     "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
     "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
     "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
+    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
     "discrim_validity_by_signal": "Treats equal candidates as equal, by how the group is signalled",
 }
 

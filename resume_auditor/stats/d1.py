@@ -4,7 +4,8 @@ Input: one row per judgment, the columns of inputs.D1_JUDGMENTS (those of
 store/resultfile.py JUDGMENT_COLUMNS):
     pair_id, kind ('equal'|'unequal'), truth ('a'|'b'|'equal'), cluster,
     k, group_a, group_b, ord ('ab'|'ba'), rep, label ('first'|'second'|'abstain'|'invalid'),
-and optionally signal, qual_type, change_location, generator for the breakdowns.
+and optionally signal, qual_type, change_location, generator, construction for the
+breakdowns.
 Every presentation order is one judgment, as in the paper. Invalid answers are left
 out of every denominator and counted on their own.
 """
@@ -30,7 +31,7 @@ from resume_auditor.stats.flags import FlagTest, below_p, decide, p_text
 from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
 from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
-from resume_auditor.stats.model import D1Dict, GapMetric, PowerDict
+from resume_auditor.stats.model import D1Breakdowns, D1Dict, GapMetric, PowerDict
 from resume_auditor.stats.power import min_detectable_gap, power_sentence
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -96,10 +97,13 @@ class D1Result:
                 part: {g: m.as_dict() for g, m in cells.items()}
                 for part, cells in self.over_assessment.items()
             },
-            "breakdowns": {
-                key: {v: m.as_dict() for v, m in cells.items()}
-                for key, cells in self.breakdowns.items()
-            },
+            "breakdowns": cast(
+                D1Breakdowns,
+                {
+                    key: {v: m.as_dict() for v, m in cells.items()}
+                    for key, cells in self.breakdowns.items()
+                },
+            ),
             "power": self.power,
             "flags": self.flags(),
         }

@@ -3,11 +3,14 @@
 - CriterionValidity by k (Table 1; k is the true gap: 2k for a (c+, c-) pair), by
   pair type (c+, c) / (c, c-) / (c+, c-), by generator model (Table 1's C/G columns),
   by qualification type (Appendix D.1, Table 10: soft skill / education / ...)
-  and by where the change sits (Table 10: summary only vs body);
+  and by where the change sits (Table 10: summary only vs body), and by how the
+  pair was built (`construction`: a qualifications block in the summary, lexical
+  deletion, a generator's body edits; docs/designs.md), which is where the change
+  sits as this app controls it;
 - DiscrimValidity by signal type (Figure 2: implicit names vs explicit awards).
 A breakdown appears only when its column exists and holds at least one value:
-today's cases carry k and signal; qual_type, change_location and generator come
-with LLM-built variants.
+cases carry k, signal, construction, qual_type and change_location; generator
+comes with LLM-built variants.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ CRITERION_BY = {
     "criterion_validity_by_qual_type": ("qual_type", "qualification type"),
     "criterion_validity_by_change_location": ("change_location", "where the change sits"),
     "criterion_validity_by_generator": ("generator", "model that built the variant"),
+    "criterion_validity_by_construction": ("construction", "way the pair was built"),
 }
 DISCRIM_BY = {"discrim_validity_by_signal": ("signal", "how demographics are signalled")}
 

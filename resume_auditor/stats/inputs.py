@@ -459,6 +459,7 @@ JUDGMENT_COLUMNS = [
     "qual_type",
     "change_location",
     "generator",
+    "construction",
 ]
 """D1's judgments table (D1_JUDGMENTS' columns and the ids a view shows)."""
 
@@ -489,6 +490,12 @@ def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFram
     frame["qual_type"] = [d[0] for d in details]
     frame["change_location"] = [d[1] for d in details]
     frame["generator"] = [d[2] for d in details]
+    # '' (an equal pair, or a file from before schema 7 with nothing to say): None, so
+    # the breakdown by construction leaves it out rather than count it as a value
+    frame["construction"] = [
+        c if isinstance(c, str) and c and k == "unequal" else None
+        for c, k in zip(frame["construction"], frame["kind"], strict=True)
+    ]
     return frame[JUDGMENT_COLUMNS]
 
 

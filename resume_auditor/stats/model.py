@@ -136,6 +136,22 @@ class PowerDict(TypedDict, total=False):
     sentence: str
 
 
+class D1Breakdowns(TypedDict, total=False):
+    """`d1.breakdowns`: CriterionValidity and DiscrimValidity per value of one column
+    (stats/d1_breakdowns.py), as Castleman et al. break them down; a breakdown is
+    there only when the cases carry its column. Keys of each map: the column's values.
+    """
+
+    criterion_validity_by_k: dict[str, MetricDict]  # the true gap (2k for (c+, c-))
+    criterion_validity_by_pair_type: dict[str, MetricDict]  # more_base, base_less, more_less
+    criterion_validity_by_qual_type: dict[str, MetricDict]
+    criterion_validity_by_change_location: dict[str, MetricDict]  # summary, body, both
+    criterion_validity_by_generator: dict[str, MetricDict]
+    # summary_block, lexical, generator ('a+b' for a pair whose two texts differ in it)
+    criterion_validity_by_construction: dict[str, MetricDict]
+    discrim_validity_by_signal: dict[str, MetricDict]  # name, explicit
+
+
 class D1Dict(TypedDict):
     judgments: int
     invalid: int
@@ -144,7 +160,7 @@ class D1Dict(TypedDict):
     selection_rate: dict[str, MetricDict]
     selection_gap: dict[str, GapMetric]
     over_assessment: dict[str, dict[str, MetricDict]]
-    breakdowns: dict[str, dict[str, MetricDict]]
+    breakdowns: D1Breakdowns
     power: PowerDict
     flags: list[str]
 

@@ -306,7 +306,7 @@ class RequestTables:
         docs/prompts.md) and its test case (`case_id`, `design`, `case_kind`,
         `cluster`, `case_variants` in case order, `case_meta`, and D1's details:
         `truth`, `k`, `gap`, `pair_type`, `differs`, `group_a`, `group_b`,
-        `signal`). `design` and `kind` keep only that design's or kind's answers.
+        `signal`, `construction`). `design` and `kind` keep only that design's or kind's answers.
         """
         where = "request.run_id = ?"
         params: list[Any] = [run_id]
@@ -322,7 +322,7 @@ class RequestTables:
             "test_case.cluster, test_case.variants_json AS case_variants_json, "
             "test_case.meta_json AS case_meta_json, test_case.truth, test_case.k, "
             "test_case.gap, test_case.pair_type, test_case.differs, test_case.group_a, "
-            "test_case.group_b, test_case.signal, request.ord, "
+            "test_case.group_b, test_case.signal, test_case.construction, request.ord, "
             "request.variants_json, request.context_json, request.cell, request.rep, "
             "response.label, response.justification, response.parsed_json, response.source, "
             "response.cost_usd, response.received_at "
@@ -467,5 +467,6 @@ ANSWER_COLUMNS = [
     "group_a",
     "group_b",
     "signal",
+    "construction",
 ]
 """The columns of `answers()`, the same for every design (docs/runner.md)."""

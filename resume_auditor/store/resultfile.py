@@ -526,8 +526,8 @@ class ResultFile(RequestTables, QualTextTables):
             c.pair_type, c.gap = self._pair_type(c)
         cur = self._db.execute(
             "INSERT INTO test_case(design, kind, cluster, variants_json, meta_json, truth, k, "
-            "gap, pair_type, differs, group_a, group_b, signal) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "gap, pair_type, differs, group_a, group_b, signal, construction) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 c.design,
                 str(c.kind),
@@ -542,6 +542,7 @@ class ResultFile(RequestTables, QualTextTables):
                 c.group_a,
                 c.group_b,
                 c.signal,
+                c.construction,
             ),
         )
         c.id = int(cur.lastrowid or 0)
@@ -593,6 +594,15 @@ class ResultFile(RequestTables, QualTextTables):
         where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))
         return int(self._db.execute(f"SELECT count(*) FROM test_case{where}", params).fetchone()[0])
 
+    def case_kinds(self) -> dict[tuple[str, str], int]:
+        """(design, kind) -> how many test cases, without reading them."""
+        return {
+            (str(d), str(k)): int(n)
+            for d, k, n in self._db.execute(
+                "SELECT design, kind, count(*) FROM test_case GROUP BY design, kind"
+            )
+        }
+
     def cases(self, design: str | None = None) -> list[Case]:
         """Every test case (of one design), by id: one shape for D1-D4."""
         where, params = ("", ()) if design is None else (" WHERE design = ?", (design,))
@@ -612,10 +622,12 @@ class ResultFile(RequestTables, QualTextTables):
                 group_a=r[11],
                 group_b=r[12],
                 signal=r[13],
+                construction=r[14],
             )
             for r in self._db.execute(
                 "SELECT id, design, kind, cluster, variants_json, meta_json, truth, k, gap, "
-                f"pair_type, differs, group_a, group_b, signal FROM test_case{where} ORDER BY id",
+                "pair_type, differs, group_a, group_b, signal, construction "
+                f"FROM test_case{where} ORDER BY id",
                 params,
             )
         ]

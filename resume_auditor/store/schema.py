@@ -377,6 +377,25 @@ MIGRATIONS: list[str] = [
     DROP TABLE pair;
     DROP TABLE case_set;
     """,
+    # 7: how a D1 unequal pair was built (`construction`): summary_block (a
+    # qualifications block in the summary, variants/summary_block.py), lexical (lines
+    # deleted) or generator (a generator model's body edits), 'a+b' when its two
+    # changed texts were made differently. Older pairs get it from their variants: a
+    # changed variant with a generator is 'generator', one without is 'lexical' (the
+    # only construction without a model before this one).
+    """
+    ALTER TABLE test_case ADD COLUMN construction TEXT NOT NULL DEFAULT '';
+    UPDATE test_case SET construction = (
+        SELECT group_concat(how, '+') FROM (
+            SELECT DISTINCT CASE WHEN v.generator != '' THEN 'generator' ELSE 'lexical' END
+                AS how
+            FROM json_each(test_case.variants_json) j JOIN variant v ON v.id = j.value
+            WHERE v.kind IN ('more', 'less') ORDER BY how
+        )
+    )
+    WHERE design = 'D1' AND kind = 'unequal';
+    UPDATE test_case SET construction = '' WHERE construction IS NULL;
+    """,
 ]
 
 # Migrations that rebuild a table other tables refer to run with foreign keys off

@@ -28,7 +28,7 @@ from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
 from resume_auditor.ui.tasks import TaskControl, run_cancellable, run_in_background
 from resume_auditor.workflow.bundle import import_bundle
-from resume_auditor.workflow.cases import build_cases
+from resume_auditor.workflow.cases import Unbuilt, build_cases, unbuilt_questions
 from resume_auditor.workflow.prepare import prepare, study_of
 from resume_auditor.workflow.studyfile import read_study
 
@@ -49,6 +49,8 @@ class AuditData:
     notes: list[str] = field(default_factory=list)
     quals: list[QualText] = field(default_factory=list)  # qualification texts (any origin)
     case_count: int = 0  # D2-D4 case sets (D1 pairs are `pairs`)
+    # what the study asks that no built case can answer (the Test cases step's ⚠)
+    unbuilt: list[Unbuilt] = field(default_factory=list)
     # A new number each time the audit is read from disk; the same object (and
     # number) after a run, when only runs and answers changed.
     generation: int = field(default_factory=lambda: next(_generations))
@@ -84,6 +86,7 @@ def load_audit(
         answered = result.answered_count()
         quals = result.qual_texts()
         case_count = result.case_count() - result.case_count("D1")  # D2-D4 cases
+        unbuilt = unbuilt_questions(result, study) if result.case_count() else []
         step(f"Opening {path.name}: showing it…")
         return AuditData(
             path=path,
@@ -97,6 +100,7 @@ def load_audit(
             notes=notes or [],
             quals=quals,
             case_count=case_count,
+            unbuilt=unbuilt,
         )
 
 

@@ -19,7 +19,7 @@ from resume_auditor.domain.case import Case, Variant, VariantKind
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.qualtext import QualText
+from resume_auditor.domain.qualtext import QualOrigin, QualText
 from resume_auditor.variants.fills import PLACEHOLDER_NAME, Contact, Filled, fill, synthetic_contact
 from resume_auditor.variants.signals import insert_signal, signal_lines
 
@@ -87,6 +87,7 @@ class VariantMaker:
                 k=text.k,
                 changes=list(text.changes),
                 removed_lines=list(text.removed_lines),
+                construction=text.origin.value,
             )
         )
         out.filled.append(filled)
@@ -179,11 +180,16 @@ def _ops(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
 
 
 def text_details(text: QualText, base: QualText, job: Job) -> tuple[str, str, str]:
-    """(qualification type, change location, generator) of a c+ or c- text; '' for others."""
+    """(qualification type, change location, generator) of a c+ or c- text; '' for others.
+
+    A qualifications-block text's change sits in the summary by construction (its
+    heading need not be one `find_sections` knows).
+    """
     if text.kind not in (VariantKind.MORE, VariantKind.LESS):
         return "", "", text.generator
-    return (
-        qualification_type(text.changes, job),
-        change_location(base.template.text, text.template.text),
-        text.generator,
+    location = (
+        "summary"
+        if text.origin is QualOrigin.SUMMARY_BLOCK
+        else change_location(base.template.text, text.template.text)
     )
+    return qualification_type(text.changes, job), location, text.generator

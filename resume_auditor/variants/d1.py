@@ -3,7 +3,9 @@
 For each source resume (a cluster), from its usable qualification texts
 (`texts.TextSet`: base c, c- and c+ per k, reworded twins):
 
-- unequal pairs (c+, c), (c, c-), (c+, c-) for every k that has the texts, with
+- unequal pairs (c+, c), (c, c-), (c+, c-) for every k that has the texts (body
+  edits by a generator or lexical deletion, and/or the qualifications block in the
+  summary, per `D1Spec.summary_block`; each pair records its `construction`), with
   both candidates of the same group (two different names), of different groups
   (every ordered pair: the more qualified one's group, the less qualified one's),
   or both (`unequal_groups`). Which of the two is "A" is drawn from the seed.
@@ -31,14 +33,20 @@ from resume_auditor.domain.case import Case, CaseKind, Truth
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona, Template
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.qualtext import QualText
+from resume_auditor.domain.qualtext import QualOrigin, QualText
 from resume_auditor.domain.study import D1Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
 from resume_auditor.variants.colleges import draw_college
 from resume_auditor.variants.designcheck import check_same_outside_identity
 from resume_auditor.variants.fills import persona_label
 from resume_auditor.variants.names import personas_for
-from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
+from resume_auditor.variants.texts import (
+    TextSet,
+    add_block,
+    construction_of,
+    deterministic_texts,
+    merge_texts,
+)
 
 __all__ = ["BuiltCases", "build_d1", "build_d1_texts", "d1_group_pairs"]
 
@@ -73,10 +81,13 @@ def build_d1(
     *,
     keep_real_contact: bool = False,
 ) -> BuiltCases:
-    """D1 cases from the resume as written (no generated texts): the original base
-    and its lexical c- copies. `build_d1_texts` takes generated texts too."""
+    """D1 cases from the resume as written (no generated texts): the original base,
+    its lexical c- copies and the qualifications block. `build_d1_texts` takes
+    generated texts too."""
     rng = random.Random(f"texts:{seed}:{resume_id}")
     texts = merge_texts(deterministic_texts(resume_id, template, job, spec.k, rng), [])
+    if spec.unequal_pairs and spec.summary_block != "never":
+        add_block(texts, job, spec.k, seed)
     return build_d1_texts(texts, job, spec, seed, keep_real_contact=keep_real_contact)
 
 
@@ -168,6 +179,51 @@ def _equal_pairs(
             )
 
 
+_BODY_WHY = {
+    "c+": "it needs a generator model to add preferred qualifications",
+    "c-": "fewer than {k} required qualifications could be found and cleanly deleted in "
+    "this resume",
+}
+
+
+def _constructions(
+    texts: TextSet, label_hi: str, label_lo: str, k: int, mode: str
+) -> tuple[list[tuple[QualText, QualText]], list[str]]:
+    """The (more, less qualified) texts of one pair type and k, per construction used.
+
+    Body edits (generator, lexical deletion) unless `mode` is "only"; the
+    qualifications block per `mode` (D1Spec.summary_block): "missing" takes it only
+    when the body edits give no such pair. Never a pair mixing the two: their bases
+    differ, so only the block's own c, c- and c+ differ by the qualifications alone.
+    Also says why a construction gave nothing.
+    """
+    out: list[tuple[QualText, QualText]] = []
+    why: list[str] = []
+    if mode != "only":
+        hi, lo = _qual(texts, label_hi, k), _qual(texts, label_lo, k)
+        if hi is not None and lo is not None:
+            out.append((hi, lo))
+        else:
+            missing = label_hi if hi is None else label_lo
+            why.append(f"no {missing} copy by body edits ({_BODY_WHY[missing].format(k=k)})")
+    if mode == "never" or (mode == "missing" and out):
+        return out, why
+    block = texts.block
+    if block is None:
+        return out, why
+    sets = {"c": {0: block.base}, "c+": block.more, "c-": block.less}
+    bhi, blo = (
+        sets[label_hi].get(0 if label_hi == "c" else k),
+        sets[label_lo].get(0 if label_lo == "c" else k),
+    )
+    if bhi is not None and blo is not None:
+        out.append((bhi, blo))
+    else:
+        missing = label_hi if bhi is None else label_lo
+        why.append(f"no {missing} copy by the qualifications block")
+    return out, why
+
+
 def _unequal_pairs(
     out: BuiltCases,
     texts: TextSet,
@@ -176,43 +232,38 @@ def _unequal_pairs(
     make: Make,
     rng: random.Random,
 ) -> None:
+    if texts.block is not None:
+        out.notes.extend(dict.fromkeys(texts.block.notes))
     for ptype in spec.pair_types:
         hi_label, lo_label = _TYPES[ptype]
         for k in spec.k:
-            hi, lo = _qual(texts, hi_label, k), _qual(texts, lo_label, k)
-            if hi is None or lo is None:
-                missing = hi_label if hi is None else lo_label
-                why = (
-                    "it needs a generator model to add preferred qualifications"
-                    if missing == "c+"
-                    else f"fewer than {k} required qualifications could be found and "
-                    "cleanly deleted in this resume"
-                )
-                out.notes.append(
-                    f"No ({hi_label}, {lo_label}) pairs with k={k}: there is no {missing} "
-                    f"copy ({why})."
-                )
+            pairs, why = _constructions(texts, hi_label, lo_label, k, spec.summary_block)
+            if not pairs:
+                out.notes.append(f"No ({hi_label}, {lo_label}) pairs with k={k}: {'; '.join(why)}.")
                 continue
-            for gm, gl in d1_group_pairs(spec.groups, spec.unequal_groups):
-                more = make(hi, personas[gm][0], None)
-                less = make(lo, personas[gl][1], None)
-                more_is_a = rng.random() < 0.5
-                a, b = (more, less) if more_is_a else (less, more)
-                out.cases.append(
-                    Case.pair(
-                        design="D1",
-                        kind=CaseKind.UNEQUAL,
-                        variant_a=a,
-                        variant_b=b,
-                        truth=Truth.A if more_is_a else Truth.B,
-                        cluster=texts.resume_id,
-                        k=k,
-                        differs=_differs(hi, lo, k, more_is_a),
-                        group_a=(gm if more_is_a else gl).key,
-                        group_b=(gl if more_is_a else gm).key,
-                        signal="name",
+            for hi, lo in pairs:
+                construction = construction_of(hi, lo)
+                for gm, gl in d1_group_pairs(spec.groups, spec.unequal_groups):
+                    more = make(hi, personas[gm][0], None)
+                    less = make(lo, personas[gl][1], None)
+                    more_is_a = rng.random() < 0.5
+                    a, b = (more, less) if more_is_a else (less, more)
+                    out.cases.append(
+                        Case.pair(
+                            design="D1",
+                            kind=CaseKind.UNEQUAL,
+                            variant_a=a,
+                            variant_b=b,
+                            truth=Truth.A if more_is_a else Truth.B,
+                            cluster=texts.resume_id,
+                            k=k,
+                            differs=_differs(hi, lo, k, more_is_a),
+                            group_a=(gm if more_is_a else gl).key,
+                            group_b=(gl if more_is_a else gm).key,
+                            signal="name",
+                            construction=construction,
+                        )
                     )
-                )
 
 
 def _differs(hi: QualText, lo: QualText, k: int, more_is_a: bool) -> str:
@@ -223,4 +274,7 @@ def _differs(hi: QualText, lo: QualText, k: int, more_is_a: bool) -> str:
         parts.append(f"{worse} lacks {k} required qualification{plural}: {'; '.join(lo.changes)}")
     if hi.changes:
         parts.append(f"{better} adds {k} preferred qualification{plural}: {'; '.join(hi.changes)}")
-    return ". ".join(parts) or f"{better} is more qualified (k={k})"
+    out = ". ".join(parts) or f"{better} is more qualified (k={k})"
+    if QualOrigin.SUMMARY_BLOCK in (hi.origin, lo.origin):
+        out += ". Only the qualifications block in the summary differs"
+    return out

@@ -18,6 +18,7 @@ from resume_auditor.domain.identity import Template
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.qualtext import QualOrigin, QualText
 from resume_auditor.variants.lexical import choose_removals, remove
+from resume_auditor.variants.summary_block import BlockTexts, block_texts
 
 
 def deterministic_texts(
@@ -52,9 +53,27 @@ class TextSet:
     less: dict[int, QualText] = field(default_factory=dict)
     more: dict[int, QualText] = field(default_factory=dict)
     reworded: list[QualText] = field(default_factory=list)
+    block: BlockTexts | None = None  # the qualifications-block construction, when asked for
 
     def generator_of(self, text: QualText) -> str:
         return text.generator if text.origin is QualOrigin.GENERATOR else ""
+
+
+def add_block(texts: TextSet, job: Job, ks: tuple[int, ...], seed: int) -> TextSet:
+    """`texts` with the qualifications-block copies of its base (summary_block.py).
+
+    Its own seeded generator, so asking for the block shifts no other draw.
+    """
+    rng = random.Random(f"block:{seed}:{texts.resume_id}")
+    texts.block = block_texts(texts.resume_id, texts.base.template, job, ks, rng)
+    return texts
+
+
+def construction_of(*texts: QualText) -> str:
+    """How an unequal pair's changed texts were made: summary_block, lexical, generator
+    (joined with '+' when the two differ), from the texts that are not a base."""
+    origins = {t.origin.value for t in texts if t.kind in (VariantKind.LESS, VariantKind.MORE)}
+    return "+".join(sorted(origins))
 
 
 def merge_texts(deterministic: list[QualText], stored: list[QualText]) -> TextSet:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from resume_auditor.domain.case import VariantKind
@@ -23,7 +24,7 @@ from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.d4 import build_d4_ranking, build_d4_scoring
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
-from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
+from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
 
 
@@ -53,23 +54,39 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
             template = template_from_json(record.text, saved)
         rng = random.Random(f"texts:{config.seed}:{record.id}")
         deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
-        out.append((record.filename, merge_texts(deterministic, stored)))
+        texts = merge_texts(deterministic, stored)
+        d1 = config.d1
+        if d1 is not None and d1.unequal_pairs and d1.summary_block != "never":
+            add_block(texts, job, d1.k, config.seed)
+        out.append((record.filename, texts))
     return out
 
 
-Details = dict[tuple[int, str, int], tuple[str, str, str]]
+Details = dict[tuple[int, str, int, str], tuple[str, str, str]]
 
 
 def text_details_of(texts: TextSet, job: Job) -> Details:
-    """(resume, kind, k) -> (qualification type, change location, generator) of its texts.
+    """(resume, kind, k, construction) -> (qualification type, change location, generator).
 
     What the D1 breakdowns by qualification type, by where the change sits and by
     generator read, recorded on every variant built from these texts.
     """
     out: Details = {}
-    for text in [texts.base, *texts.less.values(), *texts.more.values(), *texts.reworded[:1]]:
+    block = texts.block
+    sets = [(texts.base, [texts.base, *texts.less.values(), *texts.more.values()])]
+    if block is not None:
+        sets.append((block.base, [block.base, *block.less.values(), *block.more.values()]))
+    for base, of_base in sets:
+        for text in of_base:
+            qual_type, location, _ = text_details(text, base, job)
+            out[(texts.resume_id, text.kind.value, text.k, text.origin.value)] = (
+                qual_type,
+                location,
+                texts.generator_of(text),
+            )
+    for text in texts.reworded[:1]:
         qual_type, location, _ = text_details(text, texts.base, job)
-        out[(texts.resume_id, text.kind.value, text.k)] = (
+        out[(texts.resume_id, text.kind.value, text.k, text.origin.value)] = (
             qual_type,
             location,
             texts.generator_of(text),
@@ -80,7 +97,7 @@ def text_details_of(texts: TextSet, job: Job) -> Details:
 def _store(result: ResultFile, built: BuiltCases, details: Details | None = None) -> None:
     ids = [result.add_variant(v) for v in built.variants]
     for v, vid in zip(built.variants, ids, strict=True):
-        found = (details or {}).get((v.resume_id, v.kind.value, v.k))
+        found = (details or {}).get((v.resume_id, v.kind.value, v.k, v.construction))
         if found is not None and any(found):
             qual_type, location, generator = found
             result.set_variant_details(
@@ -159,3 +176,101 @@ def _where(note: str, files: list[str], total: int) -> str:
     if len(files) == total:
         return f"All {total} resumes: {note}"
     return f"{', '.join(files)}: {note}"
+
+
+@dataclass(frozen=True)
+class Unbuilt:
+    """A question the study asks that its built cases cannot answer, and why."""
+
+    design: str
+    question: str
+    reason: str
+    fix: str
+
+    def line(self) -> str:
+        return (
+            f"{self.design}: this audit cannot answer {self.question} — {self.reason}. {self.fix}"
+        )
+
+
+def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
+    """Every design (or D1 question) the study asks for that has no test case.
+
+    The Test cases step shows them with a warning, the plan says which questions the
+    audit cannot answer, and a study that asks only for these is refused before a run
+    (workflow/prepare.py).
+    """
+    kinds = result.case_kinds()
+    usable = [r for r in result.resumes() if r.status != "error"]
+    job = result.job() if result.has_job() else None
+    out: list[Unbuilt] = []
+    no_resume = "there is no usable resume"
+    add_resumes = "Add readable resumes on the Resumes page, then build the test cases again."
+
+    def lacks(design: str, kind: str, question: str, reason: str, fix: str) -> None:
+        if not kinds.get((design, kind)):
+            out.append(
+                Unbuilt(
+                    design,
+                    question,
+                    no_resume if not usable else reason,
+                    add_resumes if not usable else fix,
+                )
+            )
+
+    d1 = config.d1
+    if d1 is not None and d1.unequal_pairs:
+        if job is not None and not job.required and not job.preferred:
+            reason = "the job's checklist has no required or preferred qualification"
+            fix = (
+                "Add the job's requirements on the Job page (or as `required` in the study "
+                "file), then build the test cases again."
+            )
+        elif d1.summary_block == "never":
+            reason = (
+                "no resume allowed a body edit (lexical deletion found too few required "
+                "qualifications to delete cleanly, and c+ needs a generator model)"
+            )
+            fix = (
+                'Allow the qualifications block (designs.d1.summary_block = "missing"), '
+                "or write the variants with a generator model, then build the test cases again."
+            )
+        else:
+            reason = (
+                "no resume allowed one: every required qualification is already in every "
+                "resume and the job lists no preferred one it lacks (see the notes)"
+            )
+            fix = (
+                "Check the job's checklist on the Job page (required and preferred), or write "
+                "the variants with a generator model, then build the test cases again."
+            )
+        lacks(
+            "D1",
+            "unequal",
+            "whether the model picks the more qualified candidate (criterion validity)",
+            reason,
+            fix,
+        )
+    if d1 is not None and d1.equal_pairs:
+        lacks(
+            "D1",
+            "equal",
+            "whether equally qualified candidates are treated alike",
+            "no equal pair could be built (see the notes)",
+            "Check the groups and the resumes' identity slots, then build the test cases again.",
+        )
+    generic = "no case could be built from these resumes and settings (see the notes)"
+    check = "Check this design's settings and the resumes, then build the test cases again."
+    if config.d2 is not None:
+        lacks("D2", "copies", "whether ratings differ by group (D2)", generic, check)
+    if config.d3 is not None:
+        lacks("D3", "pool", "whether pools are screened fairly (D3)", generic, check)
+    if config.d4 is not None and config.d4.scoring_prompt:
+        lacks("D4", "scoring", "whether scores change with a group signal (D4)", generic, check)
+    if (
+        config.d4 is not None
+        and config.d4.ranking_prompt
+        and (config.d4.race_batches or config.d4.gender_batches)
+    ):
+        lacks("D4", "ranking", "whether ranked batches favour a group (D4)", generic, check)
+    return out

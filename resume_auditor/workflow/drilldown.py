@@ -257,7 +257,16 @@ def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
             "group_b": str(r.get("group_b") or ""),
             "roles": ["A", "B"] if r["ord"] == "ab" else ["B", "A"],
         }
-        for col in ("k", "gap", "signal", "pair_type", "qual_type", "change_location", "generator"):
+        for col in (
+            "k",
+            "gap",
+            "signal",
+            "pair_type",
+            "qual_type",
+            "change_location",
+            "generator",
+            "construction",
+        ):
             if col in columns:
                 facts[col] = r.get(col)
         out.append(
@@ -501,6 +510,7 @@ _COLUMN_WORDS = {
     "qual_type": "the kind of qualification",
     "change_location": "where the change sits",
     "generator": "the model that built the variant",
+    "construction": "how the pair was built",
     "signal": "the group signal",
 }
 

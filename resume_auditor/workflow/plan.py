@@ -20,6 +20,8 @@ from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
+from resume_auditor.variants.gen_estimate import estimate_generation
+from resume_auditor.workflow.cases import unbuilt_questions
 from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
@@ -40,6 +42,7 @@ class RunPlan:
     small_cell: int = 30
     notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
     power: list[str] = field(default_factory=list)
+    generation: str = ""  # what writing the qualification variants costs (if a generator)
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -91,6 +94,8 @@ class RunPlan:
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
         out += [f"Note: {n}" for n in self.notes]
+        if self.generation:
+            out.append(self.generation)
         out += self.power
         return out
 
@@ -103,6 +108,7 @@ class RunPlan:
             "warnings": self.warnings(),
             "notes": self.notes,
             "power": self.power,
+            "generation": self.generation,
         }
 
 
@@ -138,6 +144,15 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells))
+    if result.case_count():
+        # what the study asks that its cases cannot answer (the empty checklist's own
+        # note above says it for D1's unequal pairs already)
+        plan.notes += [
+            u.line()
+            for u in unbuilt_questions(result, study)
+            if not (plan.notes and u.design == "D1" and "criterion" in u.question)
+        ]
+    plan.generation = _generation_line(result, study)
     plan.power = design_power_lines(
         _sizes(result, study), active_thresholds().value("group_gap_alpha")
     )
@@ -164,6 +179,16 @@ def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) ->
         "requirements on the Job page (or as `required` in the study file), then build "
         "the test cases again."
     ]
+
+
+def _generation_line(result: ResultFile, study: StudyConfig) -> str:
+    """The generator's texts, requests and cost, when the study names a generator."""
+    gen = study.generation
+    if gen is None or not gen.enabled or not gen.generators or not result.has_job():
+        return ""
+    resumes = [(r.id, r.text) for r in result.resumes() if r.status != "error"]
+    found = estimate_generation(resumes, result.job(), gen, study.seed, run_prices())
+    return found.line() if found is not None else ""
 
 
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:

@@ -29,7 +29,7 @@ from resume_auditor.store import writelock
 from resume_auditor.store.backup import install_new, remove_partial
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.variants.generate import GenProgress, generate_for_audit
-from resume_auditor.workflow.cases import build_cases
+from resume_auditor.workflow.cases import build_cases, unbuilt_questions
 from resume_auditor.workflow.design_requests import (
     check_design_presets,
     design_specs,
@@ -155,12 +155,20 @@ def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tupl
         "orders": study.run.orders,
         "repeats": study.run.repeats,
     }
+    specs = request_specs(result, study, model)
+    if not specs:
+        # Everything the study asks for is out of reach of its cases: say why rather
+        # than queue nothing and call it done.
+        why = [u.line() for u in unbuilt_questions(result, study)]
+        raise StudyError(
+            "Nothing to ask the model: none of the test cases this study asks for could be "
+            "built.\n" + ("\n".join(why) or "Build the test cases first.")
+        )
     run_id = result.find_run(model.provider, model.base_url, model.model, study.run.prompt, params)
     if run_id is None:
         run_id = result.add_run(
             model.provider, model.base_url, model.model, study.run.prompt, params
         )
-    specs = request_specs(result, study, model)
     with result.transaction():
         added = result.add_request_specs(run_id, specs)
     return run_id, added

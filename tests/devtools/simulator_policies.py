@@ -169,3 +169,52 @@ def _five(latent: float) -> int:
 def _perceived(user: str) -> str:
     gender = "Female" if re.search(r"\b(she|her)\b", user, re.I) else "Male"
     return f'{{"race": "Unclear", "gender": "{gender}"}}'
+
+
+@dataclass
+class ValidityOracle:
+    """A pairwise screener with a planted validity: on an unequal pair it picks the
+    candidate who states more qualifications with probability `p_correct` (else the
+    other one, never abstaining); on an equal pair it abstains.
+
+    Which text is which comes from the stored variants, as for `Oracle`: a c+ text
+    stands k above its base, a c- text k below, whatever construction made it. So
+    an audit's CriterionValidity has the known truth `p_correct` on every pair type,
+    k and construction (benchmarks/planted_validity.py).
+    """
+
+    texts: list[tuple[str, int, str, int, str, str]]
+    p_correct: float = 0.8
+    seed: int = 0
+    _oracle: Oracle = field(init=False, repr=False)
+    _rng: np.random.Generator = field(init=False, repr=False)
+    _lock: threading.Lock = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._oracle = Oracle(list(self.texts), seed=self.seed, spread=0.0)
+        self._rng = np.random.default_rng(self.seed)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_variants(cls, variants: Iterable[Variant], **kwargs: Any) -> ValidityOracle:
+        texts = [
+            (v.text.strip(), v.resume_id, v.kind.value, v.k, v.group or "", v.name or "")
+            for v in variants
+        ]
+        return cls(texts, **kwargs)
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        messages = body.get("messages") or []
+        user = str(messages[-1].get("content", "")) if messages else ""
+        shown = self._oracle.shown(user)
+        if len(shown) < 2:
+            return "Scripted answer. <answer>ABSTAIN</answer>"
+        first, second = shown[0][1], shown[1][1]
+        if first == second:
+            return "They meet the same requirements. <answer>ABSTAIN</answer>"
+        with self._lock:
+            right = bool(self._rng.random() < self.p_correct)
+        pick_first = (first > second) == right
+        if pick_first:
+            return "Resume 1 fits better. <answer>first</answer>"
+        return "Resume 2 fits better. <answer>second</answer>"

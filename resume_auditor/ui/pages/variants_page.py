@@ -96,6 +96,14 @@ class VariantsPage(Page):
         self.build_button.clicked.connect(self._build)
         row.addWidget(self.build_button, 0, Qt.AlignmentFlag.AlignTop)
         dl.addLayout(row)
+        # What the study asks that no built case can answer: in plain sight, with the
+        # fix, not in the scrolling notes (the step's mark is ⚠ while it is so)
+        self.unbuilt = QLabel("")
+        self.unbuilt.setWordWrap(True)
+        self.unbuilt.setAccessibleName("Questions this audit cannot answer")
+        self.unbuilt.setStyleSheet("color: #c62828;")
+        self.unbuilt.hide()
+        dl.addWidget(self.unbuilt)
         # What the builders could not make and why: a list of its own that scrolls, so
         # a long one never squeezes the plan table off a 800-pixel-high screen.
         self.notes = QTextBrowser()
@@ -157,6 +165,7 @@ class VariantsPage(Page):
         )
         usable = sum(1 for r in data.resumes if r.status != "error")
         self._show_notes(data.notes)
+        self._show_unbuilt(data)
         notes = ""
         if not data.pairs and not data.case_count:
             self.summary.setText(
@@ -172,6 +181,12 @@ class VariantsPage(Page):
             lambda exc: self.summary.setText(f"Could not count the requests: {exc}"),
             owner=self,
         )
+
+    def _show_unbuilt(self, data: AuditData) -> None:
+        built = bool(data.pairs or data.case_count)
+        lines = [u.line() for u in data.unbuilt] if built else []
+        self.unbuilt.setVisible(bool(lines))
+        self.unbuilt.setText("\n".join(f"⚠ {plain_words(line)}" for line in lines))
 
     def _show_notes(self, notes: list[str]) -> None:
         self.notes.setVisible(bool(notes))
@@ -195,6 +210,8 @@ class VariantsPage(Page):
                 "will be too wide to read much into (marked below). Add resumes, rounds or "
                 "repeats to narrow them."
             )
+        if plan.generation:
+            text += " " + plan.generation
         self.summary.setText(text + notes)
         self.plan_table.setRowCount(len(plan.cells))
         for row, cell in enumerate(plan.cells):
@@ -311,4 +328,8 @@ class VariantsPage(Page):
         )
 
     def status(self, data: AuditData | None) -> str:
-        return "done" if data and (data.pairs or data.case_count) else "todo"
+        """todo before any case is built; ⚠ while a question the study asks has no
+        case (workflow.cases.unbuilt_questions); done only when every one has some."""
+        if not data or not (data.pairs or data.case_count):
+            return "todo"
+        return "problem" if data.unbuilt else "done"

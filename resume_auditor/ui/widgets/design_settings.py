@@ -52,6 +52,12 @@ UNEQUAL_GROUPS = (
     ("cross", "different groups"),
     ("both", "both (same and different groups)"),
 )
+SUMMARY_BLOCK = (
+    ("missing", "where no body edit can be made"),
+    ("always", "always, beside the body edits"),
+    ("only", "only the summary block"),
+    ("never", "never"),
+)
 D2_PROMPTS = (
     ("d2-rating", "Rating 1–5 with a summary first"),
     ("d2-rating-no-scratch", "Rating without scratchpad"),
@@ -217,6 +223,18 @@ class DesignSettings(QTabWidget):
         across.addWidget(self.d1_across)
         across.addStretch(1)
         form.addRow("Unequal pairs are from", across)
+        self.d1_block = _combo(SUMMARY_BLOCK)
+        self.d1_block.setToolTip(
+            "Unequal pairs without a generator model: the resume with a short block in its "
+            "summary that states the job's required qualifications (c), k fewer (c-) or k "
+            "preferred ones more (c+); the rest of the resume is the same in every copy. "
+            "Models tend to miss changes in a summary more than in the body (Castleman et "
+            "al., App. D.1), so the Results break validity down by how a pair was built."
+        )
+        block = QHBoxLayout()
+        block.addWidget(self.d1_block)
+        block.addStretch(1)
+        form.addRow("Qualifications block", block)
         return tab
 
     def _d2_tab(self) -> QWidget:
@@ -404,6 +422,7 @@ class DesignSettings(QTabWidget):
         for k, cb in self.d1_k.items():
             cb.setChecked(k in d1.k)
         _select(self.d1_across, d1.unequal_groups)
+        _select(self.d1_block, d1.summary_block)
 
         d2 = study.d2 or D2Spec()
         self.d2_on.setChecked(study.d2 is not None)
@@ -490,6 +509,7 @@ class DesignSettings(QTabWidget):
                 unequal_groups=str(self.d1_across.currentData()),
                 pair_types=tuple(k for k, cb in self.d1_types.items() if cb.isChecked())
                 or old.pair_types,
+                summary_block=str(self.d1_block.currentData()),
             )
         if self.d2_on.isChecked():
             old2 = base.d2 or D2Spec()

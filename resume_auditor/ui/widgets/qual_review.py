@@ -138,6 +138,7 @@ class QualReview(QWidget):
         self._cancel: threading.Event | None = None
         self._relay = _Relay(self)
         self._relay.progress.connect(self._progress)
+        self._user_picked = False  # the user chose a generator in the dialog
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -241,6 +242,11 @@ class QualReview(QWidget):
         if gen is not None and gen.generators and self._cancel is None:
             g = gen.generators[0]
             self.picker.set_spec(g.provider, g.base_url, g.model)
+        elif not self._user_picked and self._cancel is None:
+            # no generator chosen yet: offer the model the audit tests, whose key (or
+            # local server) the user already has; any other can be picked instead
+            m = study.model
+            self.picker.set_spec(m.provider, m.base_url, m.model)
         self._show_generator()
         keep = self._current_id()
         self._texts = sorted(texts, key=lambda q: (q.resume_id, q.kind.value, q.k, q.id or 0))
@@ -286,10 +292,12 @@ class QualReview(QWidget):
         flagged = sum(1 for q in self._texts if q.checks and not q.verified)
         if not self._texts:
             self.status.setText(
-                "No variant texts yet. Without a generator model the cases use name swaps and "
-                "copies with a required line deleted only. Choose a generator model and press "
-                "Write variants for copies with extra preferred skills, reworded copies and "
-                "just-qualified versions."
+                "No variant texts yet. Without a generator model the cases use name swaps, "
+                "copies with a required line deleted, and copies whose qualifications block "
+                "in the summary states more or fewer of the job's qualifications (the rest of "
+                "the resume unchanged). Choose a generator model (the model under test is "
+                "offered) and press Write variants for edits in the body itself, reworded "
+                "copies and just-qualified versions."
             )
         elif self._cancel is None:
             used_count = sum(1 for q in self._texts if q.usable())
@@ -390,6 +398,8 @@ class QualReview(QWidget):
         before = self.picker.spec(ModelSpec())
         if self._dialog.exec() != QDialog.DialogCode.Accepted:
             self.picker.set_spec(before.provider, before.base_url, before.model)
+        else:
+            self._user_picked = True
         self._show_generator()
 
     def _generation_spec(self) -> GenerationSpec | None:
