@@ -201,36 +201,54 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     return out
 
 
-# A labelled detail that identifies the person, on its own line or after a separator:
-# "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar", "Passport No: K1234567".
-# Stated group facts ("Nationality:", "Religion:", "Marital Status:") are demographic
-# mentions instead (demographics.py): shown to the user, who decides.
-_PERSONAL = re.compile(
-    r"(?im)(?:^|[|\u2022\u00b7]|\s{3,})[ \t*\-\u2022]*(?P<label>"
-    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|born(?=\s*:)|place\s+of\s+birth|"
+# A labelled personal detail: "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar",
+# "Gender : Female", "Marital Status: Single", "Passport No: K1234567". None is a
+# qualification; each identifies the person or states a group, so its value is a slot
+# withheld in every copy. The labels are found anywhere on a line, so that a whole
+# "Personal Information" block printed on one line ("DOB : 1/2/1990 Gender : Female
+# Nationality : Indian") gives one value per label, each ending where the next starts.
+_PERSONAL_LABEL = re.compile(
+    r"(?i)(?<![\w'\u2019])(?P<label>"
+    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|birthday|born|place\s+of\s+birth|"
+    r"age|gender|sex|nationality|citizenship|marital\s+status|civil\s+status|religion|caste|"
+    r"blood\s+group|height|weight|"
     r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
     r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
     r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
-    r"aadhaa?r(?:\s+(?:no\.?|number))?|pan(?:\s+(?:no\.?|number))|ssn|"
-    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
-    r")[ \t]*(?:[:\-\u2013=][ \t]*|\t+|[ \t]{2,})(?P<value>[^\n|\u2022]{1,80})"
+    r"aadhaa?r(?:\s+(?:card\s+)?(?:no\.?|number))?|pan(?:\s+(?:card\s+)?(?:no\.?|number))|ssn|"
+    r"social\s+security(?:\s+(?:no\.?|number))?|"
+    r"driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
+    r")(?![\w'])[ \t]*(?:[:\uff1a=][ \t]*|[\-\u2013][ \t]+|\t+|[ \t]{2,})"
 )
+# Where a labelled field may start: a line, or after a separator on one ("| DOB: ...").
+_FIELD_BEFORE = re.compile(r"(?:^|[|\u2022\u00b7,;]|\s)[ \t*\-\u2022]*$")
+_VALUE_END = re.compile(r"[|\u2022\u00b7\n]|\s{3,}")
 
 
 def find_personal_details(text: str) -> list[Span]:
-    """The values of labelled identifying details (the label itself stays).
+    """The values of labelled personal details (the label itself stays).
 
     A birth date, a parent's name or an ID number identifies the person (and a
-    birth date says the age); none is a qualification, so every variant shows
-    them withheld.
+    birth date says the age); gender, nationality, marital status or religion
+    state a group. None is a qualification, so every variant shows them withheld.
+    A label needs a colon, "=", a tab or a wide gap after it ("born in 1990" is
+    prose), and a value runs to the next label, a separator or the line's end.
     """
+    labels = [
+        m
+        for m in _PERSONAL_LABEL.finditer(text)
+        if _FIELD_BEFORE.search(text[text.rfind("\n", 0, m.start()) + 1 : m.start()])
+    ]
     out: list[Span] = []
-    for m in _PERSONAL.finditer(text):
-        value = m.group("value").rstrip(" \t.,;")
+    for i, m in enumerate(labels):
+        stop = _VALUE_END.search(text, m.end())
+        end = stop.start() if stop else len(text)
+        if i + 1 < len(labels) and labels[i + 1].start() < end:
+            end = labels[i + 1].start()
+        value = text[m.end() : end].rstrip(" \t.,;:")
         if not value.strip() or len(value.split()) > 10:
             continue
-        start = m.start("value")
-        out.append((start, start + len(value), 0.85))
+        out.append((m.end(), m.end() + len(value), 0.85))
     return out
 
 

@@ -21,7 +21,7 @@ from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, LoadedDocument, load_file
 from resume_auditor.documents.resumecheck import job_warnings, resume_warnings
 from resume_auditor.documents.screening import screen
-from resume_auditor.domain.identity import NAME_KINDS, Template
+from resume_auditor.domain.identity import NAME_KINDS, SlotKind, Template
 from resume_auditor.domain.job import Job
 
 
@@ -120,12 +120,16 @@ def notice(findings: list[Finding], warnings: list[str]) -> str:
 def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
     """Identity, findings and warnings for an already loaded resume."""
     template = find_identity(doc.text)
-    names = [(s.start, s.end) for s in template.slots if s.kind in NAME_KINDS]
+    taken = [
+        (s.start, s.end)
+        for s in template.slots
+        if s.kind in NAME_KINDS or s.kind is SlotKind.PERSONAL
+    ]
     mentions = [
         f
         for f in find_demographic_mentions(doc.text)
-        # "Christian Okafor" is a name, not a religion
-        if not any(f.start < e and f.end > s for s, e in names)
+        # "Christian Okafor" is a name, not a religion; "Nationality: Indian" is withheld
+        if not any(f.start < e and f.end > s for s, e in taken)
     ]
     findings = _with_pages(screen(doc.text, doc.findings) + mentions, doc)
     warnings = list(doc.warnings) + resume_warnings(doc.text, doc.filename)

@@ -57,6 +57,20 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
     return out
 
 
+def no_usable_resume(result: ResultFile) -> str:
+    """Why no resume can be used: each refused file by name, with its reason."""
+    refused = [r for r in result.resumes() if r.status == "error"]
+    if not refused:
+        return "The audit has no resume yet. Add at least one readable resume."
+    reasons = " ".join(
+        f"{r.filename}: {r.message or 'could not be read.'}".rstrip() for r in refused
+    )
+    return (
+        f"None of the audit's resumes can be used ({len(refused)} refused). {reasons} "
+        "Add at least one readable resume."
+    )
+
+
 Details = dict[tuple[int, str, int], tuple[str, str, str]]
 
 
@@ -104,9 +118,7 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
         result.clear_cases()
         sets = text_sets(result, job, config)
         if not sets:
-            raise StudyError(
-                "None of the audit's resumes can be used. Add at least one readable resume."
-            )
+            raise StudyError(no_usable_resume(result))
         details: Details = {}
         for _, texts in sets:
             details |= text_details_of(texts, job)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts import get_preset
@@ -137,7 +138,7 @@ def plan_run(
             else ""
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
-    plan.notes = _checklist_notes(result, study, set(cells))
+    plan.notes = _checklist_notes(result, study, set(cells)) + _doubt_notes(result)
     plan.power = design_power_lines(
         _sizes(result, study), active_thresholds().value("group_gap_alpha")
     )
@@ -164,6 +165,20 @@ def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) ->
         "requirements on the Job page (or as `required` in the study file), then build "
         "the test cases again."
     ]
+
+
+def _doubt_notes(result: ResultFile) -> list[str]:
+    """The parser's doubts about a checklist nobody has edited since it was read."""
+    try:
+        job = result.job()
+    except ResultFileError:
+        return []
+    if not job.required or not job.text.strip():
+        return []  # an empty list has its own note above
+    reading = read_checklist(job.text, job.title)
+    if reading.job.qualifications != job.qualifications:
+        return []  # edited by hand: the user has looked at it
+    return [f"\u26a0 Job checklist: {note}" for note in reading.notes]
 
 
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
