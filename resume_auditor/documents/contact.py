@@ -142,13 +142,39 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
-_HANDLE = re.compile(r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@])")
+_HANDLE = re.compile(
+    r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"
+    r"(?:@[A-Za-z0-9](?:[A-Za-z0-9\-.]{0,60}[A-Za-z0-9])?)?(?![\w@])"  # "@jane@mastodon.social"
+)
 
 
 def find_handles(text: str, end: int, start: int = 0) -> list[Span]:
     """Social handles ("@jane_codes") between start and end: the contact block only,
     since elsewhere "@Acme" is more often a company than the candidate."""
     return [(m.start(), m.end(), 0.75) for m in _HANDLE.finditer(text, start, end)]
+
+
+_HEADER_NUMBER = re.compile(r"(?<![\w+.\-/])\+?\(?\d[\d \t().\-\u2010-\u2013]{5,22}\d(?![\w/])")
+
+
+def find_header_numbers(text: str, end: int, start: int = 0) -> list[Span]:
+    """A number of 7 to 15 digits in two or more groups in the contact block: a phone
+    written in a shape the general finder does not trust ("000-00-0000", "0541 99 99"),
+    since the only long numbers a contact block holds are phone numbers (dates and
+    year ranges excepted)."""
+    out: list[Span] = []
+    for m in _HEADER_NUMBER.finditer(text, start, end):
+        raw = m.group(0).rstrip(" \t-.(")
+        groups = re.findall(r"\d+", raw)
+        digits = sum(len(g) for g in groups)
+        if not 7 <= digits <= 15 or len(groups) < 2 or "\n" in raw:
+            continue
+        if re.fullmatch(r"\d{5}-\d{4}", raw.strip()):
+            continue  # ZIP+4
+        if all(_YEAR.match(g) for g in groups if len(g) == 4) and any(len(g) == 4 for g in groups):
+            continue  # "2019 - 2021", "05/2019 - 2021"
+        out.append((m.start(), m.start() + len(raw), 0.7))
+    return out
 
 
 def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
@@ -162,6 +188,23 @@ def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
     return out
 
 
+def _mask_contacts(text: str) -> str:
+    """`text` with emails, links and phone-like numbers turned into a separator and
+    spaces (the same length): on a contact line run together ("jo@x.org 555-0100
+    12 Elm St, Town, 00000 Country") the address is then a segment of its own."""
+    chars = list(text)
+    for pattern in (EMAIL, _URL, _HEADER_NUMBER):
+        for m in pattern.finditer(text):
+            if pattern is _URL and not (m.group("scheme") or m.group("www") or m.group("path")):
+                continue
+            if pattern is _HEADER_NUMBER and len(re.findall(r"\d", m.group(0))) < 7:
+                continue
+            for i in range(m.start(), m.end()):
+                if chars[i] != "\n":
+                    chars[i] = "|" if i == m.start() else " "
+    return "".join(chars)
+
+
 def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     """An address segment of a header line that the street pattern does not read.
 
@@ -172,7 +215,7 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     """
     out: list[Span] = []
     pos = start
-    for line in text[start:end].split("\n"):
+    for line in _mask_contacts(text[start:end]).split("\n"):
         cursor = 0
         for piece in _SEGMENT_SPLIT.split(line):
             at = line.find(piece, cursor) if piece else -1
@@ -192,6 +235,8 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
                 ok = True
             elif _STREET_START.match(segment) and "," in segment:
                 ok = bool(re.search(rf"\b(?:{_REGION})\b|{_ZIP}|{COUNTRIES}", segment))
+            elif segment.count(",") >= 2 and re.search(r"(?<![\d\-/])\d{4,6}(?![\d\-/])", segment):
+                ok = True  # "Street, Town, 00000 Country": parts and a postcode
             else:
                 ok = False
             if ok:
@@ -249,6 +294,38 @@ def find_personal_details(text: str) -> list[Span]:
         if not value.strip() or len(value.split()) > 10:
             continue
         out.append((m.end(), m.end() + len(value), 0.85))
+    return out
+
+
+# Japanese and Korean resume forms (rirekisho): a label, then its value on the same line
+# or, when the label stands alone, on the next. ふりがな is the kana reading of the
+# field below it (the name, the address): as identifying as the field itself.
+_CJK_FIELD = re.compile(
+    r"(?m)^[ \t\u3000]*(?P<label>生\s*年\s*月\s*日|ふりがな|フリガナ|性\s*別|国\s*籍|本\s*籍|"
+    r"現\s*住\s*所|住\s*所|連\s*絡\s*先|생\s*년\s*월\s*일|주\s*소|성\s*별)"
+    r"[ \t\u3000]*[:：]?[ \t\u3000]*(?P<value>[^\n]*)"
+)
+_CJK_ADDRESS_LABELS = ("住", "連", "주")
+_POSTCODE_ONLY = re.compile(r"^〒?\s*\d{3}-?\d{4}$")
+
+
+def find_cjk_fields(text: str) -> list[tuple[int, int, float, bool]]:
+    """(start, end, confidence, is_address) for labelled fields of a CJK resume form."""
+    out: list[tuple[int, int, float, bool]] = []
+    for m in _CJK_FIELD.finditer(text):
+        start, end = m.start("value"), m.end("value")
+        value = m.group("value").strip()
+        nxt = text.find("\n", end + 1)
+        next_line = text[end + 1 : nxt if nxt >= 0 else len(text)]
+        address = any(c in m.group("label") for c in _CJK_ADDRESS_LABELS)
+        if (not value or (address and _POSTCODE_ONLY.match(value))) and next_line.strip():
+            end = end + 1 + len(next_line.rstrip())  # the value is (also) on the next line
+            if not value:
+                start = end - len(next_line.strip())
+        while start < end and text[start] in " \t\u3000":
+            start += 1
+        if start < end:
+            out.append((start, end, 0.8, address))
     return out
 
 

@@ -123,6 +123,8 @@ def find_identity(text: str) -> Template:
         slots.add(start, end, SlotKind.PHONE, conf)
     for start, end, conf in contact.find_personal_details(text):
         slots.add(start, end, SlotKind.PERSONAL, conf)
+    for start, end, conf, is_address in contact.find_cjk_fields(text):
+        slots.add(start, end, SlotKind.ADDRESS if is_address else SlotKind.PERSONAL, conf)
     blocks = _contact_blocks(text)
     for start, end, conf, street in contact.find_labelled_addresses(text):
         if street:
@@ -146,6 +148,8 @@ def find_identity(text: str) -> Template:
             slots.add(start, end, SlotKind.LOCATION, conf)
         for start, end, conf in contact.find_handles(text, hi, lo):
             slots.add(start, end, SlotKind.LINK, conf)
+        for start, end, conf in contact.find_header_numbers(text, hi, lo):
+            slots.add(start, end, SlotKind.PHONE, conf)
     _titles(text, name, slots)
     for m in _PRONOUN.finditer(text):
         slots.add(m.start(1), m.end(1), _pronoun_kind(text, m), 0.85)
