@@ -35,14 +35,16 @@ def test_no_request_body_carries_a_real_detail_on_the_dev_corpus() -> None:
     assert leaks == []
 
 
-ONE_LINE_BLOCK = """Meera Pillai
-meera.pillai@example.org | +91 98765 43210
-Personal Information Date of Birth : 04/11/1996 Gender : Female Nationality : Indian Marital Status : Single Father's Name : Raghavan Pillai
-Experience
-Staff nurse, City Hospital, 2019 - 2024. Cared for 30 patients a shift.
-Education
-B.Sc. Nursing, 2019
-"""
+ONE_LINE_BLOCK = (
+    "Meera Pillai\n"
+    "meera.pillai@example.org | +91 98765 43210\n"
+    "Personal Information Date of Birth : 04/11/1996 Gender : Female Nationality : Indian "
+    "Marital Status : Single Father's Name : Raghavan Pillai\n"
+    "Experience\n"
+    "Staff nurse, City Hospital, 2019 - 2024. Cared for 30 patients a shift.\n"
+    "Education\n"
+    "B.Sc. Nursing, 2019\n"
+)
 
 
 def test_a_one_line_personal_details_block_never_reaches_the_model(tmp_path: Path) -> None:
