@@ -140,7 +140,38 @@ def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
             "If the resume does carry a name, mark it by hand so the real one is replaced."
         )
     findings.sort(key=lambda f: (f.start, f.kind))
-    return ResumeExtraction(doc, template, findings, warnings)
+    return ResumeExtraction(doc, _with_instructions(template, findings), findings, warnings)
+
+
+def _with_instructions(template: Template, findings: list[Finding]) -> Template:
+    """The template with each instruction to an AI as a slot: removed from every copy
+    unless the study keeps them (workflow/cases.py drops the slots then). An
+    instruction overlapping an identity slot is cut around it."""
+    from resume_auditor.documents.findings import FindingKind
+    from resume_auditor.domain.identity import Slot
+
+    taken = sorted((s.start, s.end) for s in template.slots)
+    added: list[Slot] = []
+    for f in findings:
+        if f.kind is not FindingKind.PROMPT_INJECTION:
+            continue
+        pieces = []
+        cursor = f.start
+        for lo, hi in taken:
+            if hi <= cursor:
+                continue
+            if lo >= f.end:
+                break
+            if lo > cursor:
+                pieces.append((cursor, lo))
+            cursor = max(cursor, hi)
+        if cursor < f.end:
+            pieces.append((cursor, f.end))
+        for start, end in pieces:
+            if template.text[start:end].strip():
+                added.append(Slot(start, end, SlotKind.INSTRUCTION, template.text[start:end], 0.9))
+        taken = sorted([*taken, *pieces])
+    return template.with_slots([*template.slots, *added]) if added else template
 
 
 def extract_resume(
@@ -218,7 +249,11 @@ def _describe_findings(findings: list[Finding], text: str) -> list[str]:
 
     if not findings:
         return ["Findings: none"]
-    out = [f"Findings ({len(findings)}), shown to you before any run; nothing was removed:"]
+    out = [
+        f"Findings ({len(findings)}), shown to you before any run. Instructions to an AI are "
+        "removed from every test copy unless the study keeps them (variants.keep_instructions); "
+        "the rest is kept as it is:"
+    ]
     for f in findings:
         where = f", page {f.page}" if f.page is not None else ""
         out.append(

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from resume_auditor.domain.case import VariantKind
+from resume_auditor.domain.identity import SlotKind
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
@@ -51,6 +52,10 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
         else:
             saved = result.resume_template(record.id) or {"slots": []}
             template = template_from_json(record.text, saved)
+        if config.keep_instructions:  # the study tests what the instructions do
+            template = template.with_slots(
+                s for s in template.slots if s.kind is not SlotKind.INSTRUCTION
+            )
         rng = random.Random(f"texts:{config.seed}:{record.id}")
         deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
         out.append((record.filename, merge_texts(deterministic, stored)))

@@ -22,6 +22,7 @@ from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.workflow.execute import run_prices
+from resume_auditor.workflow.identity_check import identity_lines, real_details_sent
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
@@ -41,6 +42,7 @@ class RunPlan:
     small_cell: int = 30
     notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
     power: list[str] = field(default_factory=list)
+    identity: list[str] = field(default_factory=list)  # real details the copies still carry
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -92,6 +94,7 @@ class RunPlan:
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
         out += [f"Note: {n}" for n in self.notes]
+        out += self.identity
         out += self.power
         return out
 
@@ -103,6 +106,7 @@ class RunPlan:
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
             "notes": self.notes,
+            "identity": self.identity,
             "power": self.power,
         }
 
@@ -139,6 +143,7 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells)) + _doubt_notes(result)
+    plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
     plan.power = design_power_lines(
         _sizes(result, study), active_thresholds().value("group_gap_alpha")
     )
