@@ -188,6 +188,38 @@ def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
     return out
 
 
+_REST_OF_ADDRESS = re.compile(
+    r"[ \t]*,(?:[ \t]*,?[ \t]*[A-Z\u00c0-\u00de\d][\w.'\u2019\-]*)*[ \t]*,?[ \t]*$"
+)
+_NEXT_ADDRESS_LINE = re.compile(
+    rf"[ \t]*(?:[A-Z\u00c0-\u00de][\w.'\u2019\-]*,?[ \t]+)*"
+    rf"(?:{_REGION}|{COUNTRIES}|\d[A-Z]{{2}}\b|[A-Z]\d[A-Z] ?\d[A-Z]\d|"
+    rf"[A-Z]{{1,2}}\d[A-Z\d]? ?\d[A-Z]{{2}}|\d{{4,6}})"
+    rf"(?:[ \t,]+(?:{_ZIP}|\d{{4,6}}|{COUNTRIES}|[A-Z][\w.\-]*))*[ \t]*\.?$"
+)
+
+
+def extend_address(text: str, start: int, end: int) -> int:
+    """The end of an address found at start..end, taken on to the rest of its line when
+    that is only place names ("48 Linden Avenue, Evanston,") and on to the next line
+    when the address was broken there by a narrow column ("IL 60201", "Karnataka
+    560001, India"): a city or postcode left behind is still the candidate's."""
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = _REST_OF_ADDRESS.match(text, end, line_end)
+    if rest:
+        end = len(text[:line_end].rstrip(" \t"))
+    broken = text[start:end].rstrip().endswith(",") or re.search(
+        r"\b[A-Z]{1,2}\d[A-Z\d]?$", text[start:end]
+    )
+    if broken and line_end < len(text):
+        nxt_end = text.find("\n", line_end + 1)
+        nxt_end = len(text) if nxt_end < 0 else nxt_end
+        if 2 <= nxt_end - line_end <= 60 and _NEXT_ADDRESS_LINE.match(text, line_end + 1, nxt_end):
+            end = len(text[:nxt_end].rstrip(" \t."))
+    return end
+
+
 def _mask_contacts(text: str) -> str:
     """`text` with emails, links and phone-like numbers turned into a separator and
     spaces (the same length): on a contact line run together ("jo@x.org 555-0100
@@ -235,8 +267,8 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
                 ok = True
             elif _STREET_START.match(segment) and "," in segment:
                 ok = bool(re.search(rf"\b(?:{_REGION})\b|{_ZIP}|{COUNTRIES}", segment))
-            elif segment.count(",") >= 2 and re.search(r"(?<![\d\-/])\d{4,6}(?![\d\-/])", segment):
-                ok = True  # "Street, Town, 00000 Country": parts and a postcode
+            elif "," in segment and re.search(r"(?<![\d\-/])\d{4,6}(?![\d\-/])", segment):
+                ok = True  # "Street, Town, 00000 Country", "Calle Mayor 12, 28013 Madrid"
             else:
                 ok = False
             if ok:
@@ -252,7 +284,7 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
 # withheld in every copy. The labels are found anywhere on a line, so that a whole
 # "Personal Information" block printed on one line ("DOB : 1/2/1990 Gender : Female
 # Nationality : Indian") gives one value per label, each ending where the next starts.
-_PERSONAL_LABEL = re.compile(
+PERSONAL_LABEL = re.compile(
     r"(?i)(?<![\w'\u2019])(?P<label>"
     r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|birthday|born|place\s+of\s+birth|"
     r"age|gender|sex|nationality|citizenship|marital\s+status|civil\s+status|religion|caste|"
@@ -281,20 +313,43 @@ def find_personal_details(text: str) -> list[Span]:
     """
     labels = [
         m
-        for m in _PERSONAL_LABEL.finditer(text)
+        for m in PERSONAL_LABEL.finditer(text)
         if _FIELD_BEFORE.search(text[text.rfind("\n", 0, m.start()) + 1 : m.start()])
     ]
     out: list[Span] = []
     for i, m in enumerate(labels):
-        stop = _VALUE_END.search(text, m.end())
-        end = stop.start() if stop else len(text)
-        if i + 1 < len(labels) and labels[i + 1].start() < end:
-            end = labels[i + 1].start()
-        value = text[m.end() : end].rstrip(" \t.,;:")
+        limit = labels[i + 1].start() if i + 1 < len(labels) else len(text)
+        start, end = _value_span(text, m.end(), limit)
+        if start == end and end < limit and text[end : end + 1] == "\n":
+            start, end = _value_span(text, end + 1, limit)  # "Nationality :" / "Indian"
+        elif (
+            end < limit
+            and text[end : end + 1] == "\n"
+            and "name" in m.group("label").lower()
+            and len(text[start:end].split()) == 1  # a first name alone: the rest wrapped
+        ):
+            more = _NAME_WRAP.match(text, end + 1, limit)  # "Father's Name : Javier" / "Fernández"
+            if more:
+                end = more.end()
+        value = text[start:end].rstrip(" \t.,;:")
         if not value.strip() or len(value.split()) > 10:
             continue
-        out.append((m.end(), m.end() + len(value), 0.85))
+        out.append((start, start + len(value), 0.85))
     return out
+
+
+_NAME_WRAP = re.compile(
+    r"[A-Z\u00c0-\u00de][\w'\u2019\-]*(?: [A-Z\u00c0-\u00de][\w'\u2019\-]*)?(?=[ \t]*(?:\n|$))"
+)
+
+
+def _value_span(text: str, start: int, limit: int) -> tuple[int, int]:
+    """A value from `start`: to a separator, the line's end or the next label."""
+    while start < limit and text[start] in " \t":
+        start += 1
+    stop = _VALUE_END.search(text, start)
+    end = min(stop.start() if stop else len(text), limit)
+    return start, max(start, end)
 
 
 # Japanese and Korean resume forms (rirekisho): a label, then its value on the same line

@@ -111,6 +111,7 @@ _BOILERPLATE = re.compile(
 _EMOJI = re.compile(r"^\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+")
 _HEADING_MD = re.compile(r"^\s*(#{1,6})\s+(.*\S)\s*$")
 _LABEL = re.compile(r"^\s*\**([^\W\d_][\w' /&().,\-]{1,45}?)\**\s*:\s*\**\s*(\S.*)$")
+_NUMBERED_HEADING = re.compile(r"^(?:\d{1,2}|[IVX]{1,4})[.)]\s+(\S.{0,40}?):?\s*$")
 _ENUMERATED = re.compile(r"^\(?[A-Za-z0-9ivx]{1,3}[.)]\s+")
 _TAG_REQUIRED = re.compile(r"\((?:required|requerido|obligatorio|erforderlich|requis)\)", re.I)
 _MARKED_PREFERRED = re.compile(
@@ -216,7 +217,12 @@ def _heading(line: str) -> _Heading | None:
     if md:
         return _Heading(md.group(2).strip("*_: "), len(md.group(1)) / 10)
     stripped = _EMOJI.sub("", line).strip()  # "🧠 What you'll need" is a heading
-    if not stripped or _BULLET.match(stripped):
+    if not stripped:
+        return None
+    numbered = _NUMBERED_HEADING.match(stripped)
+    if numbered and (_names_a_section(numbered.group(1)) or _names_a_topic(numbered.group(1))):
+        return _Heading(numbered.group(1).rstrip(":"), 3)  # "2. Qualifications"
+    if _BULLET.match(stripped):
         return None
     bold = stripped.startswith("**") and stripped.rstrip(":").endswith("**")
     bare = stripped.replace("**", "").strip("_").strip()
@@ -373,7 +379,7 @@ def _plain(text: str) -> tuple[str, list[str]]:
     if len(_HTML_TAG.findall(text)) >= 2:
         text = _html_to_lines(text)
         done.append("HTML tags were removed")
-    if re.search(r"&(?:[a-z]{2,8}|#\d{2,5});", text):
+    if re.search(r"&(?:[a-z]{2,8}|#\d{2,5}|#x[0-9a-f]{1,5});", text, re.I):
         text = _unescape(text)
     text = text.replace("\\:", ":").replace("\u2019", "'").replace("\u2018", "'")
     # a bullet glyph alone on its line, its text on the next (PDF text layers)

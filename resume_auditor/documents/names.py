@@ -34,7 +34,13 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from resume_auditor.documents.contact import EMAIL, STATE_NAMES, US_STATES
+from resume_auditor.documents.contact import (
+    EMAIL,
+    PERSONAL_LABEL,
+    STATE_NAMES,
+    US_STATES,
+    find_personal_details,
+)
 from resume_auditor.documents.sections import EXPERIENCE, heading_of
 
 # How many non-blank lines from the top the name is looked for in (a sidebar
@@ -291,6 +297,9 @@ def parse_name_line(line: str) -> tuple[int, int, tuple[str, ...]] | None:
         offset += title.end()
         rest = rest[title.end() :]
     segment = _SEPARATORS.split(rest, maxsplit=1)[0].rstrip("*_ ")
+    following = PERSONAL_LABEL.search(segment)  # "Name : Jo Roe Date of Birth : ..."
+    if following is not None and following.start() > 0:
+        segment = segment[: following.start()].rstrip(" ,;")
     inverted = _inverted(segment)
     if inverted is not None:
         start = offset + rest.index(segment.strip())
@@ -326,6 +335,9 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
     prose = re.sub(r"\S*(?:@|/|\.\w)\S*", " ", text[:20000])  # not emails, links, handles
     lower = frozenset(re.findall(r"(?<![\w\-])[a-z]{3,}(?![\w\-])", prose))
     lines = _header_lines(text, max_lines)
+    # a parent's or spouse's name ("Father's Name: Tomasz Kowalski") is not the candidate's
+    others = [(s, e) for s, e, _ in find_personal_details(text[:20000])]
+    labels = [m.start() for m in PERSONAL_LABEL.finditer(text[:20000])]
     best: tuple[float, int, Name] | None = None
     for index, (pos, line, zone) in enumerate(lines):
         if zone == "references":
@@ -342,6 +354,14 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
             continue
         labelled = bool(_LABEL.match(line))
         for start, end, tokens, glued in _candidates(lines, index):
+            if any(start < e and end > s for s, e in others):
+                continue
+            cut = next((at for at in labels if start < at < end), None)
+            if cut is not None:  # "Name : Jo Roe Date" / "of Birth : ...": the label's first word
+                end = start + len(text[start:cut].rstrip(" ,;"))
+                tokens = tuple(text[start:end].split())
+                if len(tokens) < 2:
+                    continue
             score = _evidence(tokens, index, labelled, emails, lower)
             in_email = _in_email(list(tokens), emails)
             if (zone == "body" or glued) and not in_email:
@@ -365,7 +385,8 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
         if found is not None and not _vetoed(found[2]):
             start, end, tokens = found
             at = labelled_line.start()
-            return Name(tokens, at + start, at + end, 0.9)
+            if not any(at + start < e and at + end > s for s, e in others):
+                return Name(tokens, at + start, at + end, 0.9)
     return _name_from_email(text)
 
 
