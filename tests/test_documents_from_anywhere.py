@@ -225,3 +225,14 @@ def test_the_job_kind_of_a_tagged_heading_is_its_tag() -> None:
     reading = read_checklist("## Skills (required)\n- Welding\n- Blueprint reading\n")
     assert all(q.kind is QualKind.REQUIRED for q in reading.job.qualifications)
     assert len(reading.job.qualifications) == 2
+
+
+def test_a_soft_hyphen_drawn_inside_a_pdf_line_is_a_hyphen() -> None:
+    from resume_auditor.documents.cleanup import clean_line
+
+    # LuaTeX draws its hyphen glyph as U+00AD: "multi-account" must not become one word
+    assert clean_line("in multi\u00adaccount setups", drawn_hyphens=True) == (
+        "in multi-account setups"
+    )
+    # elsewhere (Word, HTML) a soft hyphen is an invisible break point
+    assert clean_line("infor\u00admation") == "information"
