@@ -55,8 +55,7 @@ def _resume_problems(producer: str) -> tuple[int, list[str]]:
             wrong.append(f"name found {score.found_name!r}")
         spans = [(s.start, s.end) for s in result.template.slots]
         for value in truth.personal:
-            label, _, detail = value.rpartition(":")
-            if not _covered(doc.text, spans, detail.strip() if label else value):
+            if not _covered(doc.text, spans, value):
                 wrong.append(f"personal detail {value!r} left")
         if wrong:
             problems.append(f"{shape.id}: {wrong}")

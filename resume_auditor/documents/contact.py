@@ -18,7 +18,7 @@ _TLDS = (
 )
 _URL = re.compile(
     r"(?<![\w@.\-/])"
-    r"(?:(?P<scheme>https?://)|(?P<www>www\.))?"
+    r"(?:(?P<scheme>https?://[ \t]*\n?[ \t]*)|(?P<www>www\.))?"  # a scheme the line broke
     r"(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+(?P<tld>[A-Za-z]{2,24}))"
     r"(?P<path>/[^\s,;|()<>\"']*)?",
 )
@@ -331,6 +331,10 @@ def find_personal_details(text: str) -> list[Span]:
             more = _NAME_WRAP.match(text, end + 1, limit)  # "Father's Name : Javier" / "Fernández"
             if more:
                 end = more.end()
+        elif end < limit and text[end : end + 1] == "\n" and _UNFINISHED.search(text, start, end):
+            more = _VALUE_REST.match(text, end + 1, limit)  # "30 de enero de" / "1992"
+            if more:
+                end = more.end()
         value = text[start:end].rstrip(" \t.,;:")
         if not value.strip() or len(value.split()) > 10:
             continue
@@ -338,6 +342,10 @@ def find_personal_details(text: str) -> list[Span]:
     return out
 
 
+# A value the line broke before its end: it ends with a connecting word or a day and
+# month, and the next line starts with a number ("30 de enero de" / "1992").
+_UNFINISHED = re.compile(r"(?:\b(?:de|del|of|the|von|van|da|di)|\d{1,2}\s+[^\W\d_]+)[ \t]*$", re.I)
+_VALUE_REST = re.compile(r"[ \t]*\d{1,4}\b[^\n|\u2022]{0,20}?(?=[ \t]*(?:\n|$))")
 _NAME_WRAP = re.compile(
     r"[A-Z\u00c0-\u00de][\w'\u2019\-]*(?: [A-Z\u00c0-\u00de][\w'\u2019\-]*)?(?=[ \t]*(?:\n|$))"
 )

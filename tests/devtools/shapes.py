@@ -231,7 +231,7 @@ def _personal_fields(p: Person, shape: ResumeShape) -> list[tuple[str, str]]:
 
 
 def _truth(p: Person, shape: ResumeShape) -> ResumeTruth:
-    personal = [p.birth, p.father, f"Gender : {p.gender}", f"Gender: {p.gender}"]
+    personal = [p.birth, p.gender, p.nationality, p.marital, p.father]
     return ResumeTruth(
         p.name,
         p.email,
