@@ -236,3 +236,22 @@ def test_a_soft_hyphen_drawn_inside_a_pdf_line_is_a_hyphen() -> None:
     )
     # elsewhere (Word, HTML) a soft hyphen is an invisible break point
     assert clean_line("infor\u00admation") == "information"
+
+
+def test_extract_marks_a_doubtful_checklist(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    job = tmp_path / "job.txt"
+    job.write_text(
+        "Warehouse Lead\nRequirements\n- Forklift certification\nAbout the team\n"
+        "- 3 years of warehouse experience\n- Must be able to lift 50 lbs\n"
+        "- Ability to work nights\n- Experience with SAP is required\n"
+        "- Bachelor's degree in logistics\n"
+    )
+    assert main(["extract", "--job", str(job)]) == 0
+    out = capsys.readouterr().out
+    assert "\u26a0 The checklist may be wrong" in out and "worded like qualifications" in out
+    assert main(["extract", "--job", str(job), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["checklist_doubts"]

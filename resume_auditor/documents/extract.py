@@ -191,11 +191,13 @@ class JobExtraction:
     job: Job
     findings: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)  # why the checklist may be wrong
 
     def to_json(self, include_text: bool = True) -> dict[str, Any]:
         out = _document_json(self.document)
         out["warnings"] = self.warnings
         out["title"] = self.job.title
+        out["checklist_doubts"] = self.doubts
         out["qualifications"] = [
             {"text": q.text, "kind": q.kind.value, "type": q.qtype.value}
             for q in self.job.qualifications
@@ -212,7 +214,7 @@ def analyse_job(doc: LoadedDocument, title: str = "") -> JobExtraction:
     # why the checklist is empty or doubtful, and what to do (jobparse.read_checklist)
     warnings = list(doc.warnings) + job_warnings(doc.text, doc.filename) + reading.notes
     findings = _with_pages(screen(doc.text, doc.findings), doc)
-    return JobExtraction(doc, job, findings, warnings)
+    return JobExtraction(doc, job, findings, warnings, list(reading.notes))
 
 
 def extract_job(
@@ -282,11 +284,15 @@ def describe(result: ResumeExtraction | JobExtraction) -> str:
     else:
         job = result.job
         lines.append(f"Title: {job.title}")
+        if result.doubts:
+            lines.append("\u26a0 The checklist may be wrong; check it against the posting:")
+            lines.extend(f"  \u26a0 {d}" for d in result.doubts)
         for label, quals in (("Required", job.required), ("Preferred", job.preferred)):
             lines.append(f"{label} ({len(quals)}):")
             lines.extend(f"  - [{q.qtype.value}] {q.text}" for q in quals)
     lines.extend(_describe_findings(result.findings, doc.text))
-    if result.warnings:
+    shown = set(result.doubts) if isinstance(result, JobExtraction) else set()
+    if [w for w in result.warnings if w not in shown]:
         lines.append("Warnings:")
-        lines.extend(f"  - {w}" for w in result.warnings)
+        lines.extend(f"  - {w}" for w in result.warnings if w not in shown)
     return "\n".join(lines) + "\n"
