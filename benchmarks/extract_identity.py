@@ -185,8 +185,12 @@ def generated() -> None:
                     )
                 mine = [s for s in slots if s.kind.value in _FIELD_KINDS[key]]
                 hit[key][3] += len(mine)
+                flat = ["".join(v.split()) for v in vals]
                 hit[key][2] += sum(
-                    any(s.start < b and s.end > a for a, b, _ in places) for s in mine
+                    any(s.start < b and s.end > a for a, b, _ in places)
+                    # a part of the value the reading order split (a band of three cells)
+                    or any("".join(s.original.split()).strip(",") in v for v in flat)
+                    for s in mine
                 )
         parts = []
         for key, (tp, n, ok, made) in hit.items():

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from resume_auditor.documents.sections import heading_of
+
 Span = tuple[int, int, float]
 
 EMAIL = re.compile(r"(?<![\w.+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
@@ -91,6 +93,10 @@ def find_links(text: str) -> list[Span]:
             if host.count(".") == 0:
                 continue
         end = m.start() + len(m.group(0).rstrip(".,;:!?)]}'\""))
+        if text[end - 1 : end] == "/":  # "linkedin.com/in/" / "jane-doe": the line broke it
+            rest = re.match(r"[ \t]*\n[ \t]*([\w\-.]{2,60})[ \t]*(?:\n|$)", text[end:])
+            if rest:
+                end += rest.end(1)
         confidence = 0.95 if (scheme or www or path) else 0.8
         out.append((m.start(), end, confidence))
     return out
@@ -199,6 +205,20 @@ _NEXT_ADDRESS_LINE = re.compile(
 )
 
 
+def address_start(text: str, start: int) -> int:
+    """Where an address found at `start` begins, taken back over the line before when
+    that line is its first part broken by a narrow column ("25 Tran Hung Dao, Hoan
+    Kiem," / "Hanoi 100000, Vietnam"): a street number first and a comma last."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip() or line_start == 0:
+        return start
+    before = text.rfind("\n", 0, line_start - 1) + 1
+    previous = text[before : line_start - 1].rstrip(" \t")
+    if previous.endswith(",") and _STREET_START.match(previous) and len(previous) <= 60:
+        return before
+    return start
+
+
 def extend_address(text: str, start: int, end: int) -> int:
     """The end of an address found at start..end, taken on to the rest of its line when
     that is only place names ("48 Linden Avenue, Evanston,") and on to the next line
@@ -220,11 +240,18 @@ def extend_address(text: str, start: int, end: int) -> int:
     return end
 
 
-def _mask_contacts(text: str) -> str:
-    """`text` with emails, links and phone-like numbers turned into a separator and
-    spaces (the same length): on a contact line run together ("jo@x.org 555-0100
-    12 Elm St, Town, 00000 Country") the address is then a segment of its own."""
+def mask_contacts(text: str, addresses: bool = False) -> str:
+    """`text` with emails, links and phone-like numbers (and street addresses, if asked)
+    turned into a separator and spaces, the same length: on a contact line run
+    together ("jo@x.org 555-0100 12 Elm St, Town, 00000 Country") the address, or the
+    name between an address and a phone, is then a segment of its own."""
     chars = list(text)
+    if addresses:
+        found = find_addresses(text) + find_header_addresses(text, len(text))
+        for start, end, _ in found:
+            for i in range(start, end):
+                if chars[i] != "\n":
+                    chars[i] = "|" if i == start else " "
     for pattern in (EMAIL, _URL, _HEADER_NUMBER):
         for m in pattern.finditer(text):
             if pattern is _URL and not (m.group("scheme") or m.group("www") or m.group("path")):
@@ -247,7 +274,7 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     """
     out: list[Span] = []
     pos = start
-    for line in _mask_contacts(text[start:end]).split("\n"):
+    for line in mask_contacts(text[start:end]).split("\n"):
         cursor = 0
         for piece in _SEGMENT_SPLIT.split(line):
             at = line.find(piece, cursor) if piece else -1
@@ -273,9 +300,28 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
                 ok = False
             if ok:
                 begin = pos + at + piece.index(segment)
-                out.append((begin, begin + len(segment), 0.75))
+                out.append((begin, begin + len(_address_end(segment)), 0.75))
         pos += len(line) + 1
     return out
+
+
+_ADDRESS_TAIL = re.compile(
+    rf"(?:{_ZIP}|(?<![\d\-/])\d{{4,6}}(?![\d\-/])|\b(?:{_REGION})\b|(?:{COUNTRIES}))"
+)
+
+
+def _address_end(segment: str) -> str:
+    """The segment up to its postcode, region or country: a contact line read in one
+    run ("12 Elm St, Evanston, IL 60201 Jane Roe") goes on past the address; what
+    follows its last place token, unless it is a country, is not the address."""
+    tails = list(_ADDRESS_TAIL.finditer(segment))
+    if not tails:
+        return segment
+    cut = segment[: tails[-1].end()]
+    rest = segment[tails[-1].end() :].strip(" ,")
+    if len(rest.split()) < 2 or _COUNTRY_END.search(rest):
+        return segment  # "28013 Madrid": a city after the postcode is the address's
+    return cut
 
 
 # A labelled personal detail: "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar",
@@ -326,10 +372,10 @@ def find_personal_details(text: str) -> list[Span]:
             end < limit
             and text[end : end + 1] == "\n"
             and "name" in m.group("label").lower()
-            and len(text[start:end].split()) == 1  # a first name alone: the rest wrapped
+            and len(text[start:end].split()) <= 2  # a name's last part wrapped
         ):
             more = _NAME_WRAP.match(text, end + 1, limit)  # "Father's Name : Javier" / "Fernández"
-            if more:
+            if more and heading_of(more.group(0)) is None:  # not the next section's heading
                 end = more.end()
         elif end < limit and text[end : end + 1] == "\n" and _UNFINISHED.search(text, start, end):
             more = _VALUE_REST.match(text, end + 1, limit)  # "30 de enero de" / "1992"

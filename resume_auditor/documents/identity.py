@@ -140,14 +140,20 @@ def find_identity(text: str) -> Template:
     blocks = _contact_blocks(text)
     for start, end, conf, street in contact.find_labelled_addresses(text):
         if street:
-            slots.add_address(start, contact.extend_address(text, start, end), conf)
+            slots.add_address(
+                contact.address_start(text, start), contact.extend_address(text, start, end), conf
+            )
         elif any(lo <= start < hi for lo, hi in blocks):  # a job's "Location:" is not theirs
             slots.add(start, end, SlotKind.LOCATION, conf)
     for lo, hi in _contact_blocks(text):  # a whole address line before its street part
         for start, end, conf in contact.find_header_addresses(text, hi, lo):
-            slots.add_address(start, contact.extend_address(text, start, end), conf)
+            slots.add_address(
+                contact.address_start(text, start), contact.extend_address(text, start, end), conf
+            )
     for start, end, conf in contact.find_addresses(text):
-        slots.add_address(start, contact.extend_address(text, start, end), conf)
+        slots.add_address(
+            contact.address_start(text, start), contact.extend_address(text, start, end), conf
+        )
     name = find_name(text)
     if name is not None:
         for mention in mentions(text, name):

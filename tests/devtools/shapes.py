@@ -101,6 +101,58 @@ PEOPLE = (
         "Javier Fernández",
         "Universidad Complutense de Madrid",
     ),
+    Person(
+        "Nguyễn Thị Mai",
+        "mai.nguyen@example.vn",
+        "+84 912 345 678",
+        "25 Tran Hung Dao, Hoan Kiem, Hanoi 100000, Vietnam",
+        "linkedin.com/in/nguyenthimai",
+        "05/09/1993",
+        "Female",
+        "Vietnamese",
+        "Married",
+        "Nguyễn Văn Hùng",
+        "Vietnam National University",
+    ),
+    Person(
+        "Oluwaseun Adeyemi-Okoro",
+        "seun.adeyemi@example.ng",
+        "+234 803 555 0192",
+        "7 Adeola Odeku Street, Victoria Island, Lagos 101241, Nigeria",
+        "github.com/seunadeyemi",
+        "18 August 1990",
+        "Male",
+        "Nigerian",
+        "Married",
+        "Babatunde Adeyemi",
+        "University of Lagos",
+    ),
+    Person(
+        "Siobhán O'Connell",
+        "siobhan.oconnell@example.ie",
+        "+353 87 555 0143",
+        "9 Harcourt Street, Dublin 2, D02 XY45, Ireland",
+        "linkedin.com/in/siobhanoconnell",
+        "2 February 1997",
+        "Female",
+        "Irish",
+        "Single",
+        "Declan O'Connell",
+        "Trinity College Dublin",
+    ),
+    Person(
+        "Xiaoling Zhou",
+        "xiaoling.zhou@example.cn",
+        "+86 138 0013 8000",
+        "88 Century Avenue, Pudong, Shanghai 200120, China",
+        "https://zhouxiaoling.example.cn",
+        "1991-11-30",
+        "Female",
+        "Chinese",
+        "Single",
+        "Zhou Wei",
+        "Fudan University",
+    ),
 )
 
 EXPERIENCE = (
@@ -124,7 +176,9 @@ SKILLS = "Excel, SQL, Python, Tableau"
 
 # -- resume shapes ---------------------------------------------------------------------
 
-CONTACTS = ("left", "right", "centred", "table", "sidebar")
+# "row": the address, the name and the phone side by side on one line (a centred name
+# between a left and a right-aligned block, read in one line of text)
+CONTACTS = ("left", "right", "centred", "table", "sidebar", "row")
 PERSONALS = ("none", "one_line", "lines")
 NAMES = ("header", "label")
 HEADINGS = ("caps", "title", "bold", "colon")
@@ -276,9 +330,16 @@ def resume_text(shape: ResumeShape) -> tuple[str, ResumeTruth]:
     markdown = shape.producer == "md"
     contact = [p.email, p.phone, p.address, p.link]
     top: list[str] = []
-    if shape.name == "header":
+    if shape.name == "header" and shape.contact != "row":
         top.append(f"# {p.name}" if markdown else p.name)
-    if shape.contact in ("left", "sidebar"):
+    if shape.contact == "row":
+        middle = p.name if shape.name == "header" else ""
+        top += [
+            f"{p.address}     {middle}     {p.phone}".replace("          ", "     "),
+            p.email,
+            p.link,
+        ]
+    elif shape.contact in ("left", "sidebar"):
         top += contact
     elif shape.contact == "right":
         top += [f"{' ' * 50}{c}" for c in contact]
@@ -332,7 +393,15 @@ def resume_html(shape: ResumeShape) -> tuple[str, ResumeTruth]:
     contact = [p.email, p.phone, p.address, p.link]
     h = shape.heading
     name = f"<h1>{escape(p.name)}</h1>" if shape.name == "header" else ""
-    if shape.contact == "table":
+    if shape.contact == "row":  # address left, name centred, phone right, on one band
+        band = (
+            f'<div class="cols"><div style="width:33%">{escape(p.address)}</div>'
+            f'<div style="width:34%" class="centred"><b>{escape(p.name) if name else ""}</b></div>'
+            f'<div style="width:33%" class="right">{escape(p.phone)}</div></div>'
+        )
+        name = ""
+        block = band + f"<p>{escape(p.email)}</p><p>{escape(p.link)}</p>"
+    elif shape.contact == "table":
         block = (
             f"<table><tr><td>{escape(p.email)}</td><td>{escape(p.phone)}</td></tr>"
             f"<tr><td>{escape(p.address)}</td><td>{escape(p.link)}</td></tr></table>"
@@ -361,6 +430,8 @@ def resume_html(shape: ResumeShape) -> tuple[str, ResumeTruth]:
             f'{name}<div class="cols"><div class="side">{block}{personal}{skills}</div>'
             f'<div class="main">{body}</div></div>'
         )
+    elif shape.contact == "row":
+        page = f"{block}{personal}{body}{skills}"
     elif shape.contact == "right":  # the name on the left, the contact block beside it
         page = (
             f'<div class="cols"><div class="main">{name}</div><div class="side right" '
@@ -385,10 +456,15 @@ def _docx(shape: ResumeShape) -> tuple[bytes, ResumeTruth]:
 
     p = PEOPLE[shape.person]
     doc = Document()
-    if shape.name == "header":
+    if shape.name == "header" and shape.contact != "row":
         doc.add_heading(p.name, level=0)
     contact = [p.email, p.phone, p.address, p.link]
-    if shape.contact in ("table", "sidebar"):
+    if shape.contact == "row":  # one line, tab-separated: address, name, phone
+        middle = p.name if shape.name == "header" else ""
+        doc.add_paragraph(f"{p.address}\t{middle}\t{p.phone}")
+        doc.add_paragraph(p.email)
+        doc.add_paragraph(p.link)
+    elif shape.contact in ("table", "sidebar"):
         table = doc.add_table(rows=2, cols=2)
         for cell, value in zip((c for row in table.rows for c in row.cells), contact, strict=True):
             cell.text = value
