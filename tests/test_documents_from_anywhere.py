@@ -255,3 +255,21 @@ def test_extract_marks_a_doubtful_checklist(
     assert "\u26a0 The checklist may be wrong" in out and "worded like qualifications" in out
     assert main(["extract", "--job", str(job), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["checklist_doubts"]
+
+
+def test_the_name_warning_only_where_a_name_may_be_missed(tmp_path: Path) -> None:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.ingest import ingest_resume
+
+    body = b"Summary\nRan the line at a 120-seat bistro.\nExperience\nSous chef, 2019-2024.\n"
+    with ResultFile(tmp_path / "a.audit", create=True) as result:
+        ingest_resume(result, "anon.txt", b"SOUS CHEF\n" + body)  # nothing to mark
+        ingest_resume(result, "odd.txt", b"Qhapaq Wamanchi\n" + body)  # a name not known
+        ingest_resume(result, "known.txt", b"Delphine Arceneaux\n" + body)
+        records = {r.filename: r for r in result.resumes()}
+    # (all three are warned that they are short; the name is what differs)
+    assert "name line" in records["anon.txt"].message
+    assert "may be one" not in records["anon.txt"].message
+    assert "'Qhapaq Wamanchi'" in records["odd.txt"].message
+    assert "may be one" in records["odd.txt"].message
+    assert "name" not in records["known.txt"].message

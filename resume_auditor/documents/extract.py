@@ -19,6 +19,7 @@ from resume_auditor.documents.findings import Finding
 from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, LoadedDocument, load_file
+from resume_auditor.documents.names import name_in_doubt
 from resume_auditor.documents.resumecheck import job_warnings, resume_warnings
 from resume_auditor.documents.screening import screen
 from resume_auditor.domain.identity import NAME_KINDS, SlotKind, Template
@@ -133,11 +134,12 @@ def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
     ]
     findings = _with_pages(screen(doc.text, doc.findings) + mentions, doc)
     warnings = list(doc.warnings) + resume_warnings(doc.text, doc.filename)
-    if template.original_name() is None:
+    doubt = name_in_doubt(doc.text) if template.original_name() is None else None
+    if doubt is not None:  # only where a name may have been missed
         warnings.append(
-            f"No candidate name was found at the top of {doc.filename}: every test copy gets a "
-            "name line of its own at the top, so the copies for different groups still differ. "
-            "If the resume does carry a name, mark it by hand so the real one is replaced."
+            f"No candidate name was recognised in {doc.filename}, but {doubt!r} near the top "
+            "may be one: if it is, mark it by hand so the real one is replaced. (Every test "
+            "copy gets a name line of its own at the top either way.)"
         )
     findings.sort(key=lambda f: (f.start, f.kind))
     return ResumeExtraction(doc, _with_instructions(template, findings), findings, warnings)

@@ -813,3 +813,32 @@ def _initials(text: str, name: Name) -> list[Mention]:
     for m in pattern.finditer(text[:400]):
         out.append(Mention(m.start(1), m.end(1), "initials", 0.7))
     return out
+
+
+_NAME_SHAPED = re.compile(r"^(?:[^\W\d_][\w'\u2019.\-]*\s+){1,3}[^\W\d_][\w'\u2019.\-]*$")
+
+
+def name_in_doubt(text: str, max_lines: int = MAX_HEADER_LINES) -> str | None:
+    """When no name was found: what near the top may still be one, else None.
+
+    A line of two to four capitalised words that is no resume word or heading ("Ada
+    Quispe-Mamani", a name the lists do not know), or an email whose local part reads
+    as first.last, says a name may be there and missed: the user should look. A top
+    with neither (an anonymised resume, "SOUS CHEF") has nothing to mark, and no
+    warning is given for it.
+    """
+    if find_name(text, max_lines) is not None:
+        return None
+    for _, line, zone in _header_lines(text, max_lines):
+        bare = line.strip().strip("*_#").strip()
+        if zone != "header" or not _NAME_SHAPED.match(bare) or heading_of(bare) is not None:
+            continue
+        tokens = tuple(bare.split())
+        if all(t[:1].isupper() for t in tokens) and not _is_resume_word(tokens):
+            return bare
+    for m in EMAIL.finditer(text[:5000]):
+        local = m.group(0).split("@")[0]
+        parts = re.split(r"[._\-]", local)
+        if len(parts) == 2 and all(len(p) >= 2 and p.isalpha() for p in parts):
+            return m.group(0)
+    return None
