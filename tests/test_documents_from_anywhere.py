@@ -273,3 +273,17 @@ def test_the_name_warning_only_where_a_name_may_be_missed(tmp_path: Path) -> Non
     assert "'Qhapaq Wamanchi'" in records["odd.txt"].message
     assert "may be one" in records["odd.txt"].message
     assert "name" not in records["known.txt"].message
+
+
+def test_a_study_reads_a_posting_with_toml_front_matter(tmp_path: Path) -> None:
+    from resume_auditor.workflow.ingest import job_from_study
+    from resume_auditor.workflow.studyfile import read_study
+
+    (tmp_path / "barista.md").write_text(TOML_POSTING)
+    study = tmp_path / "study.toml"
+    study.write_text(
+        '[study]\nname = "B"\nseed = 1\n[job]\nfile = "barista.md"\n[resumes]\nfiles = ["r.txt"]\n'
+    )
+    job, name, _ = job_from_study(read_study(study))
+    assert name == "barista.md"
+    assert [q.text for q in job.required] == ["One year of barista experience", "Food handler card"]

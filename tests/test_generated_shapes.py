@@ -80,7 +80,10 @@ def test_every_posting_shape_gives_its_checklist(producer: str) -> None:
     problems = []
     for shape in shapes:
         name, data, truth = render_posting(shape)
-        job = analyse_job(load_bytes(data, name)).job
+        extraction = analyse_job(load_bytes(data, name))
+        job = extraction.job
+        if extraction.doubts:  # a right checklist must not be called into doubt
+            problems.append(f"{shape.id}: doubted {extraction.doubts}")
         found = {(q.kind.value, normalise(q.text)) for q in job.qualifications}
         want = {("required", normalise(t)) for t in truth["required"]}
         want |= {("preferred", normalise(t)) for t in truth["preferred"]}
