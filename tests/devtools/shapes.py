@@ -539,6 +539,42 @@ POSTING_HEADINGS = (
     ("Required Skills", "Good to have", "plain"),
 )
 DUTY_HEADINGS = ("Responsibilities", "What you'll do", "Description", "Duties")
+
+
+@dataclass(frozen=True)
+class Posting:
+    title: str
+    about: str
+    required: tuple[str, ...]
+    preferred: tuple[str, ...]
+    duties: tuple[str, ...]
+
+
+POSTINGS = (
+    Posting(
+        "Operations Analyst",
+        "Harbor Logistics moves freight for 400 shops.",
+        REQUIRED,
+        PREFERRED,
+        DUTIES,
+    ),
+    Posting(
+        "Registered Nurse, Medical-Surgical Unit",
+        "Lakeview Community Hospital is a 220-bed teaching hospital.",
+        (
+            "Current RN license in the state of Ohio",
+            "BLS certification from the American Heart Association",
+            "Two years of acute care nursing experience",
+            "Ability to lift 50 pounds and stand for 12-hour shifts",
+        ),
+        ("BSN degree", "Experience with Epic charting"),
+        (
+            "Assess, plan and document patient care",
+            "Give medications and monitor their effects",
+            "Teach patients and families before discharge",
+        ),
+    ),
+)
 POSTING_BULLETS = ("\u2022", "-", "--", "*", "\u25aa", "1.")
 FRONT_MATTERS = ("none", "yaml", "toml")
 POSTING_PRODUCERS = ("txt", "md", "html", "pdf", "docx")
@@ -551,6 +587,8 @@ class PostingShape:
     bullet: str
     front_matter: str
     producer: str
+    content: int = 0  # index into POSTINGS
+    duties_last: bool = False  # the duties after the qualifications
 
     @property
     def id(self) -> str:
@@ -563,7 +601,11 @@ class PostingShape:
             "1.": "num",
         }
         duty = self.duties.lower().replace(" ", "").replace("'", "")
-        return f"h{self.headings}-{duty}-{bullet[self.bullet]}-{self.front_matter}-{self.producer}"
+        order = "dl" if self.duties_last else "df"
+        return (
+            f"c{self.content}-h{self.headings}-{duty}-{order}-{bullet[self.bullet]}-"
+            f"{self.front_matter}-{self.producer}"
+        )
 
 
 def posting_shapes(producers: tuple[str, ...] = POSTING_PRODUCERS) -> list[PostingShape]:
@@ -575,7 +617,8 @@ def posting_shapes(producers: tuple[str, ...] = POSTING_PRODUCERS) -> list[Posti
             itertools.product(range(len(POSTING_HEADINGS)), POSTING_BULLETS)
         ):
             fm = FRONT_MATTERS[i % 3] if producer in ("txt", "md") else "none"
-            out.append(PostingShape(h, DUTY_HEADINGS[i % len(DUTY_HEADINGS)], bullet, fm, producer))
+            duty = DUTY_HEADINGS[i % len(DUTY_HEADINGS)]
+            out.append(PostingShape(h, duty, bullet, fm, producer, i % 2, (i // 2) % 2 == 1))
     return out
 
 
@@ -600,18 +643,22 @@ def posting_text(shape: PostingShape) -> tuple[str, dict[str, list[str]]]:
     def items(values: tuple[str, ...]) -> list[str]:
         return [f"{_bullet(sub_bullet, i)} {v}" for i, v in enumerate(values, 1)]
 
+    post = POSTINGS[shape.content]
     lines = []
     if shape.front_matter == "yaml":
-        lines += ["---", 'title: "Operations Analyst"', "location: Chicago, IL", "---", ""]
+        lines += ["---", f'title: "{post.title}"', "location: Chicago, IL", "---", ""]
     elif shape.front_matter == "toml":
-        lines += ["+++", 'title = "Operations Analyst"', 'location = "Chicago, IL"', "+++", ""]
-    lines += ["Operations Analyst", "", "Harbor Logistics moves freight for 400 shops.", ""]
-    lines += [_posting_heading(shape.duties, style, 1), *items(DUTIES), ""]
-    lines += [_posting_heading(req_h, style, 2), *items(REQUIRED), ""]
-    lines += [_posting_heading(pref_h, style, 3), *items(PREFERRED), ""]
+        lines += ["+++", f'title = "{post.title}"', 'location = "Chicago, IL"', "+++", ""]
+    lines += [post.title, "", post.about, ""]
+    duties = [_posting_heading(shape.duties, style, 3 if shape.duties_last else 1)]
+    duties += [*items(post.duties), ""]
+    first = 1 if shape.duties_last else 2
+    quals = [_posting_heading(req_h, style, first), *items(post.required), ""]
+    quals += [_posting_heading(pref_h, style, first + 1), *items(post.preferred), ""]
+    lines += [*quals, *duties] if shape.duties_last else [*duties, *quals]
     lines += [_posting_heading("Benefits", style, 4), *items(BENEFITS), ""]
-    lines.append("Harbor Logistics is an equal opportunity employer.")
-    truth = {"required": list(REQUIRED), "preferred": list(PREFERRED)}
+    lines.append("We are an equal opportunity employer.")
+    truth = {"required": list(post.required), "preferred": list(post.preferred)}
     return "\n".join(lines) + "\n", truth
 
 
@@ -633,12 +680,14 @@ def posting_html(shape: PostingShape) -> str:
             return f"<{tag}>" + "".join(f"<li>{escape(v)}</li>" for v in values) + f"</{tag}>"
         return "".join(f"<p>{escape(shape.bullet)} {escape(v)}</p>" for v in values)
 
+    post = POSTINGS[shape.content]
+    duties = f"{head(shape.duties)}{items(post.duties)}"
+    quals = f"{head(req_h)}{items(post.required)}{head(pref_h)}{items(post.preferred)}"
+    body = quals + duties if shape.duties_last else duties + quals
     return (
-        f"<html><head><style>{_CSS}</style></head><body><h1>Operations Analyst</h1>"
-        "<p>Harbor Logistics moves freight for 400 shops.</p>"
-        f"{head(shape.duties)}{items(DUTIES)}{head(req_h)}{items(REQUIRED)}"
-        f"{head(pref_h)}{items(PREFERRED)}{head('Benefits')}{items(BENEFITS)}"
-        "<p>Harbor Logistics is an equal opportunity employer.</p></body></html>"
+        f"<html><head><style>{_CSS}</style></head><body><h1>{escape(post.title)}</h1>"
+        f"<p>{escape(post.about)}</p>{body}{head('Benefits')}{items(BENEFITS)}"
+        "<p>We are an equal opportunity employer.</p></body></html>"
     )
 
 
