@@ -153,3 +153,15 @@ def test_the_identity_check_lists_what_is_still_sent(tmp_path: Path) -> None:
     assert "1 of 1 resume(s) still send real details" in kept[0]
     assert "(312) 555-0199" in kept[1] and "keeps real contact details" in kept[1]
     assert "Dana" not in kept[1]
+
+
+def test_the_identity_check_names_a_name_nothing_marked(tmp_path: Path) -> None:
+    # a name the finder does not know, and no email vouching for it: a name in doubt
+    text = (
+        "Qhapaq Wamanchi\nchef.qw@example.net | (312) 555-0199\n"
+        "Experience\nSous chef at Crumb & Co, 2020 - 2024. Ran the line for 120 covers.\n"
+        "Education\nCulinary diploma, 2019\n"
+    )
+    lines = _audit_with(tmp_path, text, keep=False)
+    assert "still send real details" in lines[0], lines
+    assert "Qhapaq Wamanchi" in lines[1] and "not marked" in lines[1]

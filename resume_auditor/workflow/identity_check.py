@@ -15,7 +15,9 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from resume_auditor.documents.names import is_first_name, is_surname, name_in_doubt
 from resume_auditor.domain.identity import SLOT_LABELS, SlotKind
 from resume_auditor.store.resultfile import ResultFile
 
@@ -49,6 +51,20 @@ def _pattern(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){core}(?!\w)")
 
 
+_NAME_BEFORE = re.compile(r"[A-Z][\w.'\-]*[ \t]$")
+
+
+def _count(pattern: re.Pattern[str], text: str, alone: bool) -> int:
+    """Places of `pattern` in `text`; with `alone`, not where a capitalised word just
+    before makes it part of a longer name ("State University" in "Portland State
+    University", a stand-in college)."""
+    return sum(
+        1
+        for m in pattern.finditer(text)
+        if not (alone and _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start()))
+    )
+
+
 def real_details_sent(result: ResultFile, keep_real_contact: bool) -> list[ResumeIdentity]:
     """Per resume with test copies, the marked details that the copies still carry."""
     by_resume: dict[int, list[str]] = {}
@@ -69,8 +85,12 @@ def real_details_sent(result: ResultFile, keep_real_contact: bool) -> list[Resum
                 continue
             seen.add((kind, value))
             pattern = _pattern(value)
-            in_source = len(pattern.findall(record.text))
-            if not any(len(pattern.findall(text)) >= in_source for text in copies):
+            # not inside a stand-in's own name, unless the source's own mention is
+            alone = kind is SlotKind.COLLEGE and _count(pattern, record.text, True) == _count(
+                pattern, record.text, False
+            )
+            in_source = _count(pattern, record.text, alone)
+            if not any(_count(pattern, text, alone) >= in_source for text in copies):
                 continue
             why = (
                 "the study keeps real contact details"
@@ -78,8 +98,36 @@ def real_details_sent(result: ResultFile, keep_real_contact: bool) -> list[Resum
                 else "it also stands where it was not marked"
             )
             found.sent.append((SLOT_LABELS[kind], value, why))
+        found.sent += _unmarked(record.text, template["slots"], copies)
         out.append(found)
     return out
+
+
+def _unmarked(
+    text: str, slots: list[dict[str, Any]], copies: list[str]
+) -> list[tuple[str, str, str]]:
+    """What may be the candidate's name although nothing marked it: a name-shaped line
+    at the top when no name was found, and a word of the email's local part ("jane" of
+    jane.roe@...) still standing capitalised in every copy."""
+    out: list[tuple[str, str, str]] = []
+    marked_name = any(SlotKind(s["kind"]) is SlotKind.FULL_NAME for s in slots)
+    doubt = None if marked_name else name_in_doubt(text)
+    if doubt and "@" not in doubt and all(_pattern(doubt).search(c) for c in copies):
+        out.append(("possible name (not marked)", doubt, "mark it on the Resumes page"))
+    emails = sorted(
+        (int(s["start"]), int(s["end"])) for s in slots if SlotKind(s["kind"]) is SlotKind.EMAIL
+    )
+    if emails:  # the first is the candidate's; later ones are often referees'
+        start, end = emails[0]
+        for word in re.split(r"[._\-+\d]+", text[start:end].split("@")[0]):
+            if len(word) < 3 or not (is_first_name(word) or is_surname(word)):
+                continue
+            capital = re.compile(rf"(?<!\w){re.escape(word.capitalize())}(?!\w)")
+            if all(capital.search(c) for c in copies) and capital.search(text):
+                out.append(
+                    ("possible name (not marked)", word.capitalize(), "it is in the email too")
+                )
+    return list(dict.fromkeys(out))
 
 
 def identity_lines(checked: list[ResumeIdentity]) -> list[str]:
