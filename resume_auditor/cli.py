@@ -448,8 +448,20 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _refuse_secret(path: Path) -> None:
+    """Refuse a key, a token or a settings file before reading it, as `audit` does."""
+    from resume_auditor.documents.resumecheck import secret_problem
+
+    if path.is_file():
+        with path.open("rb") as fh:
+            problem = secret_problem(str(path), fh.read(65536))
+        if problem:
+            raise CliError(problem)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from resume_auditor.documents.extract import describe, extract_job, extract_resume
+    from resume_auditor.documents.resumecheck import token_problem
 
     if args.max_pages < 1 or args.max_mb <= 0:
         raise CliError("--max-pages and --max-mb must be positive.")
@@ -460,7 +472,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
         "max_pages": args.max_pages,
         "max_bytes": int(args.max_mb * 1024 * 1024),
     }
+    _refuse_secret(Path(args.file))
     result = extract_job(args.file, **limits) if args.job else extract_resume(args.file, **limits)
+    problem = token_problem(result.document.text, Path(args.file).name)
+    if problem:  # the same refusals as `audit`: nothing of the file is printed
+        raise CliError(problem)
     out = json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     try:
         sys.stdout.write(out if args.json else describe(result))

@@ -30,7 +30,7 @@ def test_extract_prints_text_identity_and_findings(
     assert out.startswith("ETHAN J. KOWALCZYK\n")
     assert "Candidate: ETHAN J. KOWALCZYK" in out
     assert "white text, page 1" in out and "instruction to an AI" in out
-    assert "nothing was removed" in out
+    assert "removed from every test copy unless the study keeps them" in out
 
 
 def test_extract_json_is_the_documented_shape(

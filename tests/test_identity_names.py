@@ -260,15 +260,12 @@ Cooked for 300 covers a night.
 def test_labelled_personal_details_are_withheld_in_every_variant() -> None:
     template = find_identity(PERSONAL)
     personal = [s.original for s in template.slots if s.kind is SlotKind.PERSONAL]
-    assert personal == ["14 March 1994", "Suresh Raghunathan", "K7712093"]
-    # stated group facts are shown to the user as demographic mentions, not withheld
-    from resume_auditor.documents.demographics import find_demographic_mentions
-
-    categories = {f.category for f in find_demographic_mentions(PERSONAL)}
-    assert {"national_origin", "family"} <= categories
+    # a stated group fact (nationality, marital status) is withheld too (issue 23): left
+    # in, it would say "Gender: Female" in a copy given a man's name
+    assert personal == ["14 March 1994", "Suresh Raghunathan", "Indian", "Single", "K7712093"]
     a = fill(template, WOMAN, contact=None, college=None)
     b = fill(template, MAN, contact=None, college=None)
-    for real in ("1994", "Suresh", "Raghunathan", "K7712093"):
+    for real in ("1994", "Suresh", "Raghunathan", "K7712093", "Indian", "Single"):
         assert real not in a.text and real not in b.text, real
     assert "English, Tamil" in a.text  # a skill, not a personal detail
     check_same_outside_identity(a, b, "test")

@@ -161,8 +161,17 @@ def _leftover_mojibake(text: str) -> str:
     return text
 
 
-def clean_line(line: str) -> str:
-    """One line: mojibake, ligatures, wide forms, icon glyphs, odd spaces, bullets."""
+_DRAWN_SOFT_HYPHEN = re.compile(r"(?<=[^\W\d_])\u00ad(?=[^\W\d_])")
+
+
+def clean_line(line: str, drawn_hyphens: bool = False) -> str:
+    """One line: mojibake, ligatures, wide forms, icon glyphs, odd spaces, bullets.
+
+    `drawn_hyphens`: the line is a PDF's text layer, where a soft hyphen inside a line
+    was drawn (LuaTeX maps its hyphen glyph to U+00AD: "multi\u00adaccount" shows
+    "multi-account"), so it is a hyphen; elsewhere it is an invisible break point."""
+    if drawn_hyphens:
+        line = _DRAWN_SOFT_HYPHEN.sub("-", line)
     if line.isascii() and "&" not in line:
         fixed = line  # nothing for ftfy to do; skipping it keeps big files fast
     else:
@@ -214,13 +223,14 @@ def _joins(line: str, following: str) -> str | None:
     return ""
 
 
-def clean_with_origin(raw: str) -> Cleaned:
-    """Clean `raw` and keep, for each clean character, where it came from."""
+def clean_with_origin(raw: str, drawn_hyphens: bool = False) -> Cleaned:
+    """Clean `raw` and keep, for each clean character, where it came from (see
+    `clean_line` for `drawn_hyphens`)."""
     lines: list[tuple[str, list[int], int]] = []  # (clean line, origins, raw index of its end)
     pos = 0
     for match in _BREAK.finditer(raw + "\n"):
         piece = raw[pos : match.start()]
-        clean = clean_line(piece)
+        clean = clean_line(piece, drawn_hyphens)
         lines.append((clean, _line_origin(piece, clean, pos), min(match.start(), len(raw))))
         pos = match.end()
 

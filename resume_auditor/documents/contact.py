@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from resume_auditor.documents.sections import heading_of
+
 Span = tuple[int, int, float]
 
 EMAIL = re.compile(r"(?<![\w.+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
@@ -18,7 +20,7 @@ _TLDS = (
 )
 _URL = re.compile(
     r"(?<![\w@.\-/])"
-    r"(?:(?P<scheme>https?://)|(?P<www>www\.))?"
+    r"(?:(?P<scheme>https?://[ \t]*\n?[ \t]*)|(?P<www>www\.))?"  # a scheme the line broke
     r"(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+(?P<tld>[A-Za-z]{2,24}))"
     r"(?P<path>/[^\s,;|()<>\"']*)?",
 )
@@ -91,6 +93,10 @@ def find_links(text: str) -> list[Span]:
             if host.count(".") == 0:
                 continue
         end = m.start() + len(m.group(0).rstrip(".,;:!?)]}'\""))
+        if text[end - 1 : end] == "/":  # "linkedin.com/in/" / "jane-doe": the line broke it
+            rest = re.match(r"[ \t]*\n[ \t]*([\w\-.]{2,60})[ \t]*(?:\n|$)", text[end:])
+            if rest:
+                end += rest.end(1)
         confidence = 0.95 if (scheme or www or path) else 0.8
         out.append((m.start(), end, confidence))
     return out
@@ -142,13 +148,39 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
-_HANDLE = re.compile(r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@])")
+_HANDLE = re.compile(
+    r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"
+    r"(?:@[A-Za-z0-9](?:[A-Za-z0-9\-.]{0,60}[A-Za-z0-9])?)?(?![\w@])"  # "@jane@mastodon.social"
+)
 
 
 def find_handles(text: str, end: int, start: int = 0) -> list[Span]:
     """Social handles ("@jane_codes") between start and end: the contact block only,
     since elsewhere "@Acme" is more often a company than the candidate."""
     return [(m.start(), m.end(), 0.75) for m in _HANDLE.finditer(text, start, end)]
+
+
+_HEADER_NUMBER = re.compile(r"(?<![\w+.\-/])\+?\(?\d[\d \t().\-\u2010-\u2013]{5,22}\d(?![\w/])")
+
+
+def find_header_numbers(text: str, end: int, start: int = 0) -> list[Span]:
+    """A number of 7 to 15 digits in two or more groups in the contact block: a phone
+    written in a shape the general finder does not trust ("000-00-0000", "0541 99 99"),
+    since the only long numbers a contact block holds are phone numbers (dates and
+    year ranges excepted)."""
+    out: list[Span] = []
+    for m in _HEADER_NUMBER.finditer(text, start, end):
+        raw = m.group(0).rstrip(" \t-.(")
+        groups = re.findall(r"\d+", raw)
+        digits = sum(len(g) for g in groups)
+        if not 7 <= digits <= 15 or len(groups) < 2 or "\n" in raw:
+            continue
+        if re.fullmatch(r"\d{5}-\d{4}", raw.strip()):
+            continue  # ZIP+4
+        if all(_YEAR.match(g) for g in groups if len(g) == 4) and any(len(g) == 4 for g in groups):
+            continue  # "2019 - 2021", "05/2019 - 2021"
+        out.append((m.start(), m.start() + len(raw), 0.7))
+    return out
 
 
 def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
@@ -162,6 +194,76 @@ def find_locations(text: str, end: int, start: int = 0) -> list[Span]:
     return out
 
 
+_REST_OF_ADDRESS = re.compile(
+    r"[ \t]*,(?:[ \t]*,?[ \t]*[A-Z\u00c0-\u00de\d][\w.'\u2019\-]*)*[ \t]*,?[ \t]*$"
+)
+_NEXT_ADDRESS_LINE = re.compile(
+    rf"[ \t]*(?:[A-Z\u00c0-\u00de][\w.'\u2019\-]*,?[ \t]+)*"
+    rf"(?:{_REGION}|{COUNTRIES}|\d[A-Z]{{2}}\b|[A-Z]\d[A-Z] ?\d[A-Z]\d|"
+    rf"[A-Z]{{1,2}}\d[A-Z\d]? ?\d[A-Z]{{2}}|\d{{4,6}})"
+    rf"(?:[ \t,]+(?:{_ZIP}|\d{{4,6}}|{COUNTRIES}|[A-Z][\w.\-]*))*[ \t]*\.?$"
+)
+
+
+def address_start(text: str, start: int) -> int:
+    """Where an address found at `start` begins, taken back over the line before when
+    that line is its first part broken by a narrow column ("25 Tran Hung Dao, Hoan
+    Kiem," / "Hanoi 100000, Vietnam"): a street number first and a comma last."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip() or line_start == 0:
+        return start
+    before = text.rfind("\n", 0, line_start - 1) + 1
+    previous = text[before : line_start - 1].rstrip(" \t")
+    if previous.endswith(",") and _STREET_START.match(previous) and len(previous) <= 60:
+        return before
+    return start
+
+
+def extend_address(text: str, start: int, end: int) -> int:
+    """The end of an address found at start..end, taken on to the rest of its line when
+    that is only place names ("48 Linden Avenue, Evanston,") and on to the next line
+    when the address was broken there by a narrow column ("IL 60201", "Karnataka
+    560001, India"): a city or postcode left behind is still the candidate's."""
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = _REST_OF_ADDRESS.match(text, end, line_end)
+    if rest:
+        end = len(text[:line_end].rstrip(" \t"))
+    broken = text[start:end].rstrip().endswith(",") or re.search(
+        r"\b[A-Z]{1,2}\d[A-Z\d]?$", text[start:end]
+    )
+    if broken and line_end < len(text):
+        nxt_end = text.find("\n", line_end + 1)
+        nxt_end = len(text) if nxt_end < 0 else nxt_end
+        if 2 <= nxt_end - line_end <= 60 and _NEXT_ADDRESS_LINE.match(text, line_end + 1, nxt_end):
+            end = len(text[:nxt_end].rstrip(" \t."))
+    return end
+
+
+def mask_contacts(text: str, addresses: bool = False) -> str:
+    """`text` with emails, links and phone-like numbers (and street addresses, if asked)
+    turned into a separator and spaces, the same length: on a contact line run
+    together ("jo@x.org 555-0100 12 Elm St, Town, 00000 Country") the address, or the
+    name between an address and a phone, is then a segment of its own."""
+    chars = list(text)
+    if addresses:
+        found = find_addresses(text) + find_header_addresses(text, len(text))
+        for start, end, _ in found:
+            for i in range(start, end):
+                if chars[i] != "\n":
+                    chars[i] = "|" if i == start else " "
+    for pattern in (EMAIL, _URL, _HEADER_NUMBER):
+        for m in pattern.finditer(text):
+            if pattern is _URL and not (m.group("scheme") or m.group("www") or m.group("path")):
+                continue
+            if pattern is _HEADER_NUMBER and len(re.findall(r"\d", m.group(0))) < 7:
+                continue
+            for i in range(m.start(), m.end()):
+                if chars[i] != "\n":
+                    chars[i] = "|" if i == m.start() else " "
+    return "".join(chars)
+
+
 def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     """An address segment of a header line that the street pattern does not read.
 
@@ -172,7 +274,7 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
     """
     out: list[Span] = []
     pos = start
-    for line in text[start:end].split("\n"):
+    for line in mask_contacts(text[start:end]).split("\n"):
         cursor = 0
         for piece in _SEGMENT_SPLIT.split(line):
             at = line.find(piece, cursor) if piece else -1
@@ -192,45 +294,147 @@ def find_header_addresses(text: str, end: int, start: int = 0) -> list[Span]:
                 ok = True
             elif _STREET_START.match(segment) and "," in segment:
                 ok = bool(re.search(rf"\b(?:{_REGION})\b|{_ZIP}|{COUNTRIES}", segment))
+            elif "," in segment and re.search(r"(?<![\d\-/])\d{4,6}(?![\d\-/])", segment):
+                ok = True  # "Street, Town, 00000 Country", "Calle Mayor 12, 28013 Madrid"
             else:
                 ok = False
             if ok:
                 begin = pos + at + piece.index(segment)
-                out.append((begin, begin + len(segment), 0.75))
+                out.append((begin, begin + len(_address_end(segment)), 0.75))
         pos += len(line) + 1
     return out
 
 
-# A labelled detail that identifies the person, on its own line or after a separator:
-# "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar", "Passport No: K1234567".
-# Stated group facts ("Nationality:", "Religion:", "Marital Status:") are demographic
-# mentions instead (demographics.py): shown to the user, who decides.
-_PERSONAL = re.compile(
-    r"(?im)(?:^|[|\u2022\u00b7]|\s{3,})[ \t*\-\u2022]*(?P<label>"
-    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|born(?=\s*:)|place\s+of\s+birth|"
-    r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
-    r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
-    r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
-    r"aadhaa?r(?:\s+(?:no\.?|number))?|pan(?:\s+(?:no\.?|number))|ssn|"
-    r"social\s+security(?:\s+(?:no\.?|number))?|driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
-    r")[ \t]*(?:[:\-\u2013=][ \t]*|\t+|[ \t]{2,})(?P<value>[^\n|\u2022]{1,80})"
+_ADDRESS_TAIL = re.compile(
+    rf"(?:{_ZIP}|(?<![\d\-/])\d{{4,6}}(?![\d\-/])|\b(?:{_REGION})\b|(?:{COUNTRIES}))"
 )
 
 
+def _address_end(segment: str) -> str:
+    """The segment up to its postcode, region or country: a contact line read in one
+    run ("12 Elm St, Evanston, IL 60201 Jane Roe") goes on past the address; what
+    follows its last place token, unless it is a country, is not the address."""
+    tails = list(_ADDRESS_TAIL.finditer(segment))
+    if not tails:
+        return segment
+    cut = segment[: tails[-1].end()]
+    rest = segment[tails[-1].end() :].strip(" ,")
+    if len(rest.split()) < 2 or _COUNTRY_END.search(rest):
+        return segment  # "28013 Madrid": a city after the postcode is the address's
+    return cut
+
+
+# A labelled personal detail: "Date of Birth: 3 May 1990", "Father's Name: Ramesh Kumar",
+# "Gender : Female", "Marital Status: Single", "Passport No: K1234567". None is a
+# qualification; each identifies the person or states a group, so its value is a slot
+# withheld in every copy. The labels are found anywhere on a line, so that a whole
+# "Personal Information" block printed on one line ("DOB : 1/2/1990 Gender : Female
+# Nationality : Indian") gives one value per label, each ending where the next starts.
+PERSONAL_LABEL = re.compile(
+    r"(?i)(?<![\w'\u2019])(?P<label>"
+    r"date\s+of\s+birth|d\.?\s?o\.?\s?b\.?|birth\s*date|birthday|born|place\s+of\s+birth|"
+    r"age|gender|sex|nationality|citizenship|marital\s+status|civil\s+status|religion|caste|"
+    r"blood\s+group|height|weight|"
+    r"(?:father|mother|husband|wife|spouse|parent|guardian)(?:'s|\u2019s|s)?\s+name|"
+    r"s/o|d/o|w/o|son\s+of|daughter\s+of|wife\s+of|"
+    r"passport(?:\s+(?:no\.?|number))?|national\s+id(?:\s+(?:no\.?|number))?|"
+    r"aadhaa?r(?:\s+(?:card\s+)?(?:no\.?|number))?|pan(?:\s+(?:card\s+)?(?:no\.?|number))|ssn|"
+    r"social\s+security(?:\s+(?:no\.?|number))?|"
+    r"driving\s+licen[cs]e(?:\s+(?:no\.?|number))?"
+    r")(?![\w'])[ \t]*(?:[:\uff1a=][ \t]*|[\-\u2013][ \t]+|\t+|[ \t]{2,})"
+)
+# Where a labelled field may start: a line, or after a separator on one ("| DOB: ...").
+_FIELD_BEFORE = re.compile(r"(?:^|[|\u2022\u00b7,;]|\s)[ \t*\-\u2022]*$")
+_VALUE_END = re.compile(r"[|\u2022\u00b7\n]|\s{3,}")
+
+
 def find_personal_details(text: str) -> list[Span]:
-    """The values of labelled identifying details (the label itself stays).
+    """The values of labelled personal details (the label itself stays).
 
     A birth date, a parent's name or an ID number identifies the person (and a
-    birth date says the age); none is a qualification, so every variant shows
-    them withheld.
+    birth date says the age); gender, nationality, marital status or religion
+    state a group. None is a qualification, so every variant shows them withheld.
+    A label needs a colon, "=", a tab or a wide gap after it ("born in 1990" is
+    prose), and a value runs to the next label, a separator or the line's end.
     """
+    labels = [
+        m
+        for m in PERSONAL_LABEL.finditer(text)
+        if _FIELD_BEFORE.search(text[text.rfind("\n", 0, m.start()) + 1 : m.start()])
+    ]
     out: list[Span] = []
-    for m in _PERSONAL.finditer(text):
-        value = m.group("value").rstrip(" \t.,;")
+    for i, m in enumerate(labels):
+        limit = labels[i + 1].start() if i + 1 < len(labels) else len(text)
+        start, end = _value_span(text, m.end(), limit)
+        if start == end and end < limit and text[end : end + 1] == "\n":
+            start, end = _value_span(text, end + 1, limit)  # "Nationality :" / "Indian"
+        elif (
+            end < limit
+            and text[end : end + 1] == "\n"
+            and "name" in m.group("label").lower()
+            and len(text[start:end].split()) <= 2  # a name's last part wrapped
+        ):
+            more = _NAME_WRAP.match(text, end + 1, limit)  # "Father's Name : Javier" / "Fernández"
+            if more and heading_of(more.group(0)) is None:  # not the next section's heading
+                end = more.end()
+        elif end < limit and text[end : end + 1] == "\n" and _UNFINISHED.search(text, start, end):
+            more = _VALUE_REST.match(text, end + 1, limit)  # "30 de enero de" / "1992"
+            if more:
+                end = more.end()
+        value = text[start:end].rstrip(" \t.,;:")
         if not value.strip() or len(value.split()) > 10:
             continue
-        start = m.start("value")
         out.append((start, start + len(value), 0.85))
+    return out
+
+
+# A value the line broke before its end: it ends with a connecting word or a day and
+# month, and the next line starts with a number ("30 de enero de" / "1992").
+_UNFINISHED = re.compile(r"(?:\b(?:de|del|of|the|von|van|da|di)|\d{1,2}\s+[^\W\d_]+)[ \t]*$", re.I)
+_VALUE_REST = re.compile(r"[ \t]*\d{1,4}\b[^\n|\u2022]{0,20}?(?=[ \t]*(?:\n|$))")
+_NAME_WRAP = re.compile(
+    r"[A-Z\u00c0-\u00de][\w'\u2019\-]*(?: [A-Z\u00c0-\u00de][\w'\u2019\-]*)?(?=[ \t]*(?:\n|$))"
+)
+
+
+def _value_span(text: str, start: int, limit: int) -> tuple[int, int]:
+    """A value from `start`: to a separator, the line's end or the next label."""
+    while start < limit and text[start] in " \t":
+        start += 1
+    stop = _VALUE_END.search(text, start)
+    end = min(stop.start() if stop else len(text), limit)
+    return start, max(start, end)
+
+
+# Japanese and Korean resume forms (rirekisho): a label, then its value on the same line
+# or, when the label stands alone, on the next. ふりがな is the kana reading of the
+# field below it (the name, the address): as identifying as the field itself.
+_CJK_FIELD = re.compile(
+    r"(?m)^[ \t\u3000]*(?P<label>生\s*年\s*月\s*日|ふりがな|フリガナ|性\s*別|国\s*籍|本\s*籍|"
+    r"現\s*住\s*所|住\s*所|連\s*絡\s*先|생\s*년\s*월\s*일|주\s*소|성\s*별)"
+    r"[ \t\u3000]*[:：]?[ \t\u3000]*(?P<value>[^\n]*)"
+)
+_CJK_ADDRESS_LABELS = ("住", "連", "주")
+_POSTCODE_ONLY = re.compile(r"^〒?\s*\d{3}-?\d{4}$")
+
+
+def find_cjk_fields(text: str) -> list[tuple[int, int, float, bool]]:
+    """(start, end, confidence, is_address) for labelled fields of a CJK resume form."""
+    out: list[tuple[int, int, float, bool]] = []
+    for m in _CJK_FIELD.finditer(text):
+        start, end = m.start("value"), m.end("value")
+        value = m.group("value").strip()
+        nxt = text.find("\n", end + 1)
+        next_line = text[end + 1 : nxt if nxt >= 0 else len(text)]
+        address = any(c in m.group("label") for c in _CJK_ADDRESS_LABELS)
+        if (not value or (address and _POSTCODE_ONLY.match(value))) and next_line.strip():
+            end = end + 1 + len(next_line.rstrip())  # the value is (also) on the next line
+            if not value:
+                start = end - len(next_line.strip())
+        while start < end and text[start] in " \t\u3000":
+            start += 1
+        if start < end:
+            out.append((start, end, 0.8, address))
     return out
 
 

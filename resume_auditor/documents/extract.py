@@ -19,9 +19,10 @@ from resume_auditor.documents.findings import Finding
 from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, LoadedDocument, load_file
+from resume_auditor.documents.names import name_in_doubt
 from resume_auditor.documents.resumecheck import job_warnings, resume_warnings
 from resume_auditor.documents.screening import screen
-from resume_auditor.domain.identity import NAME_KINDS, Template
+from resume_auditor.domain.identity import NAME_KINDS, SlotKind, Template
 from resume_auditor.domain.job import Job
 
 
@@ -120,23 +121,59 @@ def notice(findings: list[Finding], warnings: list[str]) -> str:
 def analyse_resume(doc: LoadedDocument) -> ResumeExtraction:
     """Identity, findings and warnings for an already loaded resume."""
     template = find_identity(doc.text)
-    names = [(s.start, s.end) for s in template.slots if s.kind in NAME_KINDS]
+    taken = [
+        (s.start, s.end)
+        for s in template.slots
+        if s.kind in NAME_KINDS or s.kind is SlotKind.PERSONAL
+    ]
     mentions = [
         f
         for f in find_demographic_mentions(doc.text)
-        # "Christian Okafor" is a name, not a religion
-        if not any(f.start < e and f.end > s for s, e in names)
+        # "Christian Okafor" is a name, not a religion; "Nationality: Indian" is withheld
+        if not any(f.start < e and f.end > s for s, e in taken)
     ]
     findings = _with_pages(screen(doc.text, doc.findings) + mentions, doc)
     warnings = list(doc.warnings) + resume_warnings(doc.text, doc.filename)
-    if template.original_name() is None:
+    doubt = name_in_doubt(doc.text) if template.original_name() is None else None
+    if doubt is not None:  # only where a name may have been missed
         warnings.append(
-            f"No candidate name was found at the top of {doc.filename}: every test copy gets a "
-            "name line of its own at the top, so the copies for different groups still differ. "
-            "If the resume does carry a name, mark it by hand so the real one is replaced."
+            f"No candidate name was recognised in {doc.filename}, but {doubt!r} near the top "
+            "may be one: if it is, mark it by hand so the real one is replaced. (Every test "
+            "copy gets a name line of its own at the top either way.)"
         )
     findings.sort(key=lambda f: (f.start, f.kind))
-    return ResumeExtraction(doc, template, findings, warnings)
+    return ResumeExtraction(doc, _with_instructions(template, findings), findings, warnings)
+
+
+def _with_instructions(template: Template, findings: list[Finding]) -> Template:
+    """The template with each instruction to an AI as a slot: removed from every copy
+    unless the study keeps them (workflow/cases.py drops the slots then). An
+    instruction overlapping an identity slot is cut around it."""
+    from resume_auditor.documents.findings import FindingKind
+    from resume_auditor.domain.identity import Slot
+
+    taken = sorted((s.start, s.end) for s in template.slots)
+    added: list[Slot] = []
+    for f in findings:
+        if f.kind is not FindingKind.PROMPT_INJECTION:
+            continue
+        pieces = []
+        cursor = f.start
+        for lo, hi in taken:
+            if hi <= cursor:
+                continue
+            if lo >= f.end:
+                break
+            if lo > cursor:
+                pieces.append((cursor, lo))
+            cursor = max(cursor, hi)
+        if cursor < f.end:
+            pieces.append((cursor, f.end))
+        for start, end in pieces:
+            if template.text[start:end].strip():
+                added.append(Slot(start, end, SlotKind.INSTRUCTION, template.text[start:end], 0.9))
+        taken = sorted([*taken, *pieces])
+    return template.with_slots([*template.slots, *added]) if added else template
 
 
 def extract_resume(
@@ -156,11 +193,13 @@ class JobExtraction:
     job: Job
     findings: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)  # why the checklist may be wrong
 
     def to_json(self, include_text: bool = True) -> dict[str, Any]:
         out = _document_json(self.document)
         out["warnings"] = self.warnings
         out["title"] = self.job.title
+        out["checklist_doubts"] = self.doubts
         out["qualifications"] = [
             {"text": q.text, "kind": q.kind.value, "type": q.qtype.value}
             for q in self.job.qualifications
@@ -177,7 +216,7 @@ def analyse_job(doc: LoadedDocument, title: str = "") -> JobExtraction:
     # why the checklist is empty or doubtful, and what to do (jobparse.read_checklist)
     warnings = list(doc.warnings) + job_warnings(doc.text, doc.filename) + reading.notes
     findings = _with_pages(screen(doc.text, doc.findings), doc)
-    return JobExtraction(doc, job, findings, warnings)
+    return JobExtraction(doc, job, findings, warnings, list(reading.notes))
 
 
 def extract_job(
@@ -214,7 +253,11 @@ def _describe_findings(findings: list[Finding], text: str) -> list[str]:
 
     if not findings:
         return ["Findings: none"]
-    out = [f"Findings ({len(findings)}), shown to you before any run; nothing was removed:"]
+    out = [
+        f"Findings ({len(findings)}), shown to you before any run. Instructions to an AI are "
+        "removed from every test copy unless the study keeps them (variants.keep_instructions); "
+        "the rest is kept as it is:"
+    ]
     for f in findings:
         where = f", page {f.page}" if f.page is not None else ""
         out.append(
@@ -243,11 +286,15 @@ def describe(result: ResumeExtraction | JobExtraction) -> str:
     else:
         job = result.job
         lines.append(f"Title: {job.title}")
+        if result.doubts:
+            lines.append("\u26a0 The checklist may be wrong; check it against the posting:")
+            lines.extend(f"  \u26a0 {d}" for d in result.doubts)
         for label, quals in (("Required", job.required), ("Preferred", job.preferred)):
             lines.append(f"{label} ({len(quals)}):")
             lines.extend(f"  - [{q.qtype.value}] {q.text}" for q in quals)
     lines.extend(_describe_findings(result.findings, doc.text))
-    if result.warnings:
+    shown = set(result.doubts) if isinstance(result, JobExtraction) else set()
+    if [w for w in result.warnings if w not in shown]:
         lines.append("Warnings:")
-        lines.extend(f"  - {w}" for w in result.warnings)
+        lines.extend(f"  - {w}" for w in result.warnings if w not in shown)
     return "\n".join(lines) + "\n"

@@ -99,6 +99,18 @@ class _Slots:
             self.taken.append((start, end))
             self.slots.append(Slot(start, end, kind, self.text[start:end], confidence))
 
+    def add_address(self, start: int, end: int, confidence: float) -> None:
+        """An address; one that overlaps addresses already found (the two lines of an
+        address broken by a narrow column, found apart) becomes one with them."""
+        overlapping = [s for s in self.slots if s.start < end and s.end > start]
+        if overlapping and all(s.kind is SlotKind.ADDRESS for s in overlapping):
+            for s in overlapping:
+                self.slots.remove(s)
+                self.taken.remove((s.start, s.end))
+            start = min(start, *(s.start for s in overlapping))
+            end = max(end, *(s.end for s in overlapping))
+        self.add(start, end, SlotKind.ADDRESS, confidence)
+
 
 def _titles(text: str, name: Name | None, slots: _Slots) -> None:
     own = {t.lower().rstrip(".") for t in name.tokens} if name else set()
@@ -123,17 +135,25 @@ def find_identity(text: str) -> Template:
         slots.add(start, end, SlotKind.PHONE, conf)
     for start, end, conf in contact.find_personal_details(text):
         slots.add(start, end, SlotKind.PERSONAL, conf)
+    for start, end, conf, is_address in contact.find_cjk_fields(text):
+        slots.add(start, end, SlotKind.ADDRESS if is_address else SlotKind.PERSONAL, conf)
     blocks = _contact_blocks(text)
     for start, end, conf, street in contact.find_labelled_addresses(text):
         if street:
-            slots.add(start, end, SlotKind.ADDRESS, conf)
+            slots.add_address(
+                contact.address_start(text, start), contact.extend_address(text, start, end), conf
+            )
         elif any(lo <= start < hi for lo, hi in blocks):  # a job's "Location:" is not theirs
             slots.add(start, end, SlotKind.LOCATION, conf)
     for lo, hi in _contact_blocks(text):  # a whole address line before its street part
         for start, end, conf in contact.find_header_addresses(text, hi, lo):
-            slots.add(start, end, SlotKind.ADDRESS, conf)
+            slots.add_address(
+                contact.address_start(text, start), contact.extend_address(text, start, end), conf
+            )
     for start, end, conf in contact.find_addresses(text):
-        slots.add(start, end, SlotKind.ADDRESS, conf)
+        slots.add_address(
+            contact.address_start(text, start), contact.extend_address(text, start, end), conf
+        )
     name = find_name(text)
     if name is not None:
         for mention in mentions(text, name):
@@ -146,6 +166,8 @@ def find_identity(text: str) -> Template:
             slots.add(start, end, SlotKind.LOCATION, conf)
         for start, end, conf in contact.find_handles(text, hi, lo):
             slots.add(start, end, SlotKind.LINK, conf)
+        for start, end, conf in contact.find_header_numbers(text, hi, lo):
+            slots.add(start, end, SlotKind.PHONE, conf)
     _titles(text, name, slots)
     for m in _PRONOUN.finditer(text):
         slots.add(m.start(1), m.end(1), _pronoun_kind(text, m), 0.85)

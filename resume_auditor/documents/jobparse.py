@@ -79,7 +79,8 @@ _OTHER = re.compile(
     r"who we are|benefits?|perks|compensation|salary|pay|"
     r"remuneration|how to apply|to apply|our (?:team|company|values|mission)|what we offer|"
     r"why (?:join|work)|equal opportunity|location|schedule|day to day|duties|overview|"
-    r"summary|essential (?:job )?functions|job functions|job types?|employment type|"
+    r"summary|descriptions?|(?:key )?accountabilities|your impact|(?:a )?day in the life|"
+    r"essential (?:job )?functions|job functions|job types?|employment type|"
     r"contract|working (?:days|hours|times)|work remotely|remote|hours|shifts?|start date|"
     r"deadline|posted|company|url|department|reports? to|position title|job id|"
     r"funciones|responsabilidades|beneficios|ofrecemos|qu[ée] ofrecemos|c[óo]mo postular|"
@@ -97,7 +98,7 @@ _TOPIC = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(
-    r"^\s*(?:(?:[-*+\u2022\u2023\u2043\u2219\u00b7\u00a7\u2013\u2014\u2190-\u21ff\u25a0-\u25ff>"
+    r"^\s*(?:(?:-{1,3}|[*+\u2022\u2023\u2043\u2219\u00b7\u00a7\u2013\u2014\u2190-\u21ff\u25a0-\u25ff>"
     r"\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?|\d{1,2}\s?[.)]|\(\w{1,3}\)|[a-z][.)]|o(?=\s+[A-Z]))\s+|"
     r"\*(?=[^\s*]))(.*\S)\s*$"
 )
@@ -110,6 +111,7 @@ _BOILERPLATE = re.compile(
 _EMOJI = re.compile(r"^\s*[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s+")
 _HEADING_MD = re.compile(r"^\s*(#{1,6})\s+(.*\S)\s*$")
 _LABEL = re.compile(r"^\s*\**([^\W\d_][\w' /&().,\-]{1,45}?)\**\s*:\s*\**\s*(\S.*)$")
+_NUMBERED_HEADING = re.compile(r"^(?:\d{1,2}|[IVX]{1,4})[.)]\s+(\S.{0,40}?):?\s*$")
 _ENUMERATED = re.compile(r"^\(?[A-Za-z0-9ivx]{1,3}[.)]\s+")
 _TAG_REQUIRED = re.compile(r"\((?:required|requerido|obligatorio|erforderlich|requis)\)", re.I)
 _MARKED_PREFERRED = re.compile(
@@ -171,6 +173,14 @@ _LANG_WORDS = {
     "Dutch": "de het een en van met voor wij je jij is op te ervaring",
 }
 _KNOWN_LANGUAGES = ("English", "Spanish", "German", "French")
+# A duty, not a qualification, even when it says "must": "Ensure ...", "Manage ..."
+_DUTY_START = re.compile(
+    r"^(?:ensure|manage|maintain|monitor|prepare|coordinate|develop|lead|oversee|assist|"
+    r"support|perform|provide|greet|operate|handle|conduct|review|respond|process|create|"
+    r"plan|organi[sz]e|implement|design|build|work with|collaborate|report|train|supervise)\b",
+    re.IGNORECASE,
+)
+SHORT_MIN_LINES = 4  # below this, a short checklist is not called into doubt
 LONG_ITEM = 300  # a line longer than this is read one sentence at a time
 MANY_ITEMS = 40
 
@@ -207,7 +217,12 @@ def _heading(line: str) -> _Heading | None:
     if md:
         return _Heading(md.group(2).strip("*_: "), len(md.group(1)) / 10)
     stripped = _EMOJI.sub("", line).strip()  # "🧠 What you'll need" is a heading
-    if not stripped or _BULLET.match(stripped):
+    if not stripped:
+        return None
+    numbered = _NUMBERED_HEADING.match(stripped)
+    if numbered and (_names_a_section(numbered.group(1)) or _names_a_topic(numbered.group(1))):
+        return _Heading(numbered.group(1).rstrip(":"), 3)  # "2. Qualifications"
+    if _BULLET.match(stripped):
         return None
     bold = stripped.startswith("**") and stripped.rstrip(":").endswith("**")
     bare = stripped.replace("**", "").strip("_").strip()
@@ -364,7 +379,7 @@ def _plain(text: str) -> tuple[str, list[str]]:
     if len(_HTML_TAG.findall(text)) >= 2:
         text = _html_to_lines(text)
         done.append("HTML tags were removed")
-    if re.search(r"&(?:[a-z]{2,8}|#\d{2,5});", text):
+    if re.search(r"&(?:[a-z]{2,8}|#\d{2,5}|#x[0-9a-f]{1,5});", text, re.I):
         text = _unescape(text)
     text = text.replace("\\:", ":").replace("\u2019", "'").replace("\u2018", "'")
     # a bullet glyph alone on its line, its text on the next (PDF text layers)
@@ -469,6 +484,9 @@ class _Item:
     bullet: bool
     last_line: str = ""  # the physical line it ended on, to judge wrapping
     tagged: bool = False
+
+
+_ANY_TAG = re.compile(r"\s*\((?:required|preferred)\)", re.I)
 
 
 def _is_tagged(line: str) -> QualKind | None:
@@ -591,6 +609,13 @@ def _read_lines(lines: list[str], into: _Pass) -> None:
         tag = _is_tagged(stripped)
         label = _LABEL.match(line)
         heading = _heading(line)
+        if tag is not None and heading is not None:
+            # "## Minimum Qualifications (required)": a heading that carries a tag opens
+            # a list of that kind; it is not an item itself
+            named = _ANY_TAG.sub("", heading.text).strip(" :-*_")
+            if _HEADING_MD.match(line) or (named and isinstance(_section_of(named), QualKind)):
+                open_section(tag, named, heading.rank, False)
+                continue
         if label and heading is None:
             kind = _section_of(label.group(1))
             if isinstance(kind, QualKind):
@@ -681,6 +706,7 @@ class ChecklistReading:
     front_matter_fields: list[str] = field(default_factory=list)  # fields read as lists
     cleaned: list[str] = field(default_factory=list)  # "HTML tags were removed", ...
     language: str = "English"
+    qualification_lines: int = 0  # lines worded like qualifications, anywhere in the text
     notes: list[str] = field(default_factory=list)  # why empty or doubtful, what to do
 
     @property
@@ -760,6 +786,9 @@ def read_checklist(text: str, title: str = "") -> ChecklistReading:
         front_matter_fields=fm_fields,
         cleaned=cleaned,
         language=_language(plain),
+        qualification_lines=_qualification_lines(
+            [*plain.split("\n"), *(v for f in fm_fields for v in fm.fields[f].split("\n"))]
+        ),
     )
     reading.notes = _notes(reading, body_run.other_headings)
     logger.debug("checklist: %d item(s), notes %s", len(quals), reading.notes)
@@ -832,6 +861,20 @@ def _notes(reading: ChecklistReading, other_headings: list[str]) -> list[str]:
         notes.append(f"The checklist has no required qualification. {why} {_EMPTY_CONSEQUENCE}")
         notes.append(_WHAT_TO_DO)
         return notes
+    if len(job.required) == 1 and _heading_like(job.required[0].text):
+        notes.append(
+            f"The only required item, {job.required[0].text!r}, reads like a heading, not a "
+            "qualification: the requirements under it may not have been read. Check the "
+            "posting and add them by hand."
+        )
+    worded = reading.qualification_lines
+    if worded >= SHORT_MIN_LINES and len(job.qualifications) * 2 < worded:
+        notes.append(
+            f"The posting has {worded} lines worded like qualifications ('N years of', "
+            f"'degree', 'must', 'ability to'...) but the checklist holds only "
+            f"{len(job.qualifications)}: some may have been missed (a heading not "
+            "recognised?). Check the list against the posting."
+        )
     if reading.by_wording:
         notes.append(
             f"{reading.by_wording} item(s) were picked by their wording ('must', 'required', "
@@ -850,6 +893,31 @@ def _notes(reading: ChecklistReading, other_headings: list[str]) -> list[str]:
             "may hold adverts or page headers (a web page printed to PDF?). Check the list."
         )
     return notes
+
+
+def _heading_like(item: str) -> bool:
+    """True for an item that is a section heading ("Minimum Qualifications (required)")."""
+    bare = _ANY_TAG.sub("", item).strip(" :-*_#")
+    if not bare or len(bare.split()) > 6 or bare.endswith((".", ";")):
+        return False
+    return item.rstrip().endswith(":") or _names_a_section(bare) or _names_a_topic(bare)
+
+
+def _qualification_lines(lines: list[str]) -> int:
+    """How many distinct lines of the posting are worded like a qualification, wherever
+    they stand: a measure of what a checklist should hold, independent of headings."""
+    seen: set[str] = set()
+    for raw in lines:
+        stripped = raw.strip()
+        if not stripped or _NOISE.match(stripped):
+            continue
+        bullet = _BULLET.match(stripped)
+        text = (bullet.group(1) if bullet else stripped).replace("**", "").strip()
+        if _DUTY_START.match(text):
+            continue
+        if _looks_like_requirement(text, True) is not None:
+            seen.add(_key(text))
+    return len(seen)
 
 
 _TITLE_FIELD = re.compile(

@@ -34,7 +34,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from resume_auditor.documents.contact import EMAIL, STATE_NAMES, US_STATES
+from resume_auditor.documents.contact import (
+    EMAIL,
+    PERSONAL_LABEL,
+    STATE_NAMES,
+    US_STATES,
+    find_personal_details,
+    mask_contacts,
+)
 from resume_auditor.documents.sections import EXPERIENCE, heading_of
 
 # How many non-blank lines from the top the name is looked for in (a sidebar
@@ -55,6 +62,11 @@ _PRONOUN_TAIL = re.compile(
     r"\s*[,(\[]?\s*(?:she|he|they|ze|xe)\s*/\s*(?:her|him|them|hers|his|theirs|zir|xem)"
     r"(?:\s*/\s*\w+)?\s*[)\]]?\s*$",
     re.IGNORECASE,
+)
+# The first words of a personal-details label, where a line may break the label.
+_LABEL_START = re.compile(
+    r"\s+(?:Date|D\.?O\.?B|Birth\w*|Born|Place|Gender|Sex|Nationality|Citizenship|Marital|"
+    r"Civil|Religion|Father'?s?|Mother'?s?|Spouse'?s?|Passport)\b.*$"
 )
 _SUFFIX_TAIL = re.compile(r",?\s+(?:Jr|Sr|II|III|IV)\.?$")
 _NICKNAME = re.compile(
@@ -291,6 +303,14 @@ def parse_name_line(line: str) -> tuple[int, int, tuple[str, ...]] | None:
         offset += title.end()
         rest = rest[title.end() :]
     segment = _SEPARATORS.split(rest, maxsplit=1)[0].rstrip("*_ ")
+    following = PERSONAL_LABEL.search(segment)  # "Name : Jo Roe Date of Birth : ..."
+    if following is not None and following.start() > 0:
+        segment = segment[: following.start()].rstrip(" ,;")
+    elif match and match.group(0).strip():
+        # a labelled name whose next label the line broke: "Name : Jo Roe Date of" / "Birth"
+        broken = _LABEL_START.search(segment)
+        if broken is not None and len(segment[: broken.start()].split()) >= 2:
+            segment = segment[: broken.start()].rstrip(" ,;")
     inverted = _inverted(segment)
     if inverted is not None:
         start = offset + rest.index(segment.strip())
@@ -325,7 +345,12 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
     # Words the text also writes in lower case are words ("shift", "park", "writing").
     prose = re.sub(r"\S*(?:@|/|\.\w)\S*", " ", text[:20000])  # not emails, links, handles
     lower = frozenset(re.findall(r"(?<![\w\-])[a-z]{3,}(?![\w\-])", prose))
-    lines = _header_lines(text, max_lines)
+    # candidates are read with contact details blanked out (same offsets), so a name
+    # printed between a right-aligned address and a phone is a segment of its own
+    lines = _header_lines(mask_contacts(text[:20000], addresses=True) + text[20000:], max_lines)
+    # a parent's or spouse's name ("Father's Name: Tomasz Kowalski") is not the candidate's
+    others = [(s, e) for s, e, _ in find_personal_details(text[:20000])]
+    labels = [m.start() for m in PERSONAL_LABEL.finditer(text[:20000])]
     best: tuple[float, int, Name] | None = None
     for index, (pos, line, zone) in enumerate(lines):
         if zone == "references":
@@ -342,6 +367,19 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
             continue
         labelled = bool(_LABEL.match(line))
         for start, end, tokens, glued in _candidates(lines, index):
+            if any(start < e and end > s for s, e in others):
+                continue
+            if tokens[-1].endswith(("-", "\u2010")) and text[end : end + 1] == "\n":
+                rest = re.match(r"[^\W\d_][\w'\u2019\-]*", text[end + 1 :])
+                if rest:  # "Adeyemi-" / "Okoro": a hyphenated name the line broke
+                    tokens = (*tokens[:-1], tokens[-1] + rest.group(0))
+                    end = end + 1 + rest.end()
+            cut = next((at for at in labels if start < at < end), None)
+            if cut is not None:  # "Name : Jo Roe Date" / "of Birth : ...": the label's first word
+                end = start + len(text[start:cut].rstrip(" ,;"))
+                tokens = tuple(text[start:end].split())
+                if len(tokens) < 2:
+                    continue
             score = _evidence(tokens, index, labelled, emails, lower)
             in_email = _in_email(list(tokens), emails)
             if (zone == "body" or glued) and not in_email:
@@ -365,7 +403,8 @@ def find_name(text: str, max_lines: int = MAX_HEADER_LINES) -> Name | None:
         if found is not None and not _vetoed(found[2]):
             start, end, tokens = found
             at = labelled_line.start()
-            return Name(tokens, at + start, at + end, 0.9)
+            if not any(at + start < e and at + end > s for s, e in others):
+                return Name(tokens, at + start, at + end, 0.9)
     return _name_from_email(text)
 
 
@@ -420,14 +459,28 @@ def _candidates(lines: list[Line], index: int) -> list[Candidate]:
     # "Curriculum Vitae - Jane Doe", "Resume of Jane Doe", "Data Analyst | Jane Doe"
     prefix = _DOC_PREFIX.match(line)
     at = prefix.end() if prefix else 0
-    for piece in _SEPARATORS.split(line[at:])[0 if prefix else 1 :]:
+    for n, piece in enumerate(_SEPARATORS.split(line[at:])):
         offset = line.find(piece, at)
         if not piece.strip() or offset < 0:
             continue
         at = offset + len(piece)
-        inner = parse_name_line(piece)
+        inner = parse_name_line(piece) if n > 0 or prefix else None
         if inner is not None:
             out.append((pos + offset + inner[0], pos + offset + inner[1], inner[2], False))
+        elif piece.count(",") >= 1:  # ", Dublin 2, Siobhán O'Connell": a name after a place
+            part_at = offset
+            for part in piece.split(","):
+                found_part = parse_name_line(part)
+                if found_part is not None and len(found_part[2]) >= 2:
+                    out.append(
+                        (
+                            pos + part_at + found_part[0],
+                            pos + part_at + found_part[1],
+                            found_part[2],
+                            False,
+                        )
+                    )
+                part_at += len(part) + 1
     spaced = _letter_spaced(line)
     if spaced is not None:
         glued_run = not re.search(r"\S\s{2,}\S", line.strip())
@@ -523,10 +576,12 @@ def _evidence(
     anywhere in the line vetoes it; a surname the text also writes in lower case
     ("Shift Leader": "leader") counts against it.
     """
-    if _vetoed(tokens):
-        return 0.0
     words = [t for t in tokens if not _is_initial(t) and t.lower() not in _PARTICLES]
-    if not words:
+    if not words or _is_resume_word(tokens):
+        return 0.0
+    if _vetoed(tokens) and not (labelled or _whole_name_in_email(words, email_locals)):
+        # shaped like a word ("Marketing", "Operations"), vouched for by nothing: a name
+        # such as "Xiaoling" or "Sterling" needs its email or a "Name:" label
         return 0.0
     first, last = _plain(words[0]), _plain(words[-1])
     score = 0.0
@@ -555,6 +610,22 @@ def _evidence(
             return 0.0  # "BAKER", "PILOT": a job before it is a name
         score -= 1.0  # and a two-word reading of the same place wins
     return score
+
+
+def _is_resume_word(tokens: tuple[str, ...]) -> bool:
+    parts = [_plain(p) for t in tokens for p in re.split(r"[-'\u2019/&]", t)]
+    return any(p in RESUME_WORDS for p in parts)
+
+
+def _whole_name_in_email(words: list[str], email_locals: list[str]) -> bool:
+    """Both the first and the last word in one email's local part ("xiaoling.zhou@")."""
+    if len(words) < 2:
+        return False
+    first, last = _plain(words[0]), _plain(words[-1])
+    return any(
+        first in flat and last in flat
+        for flat in (re.sub(r"[^a-z]", "", _plain(local)) for local in email_locals)
+    )
 
 
 def _vetoed(tokens: tuple[str, ...]) -> bool:
@@ -742,3 +813,32 @@ def _initials(text: str, name: Name) -> list[Mention]:
     for m in pattern.finditer(text[:400]):
         out.append(Mention(m.start(1), m.end(1), "initials", 0.7))
     return out
+
+
+_NAME_SHAPED = re.compile(r"^(?:[^\W\d_][\w'\u2019.\-]*\s+){1,3}[^\W\d_][\w'\u2019.\-]*$")
+
+
+def name_in_doubt(text: str, max_lines: int = MAX_HEADER_LINES) -> str | None:
+    """When no name was found: what near the top may still be one, else None.
+
+    A line of two to four capitalised words that is no resume word or heading ("Ada
+    Quispe-Mamani", a name the lists do not know), or an email whose local part reads
+    as first.last, says a name may be there and missed: the user should look. A top
+    with neither (an anonymised resume, "SOUS CHEF") has nothing to mark, and no
+    warning is given for it.
+    """
+    if find_name(text, max_lines) is not None:
+        return None
+    for _, line, zone in _header_lines(text, max_lines):
+        bare = line.strip().strip("*_#").strip()
+        if zone != "header" or not _NAME_SHAPED.match(bare) or heading_of(bare) is not None:
+            continue
+        tokens = tuple(bare.split())
+        if all(t[:1].isupper() for t in tokens) and not _is_resume_word(tokens):
+            return bare
+    for m in EMAIL.finditer(text[:5000]):
+        local = m.group(0).split("@")[0]
+        parts = re.split(r"[._\-]", local)
+        if len(parts) == 2 and all(len(p) >= 2 and p.isalpha() for p in parts):
+            return m.group(0)
+    return None

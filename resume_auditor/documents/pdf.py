@@ -154,7 +154,7 @@ def read_pdf(data: bytes, filename: str, *, password: str | None = None, max_pag
         raw_parts.append(text)
         pos += len(text)
     raw = "".join(raw_parts)
-    cleaned = clean_with_origin(raw)
+    cleaned = clean_with_origin(raw, drawn_hyphens=True)
     text = cleaned.text
     if len("".join(text.split())) < MIN_CHARS_PER_PAGE * max(1, min(pages, 2)) // 2:
         raise DocumentError(

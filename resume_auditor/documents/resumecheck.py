@@ -86,7 +86,7 @@ def secret_problem(filename: str, data: bytes) -> str | None:
         text = head.decode("utf-8", errors="replace")
         lines = [
             line
-            for line in text.splitlines()
+            for line in _without_front_matter(text).splitlines()
             if line.strip() and not line.lstrip().startswith(("#", ";", "//"))
         ]
         assignments = sum(bool(_ASSIGNMENT.match(line)) for line in lines)
@@ -96,6 +96,17 @@ def secret_problem(filename: str, data: bytes) -> str | None:
                 "passwords or keys, not a resume. It was not read or sent."
             )
     return None
+
+
+_FENCE = re.compile(r"\A\ufeff?\s*(\+\+\+|---)[ \t]*\r?\n.*?^\1[ \t]*$", re.S | re.M)
+
+
+def _without_front_matter(text: str) -> str:
+    """A Markdown page without its front matter (Hugo's TOML ``+++``, Jekyll's YAML
+    ``---``): its ``key = value`` lines describe the page; they are not settings. A
+    secret-named key in it is still caught (the whole text is searched for those)."""
+    fence = _FENCE.match(text)
+    return text[fence.end() :] if fence else text
 
 
 def token_problem(text: str, filename: str) -> str | None:

@@ -118,7 +118,7 @@ SCHEMA: dict[str, Any] = {
             "all_orders": "bool",
         },
     },
-    "variants": {"keep_real_contact": "bool"},
+    "variants": {"keep_real_contact": "bool", "keep_instructions": "bool"},
     "generation": {
         "generators": (_MODEL_KEYS,),
         "k": "ints",
@@ -388,6 +388,8 @@ class StudyConfig:
     d3: D3Spec | None = None
     d4: D4Spec | None = None
     keep_real_contact: bool = False  # let the source's phone, address and links through
+    # keep instructions to an AI found in a resume (removed from every copy by default)
+    keep_instructions: bool = False
     generation: GenerationSpec | None = None  # generator models (domain/generation.py)
 
     def with_model(
@@ -703,6 +705,9 @@ def study_from_dict(
         keep_real_contact=_bool(
             _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
         ),
+        keep_instructions=_bool(
+            _table(data, "variants").get("keep_instructions", False), "variants.keep_instructions"
+        ),
     )
 
 
@@ -783,8 +788,16 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "orders_per_batch": config.d4.orders_per_batch,
             "all_orders": config.d4.all_orders,
         }
-    if config.keep_real_contact:
-        out["variants"] = {"keep_real_contact": True}
+    variants = {
+        key: True
+        for key, keep in (
+            ("keep_real_contact", config.keep_real_contact),
+            ("keep_instructions", config.keep_instructions),
+        )
+        if keep
+    }
+    if variants:
+        out["variants"] = variants
     out.update(generation_to_dict(config.generation))
     table = out.get("generation", {})
     for spec in [*table.get("generators", []), table.get("judge_model") or {}]:

@@ -556,9 +556,24 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     )
     if facts.findings:
         kinds = ", ".join(f"{k.replace('_', ' ')} ({n})" for k, n in facts.findings)
+        injected = any(k == "prompt_injection" for k, _ in facts.findings)
+        what = (
+            "Instructions to an AI were kept in every copy, as the study asked "
+            "(variants.keep_instructions); the rest went to the model as it was."
+            if facts.keep_instructions and injected
+            else "Instructions to an AI were removed from every copy (the default); the rest "
+            "went to the model as it was."
+            if injected
+            else "They went to the model as they were."
+        )
         out.append(
             "Some source resumes carried things the app flags before a run (resumes with each "
-            f"kind: {kinds}). They went to the model as they were."
+            f"kind: {kinds}). {what}"
+        )
+    if facts.checklist_doubts:
+        out.append(
+            "\u26a0 The job's checklist was read from the posting and not edited, and the app "
+            "doubted it: " + " ".join(facts.checklist_doubts)
         )
     return out
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from resume_auditor import __version__
 from resume_auditor.domain.groups import group_label
+from resume_auditor.domain.job import Job
 from resume_auditor.report.inputs import ResumeInput, input_files, resume_inputs, sha256
 from resume_auditor.report.privacy import safe_url
 from resume_auditor.report.prompts import PromptShown, prompt_used
@@ -61,6 +62,8 @@ class AuditFacts:
     input_hashes: list[tuple[str, str, int]]  # (path in bundle, sha256, bytes)
     app_version: str = __version__
     schema_version: int = SCHEMA_VERSION
+    keep_instructions: bool = False  # instructions to an AI kept in the copies (study setting)
+    checklist_doubts: list[str] = field(default_factory=list)  # the parser's, if not edited
 
 
 def reported_version(raw: dict[str, Any]) -> str:
@@ -197,4 +200,16 @@ def gather_facts(result: ResultFile, run_id: int) -> AuditFacts:
         failures=sorted(failures.items()),
         findings=_findings(result, resumes),
         input_hashes=[(path, sha256(data), len(data)) for path, data in sorted(files.items())],
+        keep_instructions=bool(config.get("variants", {}).get("keep_instructions", False)),
+        checklist_doubts=_checklist_doubts(job),
     )
+
+
+def _checklist_doubts(job: Job | None) -> list[str]:
+    """What the parser doubted about the checklist, if it is still the one it read."""
+    from resume_auditor.documents.jobparse import read_checklist
+
+    if job is None or not job.text.strip():
+        return []
+    reading = read_checklist(job.text, job.title)
+    return reading.notes if reading.job.qualifications == job.qualifications else []

@@ -39,6 +39,7 @@ _ALLOWED = frozenset(
         "link",
         "college",
         "personal",
+        "instruction",  # removed alike from every copy
         "signal",
     }
 )

@@ -250,6 +250,8 @@ def _value(
 ) -> str | None:
     if kind is SlotKind.PERSONAL:
         return WITHHELD
+    if kind is SlotKind.INSTRUCTION:
+        return ""  # an instruction to an AI is in no copy (the study may keep it)
     if kind is SlotKind.COLLEGE:
         if blind and blind_college:
             return WITHHELD_COLLEGE

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from resume_auditor.domain.case import VariantKind
+from resume_auditor.domain.identity import SlotKind
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
@@ -52,6 +53,10 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
         else:
             saved = result.resume_template(record.id) or {"slots": []}
             template = template_from_json(record.text, saved)
+        if config.keep_instructions:  # the study tests what the instructions do
+            template = template.with_slots(
+                s for s in template.slots if s.kind is not SlotKind.INSTRUCTION
+            )
         rng = random.Random(f"texts:{config.seed}:{record.id}")
         deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
         texts = merge_texts(deterministic, stored)
@@ -60,6 +65,20 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
             add_block(texts, job, d1.k, config.seed)
         out.append((record.filename, texts))
     return out
+
+
+def no_usable_resume(result: ResultFile) -> str:
+    """Why no resume can be used: each refused file by name, with its reason."""
+    refused = [r for r in result.resumes() if r.status == "error"]
+    if not refused:
+        return "The audit has no resume yet. Add at least one readable resume."
+    reasons = " ".join(
+        f"{r.filename}: {r.message or 'could not be read.'}".rstrip() for r in refused
+    )
+    return (
+        f"None of the audit's resumes can be used ({len(refused)} refused). {reasons} "
+        "Add at least one readable resume."
+    )
 
 
 Details = dict[tuple[int, str, int, str], tuple[str, str, str]]
@@ -121,9 +140,7 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
         result.clear_cases()
         sets = text_sets(result, job, config)
         if not sets:
-            raise StudyError(
-                "None of the audit's resumes can be used. Add at least one readable resume."
-            )
+            raise StudyError(no_usable_resume(result))
         details: Details = {}
         for _, texts in sets:
             details |= text_details_of(texts, job)

@@ -14,7 +14,7 @@ from resume_auditor.documents.errors import DocumentError
 from resume_auditor.documents.extract import analyse_resume, notice
 from resume_auditor.documents.jobparse import classify, parse_job, read_checklist
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES, load_bytes, load_file
-from resume_auditor.documents.names import is_placeholder_name
+from resume_auditor.documents.names import is_placeholder_name, name_in_doubt
 from resume_auditor.documents.resumecheck import (
     RefusedFile,
     check_not_secret,
@@ -31,7 +31,11 @@ from resume_auditor.workflow.studyfile import StudyFile
 
 NO_NAME = (
     "No candidate name found at the top: every variant gets a name line at the top so "
-    "name variants differ. Mark the name by hand if the resume has one."
+    "name variants differ."
+)
+NAME_IN_DOUBT = (
+    "No candidate name was recognised, but {doubt!r} near the top may be one: if it is, "
+    "mark it by hand, or every copy keeps it beside the test name."
 )
 PLACEHOLDER = (
     "The name at the top ({name!r}) looks like a template's stand-in; it is replaced "
@@ -140,7 +144,11 @@ def ingest_resume(
     status, message = "ok", ""
     found_name = template.original_name()
     if found_name is None:
-        status, message = "warning", NO_NAME
+        # a warning only where a name may have been missed; an anonymised resume is fine
+        doubt = name_in_doubt(doc.text)
+        status, message = (
+            ("warning", NAME_IN_DOUBT.format(doubt=doubt)) if doubt else ("ok", NO_NAME)
+        )
     elif is_placeholder_name(found_name):
         status, message = "warning", PLACEHOLDER.format(name=found_name)
     flagged = notice(extraction.findings, doc.warnings + resume_warnings(doc.text, filename))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts import get_preset
@@ -23,6 +24,7 @@ from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileE
 from resume_auditor.variants.gen_estimate import estimate_generation
 from resume_auditor.workflow.cases import unbuilt_questions
 from resume_auditor.workflow.execute import run_prices
+from resume_auditor.workflow.identity_check import identity_lines, real_details_sent
 from resume_auditor.workflow.metrics import active_thresholds
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
@@ -43,6 +45,7 @@ class RunPlan:
     notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
     power: list[str] = field(default_factory=list)
     generation: str = ""  # what writing the qualification variants costs (if a generator)
+    identity: list[str] = field(default_factory=list)  # real details the copies still carry
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -96,6 +99,7 @@ class RunPlan:
         out += [f"Note: {n}" for n in self.notes]
         if self.generation:
             out.append(self.generation)
+        out += self.identity
         out += self.power
         return out
 
@@ -107,6 +111,7 @@ class RunPlan:
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
             "notes": self.notes,
+            "identity": self.identity,
             "power": self.power,
             "generation": self.generation,
         }
@@ -143,7 +148,7 @@ def plan_run(
             else ""
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
-    plan.notes = _checklist_notes(result, study, set(cells))
+    plan.notes = _checklist_notes(result, study, set(cells)) + _doubt_notes(result)
     if result.case_count():
         # what the study asks that its cases cannot answer (the empty checklist's own
         # note above says it for D1's unequal pairs already)
@@ -153,6 +158,7 @@ def plan_run(
             if not (plan.notes and u.design == "D1" and "criterion" in u.question)
         ]
     plan.generation = _generation_line(result, study)
+    plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
     plan.power = design_power_lines(
         _sizes(result, study), active_thresholds().value("group_gap_alpha")
     )
@@ -189,6 +195,20 @@ def _generation_line(result: ResultFile, study: StudyConfig) -> str:
     resumes = [(r.id, r.text) for r in result.resumes() if r.status != "error"]
     found = estimate_generation(resumes, result.job(), gen, study.seed, run_prices())
     return found.line() if found is not None else ""
+
+
+def _doubt_notes(result: ResultFile) -> list[str]:
+    """The parser's doubts about a checklist nobody has edited since it was read."""
+    try:
+        job = result.job()
+    except ResultFileError:
+        return []
+    if not job.required or not job.text.strip():
+        return []  # an empty list has its own note above
+    reading = read_checklist(job.text, job.title)
+    if reading.job.qualifications != job.qualifications:
+        return []  # edited by hand: the user has looked at it
+    return [f"\u26a0 Job checklist: {note}" for note in reading.notes]
 
 
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:

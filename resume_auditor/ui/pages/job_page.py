@@ -205,7 +205,8 @@ class JobPage(Page):
         req = sum(1 for q in self.model.rows if q.kind is QualKind.REQUIRED)
         pref = len(self.model.rows) - req
         self.counts.setText(f"{req} required, {pref} preferred.")
-        self.advice.setText(self.model.advice() if self.text.toPlainText().strip() else "")
+        advice = self.model.advice() if self.text.toPlainText().strip() else ""
+        self.advice.setText(f"\u26a0 {advice}" if advice else "")
 
     # -- editing -----------------------------------------------------------------------
 
@@ -296,4 +297,9 @@ class JobPage(Page):
     def status(self, data: AuditData | None) -> str:
         if not data or data.job is None:
             return "todo"
-        return "done" if data.job.required else "problem"
+        if not data.job.required:
+            return "problem"
+        # a checklist the parser doubts (a heading read as the only requirement, far
+        # fewer items than the posting's qualification-like lines) until the user edits it
+        doubted = self.model.rows == data.job.qualifications and bool(self.model.advice())
+        return "problem" if doubted else "done"

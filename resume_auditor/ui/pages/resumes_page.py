@@ -325,8 +325,9 @@ class ResumesPage(Page):
         data = result.resume_bytes(record.id)
         if record.status == "error":
             self.message.setText(f"✗ {record.message}")
-        elif record.message:
-            self.message.setText(f"⚠ {record.message}")
+        elif record.message:  # a note is not a warning (a nameless resume gets a name line)
+            mark = "⚠" if record.status == "warning" else "\u2139"
+            self.message.setText(f"{mark} {record.message}")
         else:
             self.message.setText(
                 f"{record.filename}: {record.pages} page(s), {len(record.text)} characters, "

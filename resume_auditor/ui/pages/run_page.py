@@ -124,6 +124,7 @@ def plan_sentences(preview: StartPreview) -> str:
             start_sentence(preview),
             *preview.plan.grouped_warnings(),
             *preview.plan.notes,
+            *preview.plan.identity,
         ]
     )
 
