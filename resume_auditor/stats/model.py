@@ -24,7 +24,10 @@ Family = Literal["fairness", "validity"]
 
 
 class FlagTestDict(TypedDict):
-    """The test behind a metric's possible flag (stats/flags.py FlagTest)."""
+    """The test behind a metric's possible flag (stats/flags.py FlagTest).
+
+    `untestable` (only when it applies): why the test could not fire with these data.
+    """
 
     family: Family
     p: float | None
@@ -33,6 +36,7 @@ class FlagTestDict(TypedDict):
     alpha: float
     significant: bool
     crossed: bool
+    untestable: NotRequired[str]
 
 
 class MetricDict(TypedDict):
