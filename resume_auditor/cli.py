@@ -95,6 +95,23 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cases", help="cases and requests per design and cell (docs/designs.md)")
     c.add_argument("result", help="the result file (e.g. from audit --prepare-only)")
     c.add_argument("--json", action="store_true", help="print JSON")
+    c.add_argument(
+        "--power",
+        action="store_true",
+        help="simulate each design's power through the report's tests and the size for 80%%",
+    )
+    for design, default, unit in (
+        ("d1", "10", "points of selection gap"),
+        ("d2", "0.3", "SD of ratings"),
+        ("d3", "0.3", "SD of scores"),
+        ("d4", "0.3", "SD of the overall score"),
+    ):
+        c.add_argument(
+            f"--effect-{design}",
+            type=float,
+            default=None,
+            help=f"the {design.upper()} effect to size for, in {unit} (default {default})",
+        )
 
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
@@ -359,13 +376,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
 
 
-def _print_plan(path: Path, as_json: bool = False) -> None:
+def _print_plan(
+    path: Path,
+    as_json: bool = False,
+    simulate: bool = False,
+    effects: dict[str, float] | None = None,
+) -> None:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.plan import plan_run
     from resume_auditor.workflow.prepare import study_of
 
     with ResultFile(path, readonly=True) as result:
-        plan = plan_run(result, study_of(result))
+        plan = plan_run(result, study_of(result), simulate=simulate, effects=effects)
     if as_json:
         print(json.dumps(plan.as_dict(), indent=2))
         return
@@ -374,7 +396,13 @@ def _print_plan(path: Path, as_json: bool = False) -> None:
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
-    _print_plan(Path(args.result), args.json)
+    effects = {
+        design.upper(): value / 100 if design == "d1" else value
+        for design in ("d1", "d2", "d3", "d4")
+        if (value := getattr(args, f"effect_{design}", None)) is not None
+    }
+    simulate = bool(getattr(args, "power", False)) or bool(effects)
+    _print_plan(Path(args.result), args.json, simulate, effects)
     return EXIT_OK
 
 

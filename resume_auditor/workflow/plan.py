@@ -10,15 +10,27 @@ too wide to read much into, and the plan says so before anything is paid for.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.paths import data_dir
 from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
+from resume_auditor.stats.power_sim import (
+    DEFAULT_EFFECTS,
+    MOST,
+    TARGET,
+    UNIT_WORDS,
+    Size,
+    Sizing,
+    effect_words,
+    size_for_power,
+)
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.metrics import active_thresholds
@@ -40,6 +52,8 @@ class RunPlan:
     small_cell: int = 30
     notes: list[str] = field(default_factory=list)  # what cannot be measured, and why
     power: list[str] = field(default_factory=list)
+    sizing: list[Sizing] = field(default_factory=list)  # simulated power, when asked for
+    sizing_lines: list[str] = field(default_factory=list)
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -91,7 +105,7 @@ class RunPlan:
         out.append(f"Total: {self.requests} request(s).")
         out += [f"Warning: {w}" for w in self.warnings()]
         out += [f"Note: {n}" for n in self.notes]
-        out += self.power
+        out += self.sizing_lines or self.power
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -102,8 +116,26 @@ class RunPlan:
             "cells": [c.__dict__ for c in self.cells],
             "warnings": self.warnings(),
             "notes": self.notes,
-            "power": self.power,
+            "power": self.sizing_lines or self.power,
+            "sizing": [
+                {
+                    "design": z.design,
+                    "effect": z.effect,
+                    "power_now": z.power_now,
+                    "units_now": z.units_now,
+                    "units_needed": z.units_needed,
+                    "requests_needed": self.requests_needed(z),
+                }
+                for z in self.sizing
+            ],
         }
+
+    def requests_needed(self, z: Sizing) -> int | None:
+        """Requests of the design at the size that reaches the target power."""
+        if z.units_needed is None:
+            return None
+        have = self.by_design().get(z.design, {}).get("requests", 0)
+        return int(math.ceil(have * z.units_needed / max(z.units_now, 1)))
 
 
 def plan_run(
@@ -113,6 +145,8 @@ def plan_run(
     *,
     small_cell: int | None = None,
     specs: list[RequestSpec] | None = None,
+    simulate: bool = False,
+    effects: dict[str, float] | None = None,
 ) -> RunPlan:
     """Cases and requests per design and cell for the audit's built cases (`specs`:
     the requests already built for this study and model, to not build them twice)."""
@@ -138,10 +172,87 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells))
-    plan.power = design_power_lines(
-        _sizes(result, study), active_thresholds().value("group_gap_alpha")
-    )
+    alpha = active_thresholds().value("group_gap_alpha")
+    plan.power = design_power_lines(_sizes(result, study), alpha)
+    if simulate:
+        plan.sizing = simulated_sizing(result, study, alpha, effects)
+        plan.sizing_lines = sizing_lines(plan)
     return plan
+
+
+def simulated_sizing(
+    result: ResultFile,
+    study: StudyConfig,
+    alpha: float,
+    effects: dict[str, float] | None = None,
+) -> list[Sizing]:
+    """Each design's power at this size and the size for 80%, simulated through the
+    report's own tests (stats/power_sim.py) at the share of alpha its group tests get."""
+    sizes = _sizes(result, study)
+    chosen = DEFAULT_EFFECTS | (effects or {})
+    designs = len(sizes)
+    cache = data_dir() / "power-cache.json"
+    out = []
+    for design, n in sorted(sizes.items()):
+        share = alpha / max(designs, 1) * (0.8 if design in ("D1", "D2") else 1.0)
+        groups = max(int(n.get("groups", 2)), 2)
+        if design == "D1":
+            units = n.get("resumes", 0)
+            size = Size("D1", units, groups, max(1, n.get("answers_per_group", 0) // max(units, 1)))
+        elif design == "D2":
+            size = Size("D2", n.get("resumes", 0), groups, _informative_repeats(study))
+        elif design == "D3":
+            size = Size("D3", n.get("pools", 0), groups)
+        else:
+            size = Size("D4", n.get("resumes", 0), groups, 1, n.get("batches", 0))
+        if size.units < 2:
+            continue
+        out.append(size_for_power(size, chosen[design], share, cache=cache))
+    return out
+
+
+def _informative_repeats(study: StudyConfig) -> int:
+    """Repeats count as more answers only when they can differ: at temperature 0 the
+    model gives the same answer each time, so they are one answer (docs/power.md)."""
+    temperature = study.model.temperature
+    return study.run.repeats if temperature is not None and temperature > 0 else 1
+
+
+def sizing_lines(plan: RunPlan) -> list[str]:
+    """The sizing in sentences: power now, and what gives 80% power."""
+    if not plan.sizing:
+        return []
+    out = [
+        f"Power before the run, simulated through the report's own tests ({TARGET:.0%} "
+        "target; the effect sizes can be chosen with --effect-d1 .. --effect-d4):"
+    ]
+    for z in plan.sizing:
+        what = effect_words(z.design, z.effect)
+        unit = UNIT_WORDS[z.design]
+        line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
+        needed = plan.requests_needed(z)
+        if z.units_needed is None or needed is None:
+            line += f"; even {MOST} {unit} would not reach {TARGET:.0%}."
+        elif z.units_needed <= z.units_now:
+            line += "."
+        else:
+            line += (
+                f"; {TARGET:.0%} needs about {z.units_needed} {UNIT_WORDS[z.design]} "
+                f"({needed:,} requests for this design instead of "
+                f"{plan.by_design().get(z.design, {}).get('requests', 0):,}): "
+                + _how_to_grow(z.design)
+            )
+        out.append(line)
+    return out
+
+
+def _how_to_grow(design: str) -> str:
+    return {
+        "D1": "add source resumes (each brings its own pairs).",
+        "D2": "add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
+        "D3": "raise `rounds` in [designs.d3].",
+        "D4": "add source resumes and raise `race_batches` / `gender_batches` in [designs.d4].",
+    }[design]
 
 
 def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) -> list[str]:
