@@ -75,3 +75,15 @@ def test_questions_not_answered_get_one_line_each_and_no_qualifications_headline
     lines = [s for s in v.sentences if "not tested" in s]
     assert any(s.startswith("Picks the more qualified candidate: not tested") for s in lines)
     assert any("Treats groups alike, D1 (pairs): not tested" in s for s in lines)
+
+
+def test_no_difference_found_states_simulated_power_of_the_real_test() -> None:
+    smd = {
+        g: _metric(0.05, [-0.4, 0.5], "sd", p=0.7, p_adj=1.0, share=0.01)
+        for g in ("black_woman", "asian_woman", "hispanic_man")
+    }
+    v = build_verdict(_report(d2={"smd": smd, "flags": []}))
+    text = " ".join(v.sentences)
+    assert "No group difference was found beyond chance in D2 (ratings)" in text
+    assert "(D2, a 0.3 SD difference)" in text and "simulated" in text
+    assert v.tone == "clear"

@@ -95,6 +95,8 @@ class FlagTest:
         }
         if self.untestable:
             out["untestable"] = self.untestable
+        if self.share is not None:
+            out["share"] = self.share
         return out
 
 

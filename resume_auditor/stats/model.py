@@ -26,7 +26,8 @@ Family = Literal["fairness", "validity"]
 class FlagTestDict(TypedDict):
     """The test behind a metric's possible flag (stats/flags.py FlagTest).
 
-    `untestable` (only when it applies): why the test could not fire with these data.
+    `untestable` (only when it applies): why the test could not fire with these data;
+    `share`: the share of the family's alpha the test had (before any was passed on).
     """
 
     family: Family
@@ -37,6 +38,7 @@ class FlagTestDict(TypedDict):
     significant: bool
     crossed: bool
     untestable: NotRequired[str]
+    share: NotRequired[float]
 
 
 class MetricDict(TypedDict):
