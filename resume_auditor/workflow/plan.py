@@ -172,6 +172,7 @@ def plan_run(
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
     plan.notes = _checklist_notes(result, study, set(cells))
+    plan.notes += _d3_logprob_notes(study, model or study.model)
     alpha = active_thresholds().value("group_gap_alpha")
     plan.power = design_power_lines(_sizes(result, study), alpha)
     if simulate:
@@ -274,6 +275,33 @@ def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) ->
         "validity (which candidate is more qualified) will show no cases. Add the job's "
         "requirements on the Job page (or as `required` in the study file), then build "
         "the test cases again."
+    ]
+
+
+def _d3_logprob_notes(study: StudyConfig, model: ModelSpec) -> list[str]:
+    """Say before the run when D3's scores will be bare answers: its pointwise prompt
+    scores a candidate by the probability of Yes, which needs token log-probabilities.
+    They are asked for on every request of such a prompt; a model known (from the
+    provider, its family, or an earlier request or probe) not to give them answers
+    Yes or No only, and RABBI then compares ties."""
+    from resume_auditor.providers.capabilities import Support
+    from resume_auditor.providers.registry import model_capabilities
+
+    if study.d3 is None or not study.d3.prompt:
+        return []
+    try:
+        if not get_preset(study.d3.prompt).logprobs:
+            return []
+        caps = model_capabilities(model.provider, model.model, model.base_url)
+    except (KeyError, ValueError):
+        return []
+    if caps.logprobs is not Support.NO:
+        return []
+    return [
+        f"D3 scores will be bare answers: {model.model} gives no token log-probabilities, so "
+        "each candidate scores Yes or No only and RABBI compares many ties (wide intervals, "
+        "low power). A model or server that gives log-probabilities, or the d3-rating "
+        "prompt, scores candidates finely."
     ]
 
 
