@@ -19,7 +19,11 @@ resume and qualification level and nothing else, so:
   not.
 - policy "planted": Black women's candidates lose `EFFECT` quality units (about
   half the spread between source resumes) everywhere; the share of audits that
-  flag them, per design, is the power at that study size.
+  flag them, per design, is the power at that study size. Each audit also states
+  the power its report would claim for that effect (`metrics_report(power=...)`:
+  the audit's own answers resampled, every group difference removed, the effect's
+  true size in each design's units planted, through the same tests); the mean
+  claim is printed beside the measured power (issue 25: within 10 points).
 
 Studies: "sample" is resources/sample/study.toml as shipped (4 resumes, all four
 designs, small cells); "larger" is the same designs over 12 resumes built from
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -160,6 +165,24 @@ def template_audit(sim: Any, workdir: Path, study_kind: str, orders: str) -> Pat
     return out
 
 
+def true_effects(effect: float = EFFECT) -> dict[str, float]:
+    """The planted quality shift in each design's own units, from the oracle's model
+    (devtools/simulator_policies.py: quality spread 0.7, noise 1 per answer, abstain
+    band 0.6, ratings floor(3.5 + latent) in 1..5)."""
+    import numpy as np
+    from scipy.stats import norm
+
+    band, pair_sd = 0.6, math.sqrt(2.0)
+    gap = (1 - norm.cdf((band + effect) / pair_sd)) - norm.cdf((effect - band) / pair_sd)
+    latent = np.random.default_rng(0).normal(0, math.sqrt(0.7**2 + 1.0), 400_000)
+
+    def rating(x: np.ndarray) -> np.ndarray:
+        return np.clip(np.floor(3.5 + x), 1, 5)
+
+    shift = float(rating(latent).mean() - rating(latent - effect).mean())
+    return {"D1": abs(gap), "D2": shift, "D4": shift}
+
+
 def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -> dict[str, Any]:
     """One audit: the template's resumes, cases built from `seed`, run over HTTP, metrics.
 
@@ -194,7 +217,7 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
     runner = make_runner(out, concurrency=8, use_cache=False, max_retries=1)
     runner.run()
     with ResultFile(out) as result:
-        metrics = metrics_report(result)
+        metrics = metrics_report(result, power=true_effects() if policy == "planted" else False)
     for p in workdir.glob(f"audit-{seed}.audit*"):
         p.unlink()
     return metrics
@@ -227,6 +250,7 @@ def summarize(metrics: dict[str, Any]) -> dict[str, Any]:
         "fairness": any(not k.startswith("validity") for k in flags),
         "covered": dict(covered),
         "flagged_groups": {k: sorted(v) for k, v in flagged_groups.items()},
+        "claimed_power": {d: p["power"] for d, p in (metrics.get("power") or {}).items()},
         "answered": metrics["counts"]["answered"],
         "requests": metrics["counts"]["requests"],
         "invalid": metrics["counts"]["invalid"],
@@ -304,10 +328,19 @@ def report(key: str, rows: list[dict[str, Any]], seconds: float) -> None:
         for design, gs in r["flagged_groups"].items():
             if "black_woman" in gs or "black" in gs or "woman" in gs:
                 groups[design] += 1
-    if groups:
-        print("  audits flagging Black women (or Black / women) per design:")
-        for design, c in sorted(groups.items()):
-            print(f"    {design:<8} {c / n:6.1%}")
+    claimed: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        for design, p in (r.get("claimed_power") or {}).items():
+            claimed[design.lower()].append(p)
+    if groups or claimed:
+        print("  audits flagging Black women (or Black / women) per design, and the power")
+        print("  the reports claimed for that effect (mean over audits):")
+        for design in sorted(set(groups) | set(claimed)):
+            said = claimed.get(design)
+            said_text = f"{sum(said) / len(said):6.1%}" if said else "   n/a"
+            print(
+                f"    {design:<8} measured {groups.get(design, 0) / n:6.1%}   claimed {said_text}"
+            )
 
 
 if __name__ == "__main__":

@@ -448,7 +448,7 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
     with ResultFile(args.result, readonly=True) as result:
         try:
-            report = metrics_report(result, args.run)
+            report = metrics_report(result, args.run, power=True)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     if args.json:

@@ -556,7 +556,16 @@ def _design_size(design: str, group: list[Finding]) -> Size | None:
 
 
 def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
-    """'62% (D1, a 10-point selection gap), 15% (D2, a 0.3 SD difference)' or ''."""
+    """'62% (D1, a 10-point selection gap), 15% (D2, a 0.3 SD difference)' or ''.
+
+    From the report's `power` block (simulated on this audit's own answers) when it
+    has one; otherwise from the model in stats/power_sim.py at the sizes read back.
+    """
+    block = metrics.get("power") or {}
+    if block:
+        return ", ".join(
+            f"{d['power']:.0%} ({design}, {d['words']})" for design, d in sorted(block.items())
+        )
     by_design: dict[str, list[Finding]] = {}
     for f in testable:
         if f.design in ("d1", "d2", "d3", "d4") and f.test.get("share"):

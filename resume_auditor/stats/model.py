@@ -268,6 +268,20 @@ class DesignBlocks(TypedDict, total=False):
     d4: D4Dict
 
 
+class DesignPowerDict(TypedDict):
+    """`power.<D1..D4>`: the chance this audit's test flags an effect of `effect`.
+
+    `basis`: "answers" (simulated on this audit's own answers, resampled with the
+    effect planted) or "model" (simulated from stats/power_sim.py's assumptions).
+    """
+
+    effect: float
+    words: str
+    share: float
+    power: float
+    basis: str
+
+
 class MetricsReport(DesignBlocks):
     """The whole report (`metrics_report`, `resume-auditor metrics --json`)."""
 
@@ -283,3 +297,4 @@ class MetricsReport(DesignBlocks):
     thresholds: list[ThresholdDict]
     flags: list[str]
     notes: list[str]
+    power: NotRequired[dict[str, DesignPowerDict]]

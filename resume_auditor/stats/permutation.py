@@ -64,6 +64,7 @@ class Block:
 class JointDraws:
     """Observed and relabelled t of every test of one design, for the step-down."""
 
+    blocks: list[Block] = field(default_factory=list)  # the data, for power from them
     observed: dict[str, float] = field(default_factory=dict)
     draws: dict[str, np.ndarray] = field(default_factory=dict)  # key -> |t| per draw
     floors: dict[str, float] = field(default_factory=dict)
@@ -133,7 +134,7 @@ def _floor(t_draws: np.ndarray, draws: int) -> float:
 
 def joint_test(blocks: list[Block], draws: int = DRAWS, seed: int = SEED) -> JointDraws:
     """Relabel every block's units at random `draws` times; t of every keyed test."""
-    out = JointDraws()
+    out = JointDraws(blocks=list(blocks))
     rng = np.random.default_rng(seed)
     for block in blocks:
         values = np.asarray(block.values, dtype=float)

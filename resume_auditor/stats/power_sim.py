@@ -26,7 +26,9 @@ Each figure is from SIMS simulated audits (a standard error of about 3 points ne
   per dimension, rounded; the name-perturbed copy of the shifted group moves by the
   effect times the overall score's SD; ranked batches carry the same shift.
 Results are cached per design, size, effect and share (in memory and in the data
-folder), so a plan asks for each only once.
+folder), so a plan asks for each only once. After a run, `power_from_data` does the
+same on the audit's own answers (resampled, every group difference removed, the
+effect planted): page 1's power statement.
 """
 
 from __future__ import annotations
@@ -260,6 +262,60 @@ def size_for_power(
         if high > most:
             return Sizing(size.design, effect, now, size.units, None, math.inf)
     return Sizing(size.design, effect, now, size.units, high, high / max(size.units, 1))
+
+
+def power_from_data(
+    blocks: list[Block],
+    target: str,
+    shift: float,
+    share: float,
+    *,
+    sims: int = SIMS,
+    draws: int = SEARCH_DRAWS,
+    seed: int = 0,
+) -> float | None:
+    """Power of the report's test on data like this audit's, with `shift` planted on `target`.
+
+    Each simulated audit resamples this audit's units (resumes, batches) with
+    replacement, removes every group's own difference (so the planted shift is the
+    only one), adds `shift` to the target test's label, and runs the design's
+    permutation test with its step-down: the answers' own spread, ties and
+    correlations, not assumed ones. None when the target is not in the blocks.
+    """
+    where = next(
+        ((i, lab) for i, b in enumerate(blocks) for lab, k in b.keys.items() if k == target), None
+    )
+    if where is None:
+        return None
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for i in range(sims):
+        made = []
+        for j, b in enumerate(blocks):
+            values = np.asarray(b.values, dtype=float)
+            if values.shape[0] < 2:
+                made.append(b)
+                continue
+            rows = values[rng.integers(0, values.shape[0], values.shape[0])]
+            with np.errstate(invalid="ignore"):
+                means = np.nanmean(values, axis=0)
+            means = np.where(np.isnan(means), 0.0, means)
+            if b.reference is not None:
+                ref = b.labels.index(b.reference)
+                rows = rows - (means - means[ref])[None, :]
+            else:
+                rows = rows - means[None, :]
+            if j == where[0]:
+                col = b.labels.index(where[1])
+                rows[:, col] += shift
+                if b.reference is None and len(b.labels) > 1:  # net wins sum to zero
+                    others = [c for c in range(len(b.labels)) if c != col]
+                    rows[:, others] -= shift / len(others)
+            made.append(Block(rows, b.labels, b.keys, b.reference))
+        joint = joint_test(made, draws=draws, seed=seed + i)
+        p = joint.step_down(list(joint.observed)).get(target)
+        hits += p is not None and p <= share
+    return hits / sims
 
 
 def _batches(size: Size, units: int) -> int:

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import TypedDict
 
+import numpy as np
 import pandas as pd
 
 from resume_auditor import __version__
@@ -15,13 +16,25 @@ from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
-from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.d2 import D2Result, compute_d2
 from resume_auditor.stats.d3 import D3Result, compute_d3
 from resume_auditor.stats.d4 import D4Result, compute_d4
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
-from resume_auditor.stats.model import AgreementDict, DesignBlocks, MetricsReport
+from resume_auditor.stats.model import (
+    AgreementDict,
+    DesignBlocks,
+    DesignPowerDict,
+    MetricsReport,
+)
+from resume_auditor.stats.power_sim import (
+    DEFAULT_EFFECTS,
+    Size,
+    effect_words,
+    power_from_data,
+    simulated_power,
+)
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import d1_table, d2_table, d3_tables, d4_tables
@@ -74,12 +87,20 @@ def save_user_thresholds(values: dict[str, tuple[float, str]]) -> Path:
 
 
 def metrics_report(
-    result: ResultFile, run_id: int | None = None, *, thresholds: Thresholds | None = None
+    result: ResultFile,
+    run_id: int | None = None,
+    *,
+    thresholds: Thresholds | None = None,
+    power: bool | dict[str, float] = False,
 ) -> MetricsReport:
     """The metrics of one run of a result file (default: the latest run).
 
     Every flag of the report is decided here at once (Holm across all of it), so the
-    report's first page and its tables speak for the same decisions.
+    report's first page and its tables speak for the same decisions. `power`: also
+    each design's power for the default effect sizes, simulated through its test on
+    this audit's answers (seconds of work: for the report, not a live view); a dict
+    gives the effects to plant instead, in each design's own units (D1 points of gap
+    as a fraction, D2 rating points, D4 score points; for benchmarks).
     """
     runs = result.runs()
     run = (
@@ -156,6 +177,8 @@ def metrics_report(
         "flags": d1.flags() + impact["flags"] + _design_flags(designs),
         "notes": notes,
     }
+    if power:
+        report["power"] = design_power(d1, results, power if isinstance(power, dict) else None)
     # The design blocks come last, in the order d2, d3, d4 (as before the types).
     if "d2" in designs:
         report["d2"] = designs["d2"]
@@ -164,6 +187,68 @@ def metrics_report(
     if "d4" in designs:
         report["d4"] = designs["d4"]
     return report
+
+
+def design_power(
+    d1: D1Result, results: DesignResults, raw: dict[str, float] | None = None
+) -> dict[str, DesignPowerDict]:
+    """Each design's chance to flag the default effect (stats/power_sim.py), after the
+    flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
+    this audit's own answers, D3 from the model (its test reads ranks within pools)."""
+    out: dict[str, DesignPowerDict] = {}
+
+    def first(metrics: list[Metric]) -> Metric | None:
+        usable = [
+            m
+            for m in metrics
+            if m.test is not None and m.test.joint is not None and not m.test.untestable
+        ]
+        return usable[0] if usable else None
+
+    def put(design: str, m: Metric | None, shift: float, basis: str = "answers") -> None:
+        if m is None or m.test is None or m.test.share is None or m.test.joint is None:
+            return
+        effect = DEFAULT_EFFECTS[design]
+        if raw is not None:
+            if design not in raw or basis != "answers":
+                return
+            effect = raw[design]
+            shift = -abs(effect) * (unit[design] if design == "D1" else 1.0)
+        if basis == "answers":
+            found = power_from_data(m.test.joint.blocks, m.test.key, shift, m.test.share)
+        else:
+            groups = len(m.test.joint.observed) + 1
+            found = simulated_power(Size(design, m.estimate.clusters, groups), effect, m.test.share)
+        if found is not None:
+            out[design] = {
+                "effect": effect,
+                "words": effect_words(design, effect),
+                "share": m.test.share,
+                "power": found,
+                "basis": basis,
+            }
+
+    unit: dict[str, float] = {}  # the shift of one unit of effect, in the test's values
+    gap = first(list(d1.selection_gap.values()))
+    if gap is not None and gap.estimate.clusters:
+        unit["D1"] = gap.estimate.n / gap.estimate.clusters  # comparisons per resume
+        put("D1", gap, -DEFAULT_EFFECTS["D1"] * unit["D1"])
+    d2 = results.get("d2")
+    if d2 is not None and d2.sd:
+        unit["D2"] = d2.sd if raw is None else 1.0
+        put("D2", first(list(d2.smd.values())), -DEFAULT_EFFECTS["D2"] * unit["D2"])
+    d3 = results.get("d3")
+    if d3 is not None and d3.pointwise is not None:
+        put("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
+    d4 = results.get("d4")
+    if d4 is not None:
+        name = first(list(d4.differences.get("name", {}).get("overall", {}).values()))
+        if name is not None and name.test is not None and name.test.joint is not None:
+            values = np.asarray(name.test.joint.blocks[0].values, dtype=float)
+            spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
+            unit["D4"] = spread if raw is None else 1.0
+            put("D4", name, -DEFAULT_EFFECTS["D4"] * unit["D4"])
+    return out
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:
