@@ -54,3 +54,15 @@ def test_the_recommended_size_reaches_the_target() -> None:
     assert z.units_needed is not None and z.units_needed > 8
     reached = simulated_power(Size("D3", z.units_needed, 4), 0.8, 0.0125, sims=200, seed=11)
     assert reached >= 0.72  # 80% target, three standard errors of 200 audits
+
+
+def test_power_from_the_audits_own_answers() -> None:
+    from resume_auditor.stats.power_sim import power_from_data
+
+    rng = np.random.default_rng(4)
+    block = _d2(rng, Size("D2", 14, 4), 0.0)[0]
+    none = power_from_data([block], "d2.g0", 0.0, 0.01, sims=80)
+    big = power_from_data([block], "d2.g0", -1.5, 0.01, sims=80)
+    assert none is not None and none <= 0.05
+    assert big is not None and big >= 0.8
+    assert power_from_data([block], "no.such.test", -1.0, 0.01) is None
