@@ -51,7 +51,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 SAMPLE = ROOT / "resources" / "sample"
-EFFECT = 0.6
+EFFECT = 0.6  # --effect
+COPIES = 12  # --resumes: source resumes of the "larger" study
+ONLY: tuple[str, ...] = ()  # --only d2,d4: the larger study's designs kept
 
 LARGER_DESIGNS = """
 [designs.d1]
@@ -86,15 +88,22 @@ def _study_text(kind: str, seed: int, orders: str, resumes: list[Path]) -> str:
     text = text.replace('files = ["resumes/*.pdf"]', f"files = [{files}]")
     text = text.replace('orders = "both"', f'orders = "{orders}"')
     if kind == "larger":
-        text = text[: text.index("[designs.d1]")] + LARGER_DESIGNS
+        designs = LARGER_DESIGNS
+        if ONLY:
+            parts = designs.split("[designs.")
+            designs = "".join(f"[designs.{p}" for p in parts[1:] if p.split("]")[0] in ONLY)
+        text = text[: text.index("[designs.d1]")] + designs
     return text
 
 
 def _larger_resumes(workdir: Path) -> list[Path]:
-    """12 source resumes: the sample's 4, three byte-distinct copies each."""
+    """COPIES source resumes (default 12): the sample's 4, byte-distinct copies of each."""
     out = []
-    for i in range(3):
-        for pdf in sorted((SAMPLE / "resumes").glob("*.pdf")):
+    pdfs = sorted((SAMPLE / "resumes").glob("*.pdf"))
+    for i in range(-(-COPIES // len(pdfs))):
+        for pdf in pdfs:
+            if len(out) == COPIES:
+                return out
             target = workdir / f"copy{i}-{pdf.name}"
             shutil.copyfile(pdf, target)
             with target.open("ab") as fh:  # a trailing comment keeps the PDF valid
@@ -217,7 +226,8 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
     runner = make_runner(out, concurrency=8, use_cache=False, max_retries=1)
     runner.run()
     with ResultFile(out) as result:
-        metrics = metrics_report(result, power=true_effects() if policy == "planted" else False)
+        claim = true_effects(EFFECT) if policy == "planted" else False
+        metrics = metrics_report(result, power=claim)
     for p in workdir.glob(f"audit-{seed}.audit*"):
         p.unlink()
     return metrics
@@ -258,6 +268,7 @@ def summarize(metrics: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    global EFFECT, COPIES, ONLY
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("audits", type=int, nargs="?", default=200)
     parser.add_argument("--study", default="both", choices=("sample", "larger", "both"))
@@ -265,7 +276,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--orders", default="both", choices=("both", "ab"))
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", type=Path, help="write the per-audit summaries here")
+    parser.add_argument("--effect", type=float, default=EFFECT, help="planted quality shift")
+    parser.add_argument("--resumes", type=int, default=COPIES, help="larger study's resumes")
+    parser.add_argument("--only", default="", help="larger study's designs, e.g. d2,d4")
     args = parser.parse_args(argv[1:])
+    EFFECT, COPIES = args.effect, args.resumes
+    ONLY = tuple(d for d in args.only.split(",") if d)
     # tmpfs when there is one: the result file commits every answer, and a busy disk
     # would make this a benchmark of fsync
     shm = Path("/dev/shm")
