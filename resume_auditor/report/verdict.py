@@ -250,6 +250,14 @@ def unanswered(metrics: MetricsReport) -> list[str]:
             )
     else:
         out.append(f"{TERMS['criterion_validity'].label}: not tested — the audit has no D1 pairs.")
+    position = cells.get("first_position_rate")
+    position_test: dict[str, Any] = dict(position.get("flag_test") or {}) if position else {}
+    untested_position = position_test.get("untestable")
+    if untested_position:
+        out.append(
+            "Favours the resume shown first: not tested — too few source resumes with a "
+            "decisive answer for the test to reach its share of the false-alarm rate."
+        )
     by_design: dict[str, list[Finding]] = {}
     for f in findings(metrics):
         if f.family == "fairness":
