@@ -215,6 +215,7 @@ class Sizing:
     units_now: int
     units_needed: int | None  # None: not reached within `most` units
     scale: float  # units_needed / units_now (requests scale with it)
+    basis: str = "model"  # or "answers": simulated on an audit's own answers
 
 
 def size_for_power(
@@ -273,12 +274,14 @@ def power_from_data(
     sims: int = SIMS,
     draws: int = SEARCH_DRAWS,
     seed: int = 0,
+    scale: float = 1.0,
 ) -> float | None:
     """Power of the report's test on data like this audit's, with `shift` planted on `target`.
 
-    Each simulated audit resamples this audit's units (resumes, batches) with
-    replacement, removes every group's own difference (so the planted shift is the
-    only one), adds `shift` to the target test's label, and runs the design's
+    Each simulated audit resamples this audit's units (resumes, batches; `scale` times
+    as many, for an audit that much larger) with replacement, removes every group's
+    own difference (so the planted shift is the only one), adds `shift` to the target
+    test's label, and runs the design's
     permutation test with its step-down: the answers' own spread, ties and
     correlations, not assumed ones. None when the target is not in the blocks.
     """
@@ -296,7 +299,8 @@ def power_from_data(
             if values.shape[0] < 2:
                 made.append(b)
                 continue
-            rows = values[rng.integers(0, values.shape[0], values.shape[0])]
+            count = max(2, int(round(values.shape[0] * scale)))
+            rows = values[rng.integers(0, values.shape[0], count)]
             with np.errstate(invalid="ignore"):
                 means = np.nanmean(values, axis=0)
             means = np.where(np.isnan(means), 0.0, means)
@@ -316,6 +320,42 @@ def power_from_data(
         p = joint.step_down(list(joint.observed)).get(target)
         hits += p is not None and p <= share
     return hits / sims
+
+
+def scale_from_data(
+    blocks: list[Block],
+    target: str,
+    shift: float,
+    share: float,
+    *,
+    goal: float = TARGET,
+    most: float = 64.0,
+) -> tuple[float, float | None]:
+    """(power now, the factor on units that reaches `goal`: None past `most`), from this
+    audit's own answers (power_from_data): a pilot run tells how large an audit must be."""
+    now = power_from_data(blocks, target, shift, share) or 0.0
+    if now >= goal:
+        return now, 1.0
+
+    def at(scale: float, sims: int = SEARCH_SIMS) -> float:
+        return power_from_data(blocks, target, shift, share, sims=sims, scale=scale) or 0.0
+
+    low, high = 1.0, 2.0
+    while at(high) < goal:
+        low, high = high, high * 2
+        if high > most:
+            return now, None
+    while high / low > 1.15:
+        mid = math.sqrt(low * high)
+        if at(mid) >= goal:
+            high = mid
+        else:
+            low = mid
+    while at(high, SIMS) < goal:
+        high *= 1.15
+        if high > most:
+            return now, None
+    return now, high
 
 
 def _batches(size: Size, units: int) -> int:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
@@ -31,8 +33,10 @@ from resume_auditor.stats.model import (
 from resume_auditor.stats.power_sim import (
     DEFAULT_EFFECTS,
     Size,
+    Sizing,
     effect_words,
     power_from_data,
+    scale_from_data,
     simulated_power,
 )
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
@@ -189,6 +193,75 @@ def metrics_report(
     return report
 
 
+@dataclass(frozen=True)
+class PowerTarget:
+    """One design's test to plant an effect on, and the shift that effect is there."""
+
+    design: str
+    metric: Metric
+    effect: float
+    shift: float  # in the test's own values (net wins, rating or score points)
+    basis: str  # "answers" or "model"
+
+
+def power_targets(
+    d1: D1Result,
+    results: DesignResults,
+    raw: dict[str, float] | None = None,
+    effects: dict[str, float] | None = None,
+) -> list[PowerTarget]:
+    """Each design's first group test that can fire, and the shift of its effect.
+
+    `effects`: per design, in DEFAULT_EFFECTS' units (D1 gap as a fraction, else SD);
+    `raw`: instead, in each design's own units (D1 gap, D2 rating points, D4 score
+    points; for benchmarks that know the true size).
+    """
+    chosen = DEFAULT_EFFECTS | (effects or {})
+    out: list[PowerTarget] = []
+
+    def first(metrics: list[Metric]) -> Metric | None:
+        usable = [
+            m
+            for m in metrics
+            if m.test is not None
+            and m.test.joint is not None
+            and m.test.share is not None
+            and not m.test.untestable
+        ]
+        return usable[0] if usable else None
+
+    def add(design: str, m: Metric | None, unit: float, basis: str = "answers") -> None:
+        if m is None:
+            return
+        if raw is not None:
+            if design not in raw or basis != "answers":
+                return
+            effect = raw[design]
+            shift = -abs(effect) * (unit if design == "D1" else 1.0)
+        else:
+            effect = chosen[design]
+            shift = -abs(effect) * unit
+        out.append(PowerTarget(design, m, effect, shift, basis))
+
+    gap = first(list(d1.selection_gap.values()))
+    if gap is not None and gap.estimate.clusters:
+        add("D1", gap, gap.estimate.n / gap.estimate.clusters)  # comparisons per resume
+    d2 = results.get("d2")
+    if d2 is not None and d2.sd:
+        add("D2", first(list(d2.smd.values())), d2.sd)
+    d3 = results.get("d3")
+    if d3 is not None and d3.pointwise is not None:
+        add("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
+    d4 = results.get("d4")
+    if d4 is not None:
+        name = first(list(d4.differences.get("name", {}).get("overall", {}).values()))
+        if name is not None and name.test is not None and name.test.joint is not None:
+            values = np.asarray(name.test.joint.blocks[0].values, dtype=float)
+            spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
+            add("D4", name, spread)
+    return out
+
+
 def design_power(
     d1: D1Result, results: DesignResults, raw: dict[str, float] | None = None
 ) -> dict[str, DesignPowerDict]:
@@ -196,58 +269,63 @@ def design_power(
     flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
     this audit's own answers, D3 from the model (its test reads ranks within pools)."""
     out: dict[str, DesignPowerDict] = {}
-
-    def first(metrics: list[Metric]) -> Metric | None:
-        usable = [
-            m
-            for m in metrics
-            if m.test is not None and m.test.joint is not None and not m.test.untestable
-        ]
-        return usable[0] if usable else None
-
-    def put(design: str, m: Metric | None, shift: float, basis: str = "answers") -> None:
-        if m is None or m.test is None or m.test.share is None or m.test.joint is None:
-            return
-        effect = DEFAULT_EFFECTS[design]
-        if raw is not None:
-            if design not in raw or basis != "answers":
-                return
-            effect = raw[design]
-            shift = -abs(effect) * (unit[design] if design == "D1" else 1.0)
-        if basis == "answers":
-            found = power_from_data(m.test.joint.blocks, m.test.key, shift, m.test.share)
+    for t in power_targets(d1, results, raw):
+        test = t.metric.test
+        assert test is not None and test.joint is not None and test.share is not None
+        if t.basis == "answers":
+            found = power_from_data(test.joint.blocks, test.key, t.shift, test.share)
         else:
-            groups = len(m.test.joint.observed) + 1
-            found = simulated_power(Size(design, m.estimate.clusters, groups), effect, m.test.share)
+            groups = len(test.joint.observed) + 1
+            size = Size(t.design, t.metric.estimate.clusters, groups)
+            found = simulated_power(size, t.effect, test.share)
         if found is not None:
-            out[design] = {
-                "effect": effect,
-                "words": effect_words(design, effect),
-                "share": m.test.share,
+            out[t.design] = {
+                "effect": t.effect,
+                "words": effect_words(t.design, t.effect),
+                "share": test.share,
                 "power": found,
-                "basis": basis,
+                "basis": t.basis,
             }
+    return out
 
-    unit: dict[str, float] = {}  # the shift of one unit of effect, in the test's values
-    gap = first(list(d1.selection_gap.values()))
-    if gap is not None and gap.estimate.clusters:
-        unit["D1"] = gap.estimate.n / gap.estimate.clusters  # comparisons per resume
-        put("D1", gap, -DEFAULT_EFFECTS["D1"] * unit["D1"])
-    d2 = results.get("d2")
-    if d2 is not None and d2.sd:
-        unit["D2"] = d2.sd if raw is None else 1.0
-        put("D2", first(list(d2.smd.values())), -DEFAULT_EFFECTS["D2"] * unit["D2"])
-    d3 = results.get("d3")
-    if d3 is not None and d3.pointwise is not None:
-        put("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
-    d4 = results.get("d4")
-    if d4 is not None:
-        name = first(list(d4.differences.get("name", {}).get("overall", {}).values()))
-        if name is not None and name.test is not None and name.test.joint is not None:
-            values = np.asarray(name.test.joint.blocks[0].values, dtype=float)
-            spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
-            unit["D4"] = spread if raw is None else 1.0
-            put("D4", name, -DEFAULT_EFFECTS["D4"] * unit["D4"])
+
+def pilot_sizing(
+    result: ResultFile, thresholds: Thresholds, effects: dict[str, float] | None = None
+) -> list[Sizing]:
+    """From the latest run's answers (a pilot): each design's power now and the size
+    that reaches 80%, simulated on those answers (power_sim.scale_from_data)."""
+    runs = result.runs()
+    if not runs or not result.progress(runs[-1].id).done:
+        return []
+    run = runs[-1]
+    answers = result.answers(run.id)
+    results = design_results(result, run.id, thresholds, answers)
+    d1 = compute_d1(
+        d1_table(result, answers),
+        thresholds=thresholds,
+        abstain_allowed=_abstain_allowed(run.prompt_id),
+        designs=1 + len(results),
+    )
+    flaggable: list[Metric] = d1.all_metrics()
+    flaggable += [
+        m
+        for cells in impact_cells(d1_table(result, answers), thresholds).values()
+        for m in cells.values()
+    ]
+    for r in (results.get("d2"), results.get("d3"), results.get("d4")):
+        if r is not None:
+            flaggable += r.all_metrics()
+    decide(flaggable, thresholds)
+    out = []
+    for t in power_targets(d1, results, effects=effects):
+        test = t.metric.test
+        if t.basis != "answers" or test is None or test.joint is None or test.share is None:
+            continue
+        now, scale = scale_from_data(test.joint.blocks, test.key, t.shift, test.share)
+        units = t.metric.estimate.clusters
+        needed = None if scale is None else int(math.ceil(units * scale))
+        factor = math.inf if scale is None else scale
+        out.append(Sizing(t.design, t.effect, now, units, needed, factor, "answers"))
     return out
 
 

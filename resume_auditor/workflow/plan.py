@@ -33,7 +33,7 @@ from resume_auditor.stats.power_sim import (
 )
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.workflow.execute import run_prices
-from resume_auditor.workflow.metrics import active_thresholds
+from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 
@@ -188,13 +188,19 @@ def simulated_sizing(
     effects: dict[str, float] | None = None,
 ) -> list[Sizing]:
     """Each design's power at this size and the size for 80%, simulated through the
-    report's own tests (stats/power_sim.py) at the share of alpha its group tests get."""
+    report's own tests (stats/power_sim.py) at the share of alpha its group tests get:
+    on the latest run's answers when there are some (a pilot run), else from the
+    model's assumptions."""
     sizes = _sizes(result, study)
     chosen = DEFAULT_EFFECTS | (effects or {})
     designs = len(sizes)
     cache = data_dir() / "power-cache.json"
+    pilot = {z.design: z for z in pilot_sizing(result, active_thresholds(), effects)}
     out = []
     for design, n in sorted(sizes.items()):
+        if design in pilot:
+            out.append(pilot[design])
+            continue
         share = alpha / max(designs, 1) * (0.8 if design in ("D1", "D2") else 1.0)
         groups = max(int(n.get("groups", 2)), 2)
         if design == "D1":
@@ -224,13 +230,16 @@ def sizing_lines(plan: RunPlan) -> list[str]:
     if not plan.sizing:
         return []
     out = [
-        f"Power before the run, simulated through the report's own tests ({TARGET:.0%} "
-        "target; the effect sizes can be chosen with --effect-d1 .. --effect-d4):"
+        f"Power, simulated through the report's own tests ({TARGET:.0%} target; the effect "
+        "sizes can be chosen with --effect-d1 .. --effect-d4; before any answer, from the "
+        "assumptions in stats/power_sim.py, after a pilot run from its answers):"
     ]
     for z in plan.sizing:
         what = effect_words(z.design, z.effect)
         unit = UNIT_WORDS[z.design]
         line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
+        if z.basis == "answers":
+            line += " (simulated on this audit's own answers)"
         needed = plan.requests_needed(z)
         if z.units_needed is None or needed is None:
             line += f"; even {MOST} {unit} would not reach {TARGET:.0%}."
