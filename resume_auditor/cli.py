@@ -37,6 +37,8 @@ from resume_auditor import APP_NAME, __version__
 if TYPE_CHECKING:
     from resume_auditor.stats.model import MetricsReport
 
+logger = logging.getLogger(__name__)
+
 EXIT_OK, EXIT_INCOMPLETE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
@@ -388,11 +390,46 @@ def _print_plan(
 
     with ResultFile(path, readonly=True) as result:
         plan = plan_run(result, study_of(result), simulate=simulate, effects=effects)
+        has_run = bool(result.runs())
+    if simulate and has_run:
+        plan.sizing_lines += _sizing_costs(path, plan)
     if as_json:
         print(json.dumps(plan.as_dict(), indent=2))
         return
     for line in plan.lines():
         print(f"Plan: {line}", file=sys.stderr)
+
+
+def _sizing_costs(path: Path, plan: Any) -> list[str]:
+    """Cost and time of the sizes that give 80% power, at this run's cost per request."""
+    from resume_auditor.workflow.execute import estimate_for
+
+    try:
+        est = estimate_for(path, None, concurrency=0)
+    except Exception as exc:  # the sizing stands without its cost
+        logger.info("no estimate for the sizing: %s", exc)
+        return []
+    if not est.to_send:
+        return [
+            "Cost and time of a larger audit: build its cases, then `resume-auditor run FILE "
+            "--estimate`."
+        ]
+    out = []
+    for z in plan.sizing:
+        needed = plan.requests_needed(z)
+        if needed is None or z.units_needed is None or z.units_needed <= z.units_now:
+            continue
+        parts = []
+        if est.cost_usd is not None:
+            parts.append(f"about ${est.cost_usd / est.to_send * needed:,.2f}")
+        elif est.free:
+            parts.append("no cost (a local or self-hosted model)")
+        if est.eta_s is not None:
+            parts.append(f"about {est.eta_s / est.to_send * needed / 60:,.0f} min")
+        if parts:
+            costs = " and ".join(parts)
+            out.append(f"{z.design} at 80% power: {costs} for its {needed:,} requests.")
+    return out
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
