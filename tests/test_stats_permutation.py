@@ -152,3 +152,43 @@ def _dims(base: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
 
     noisy = np.clip(np.rint(base + rng.normal(0, 0.4, size=5)), 1, 5)
     return {d: float(v) for d, v in zip(D4_DIMENSIONS, noisy, strict=True)}
+
+
+@pytest.mark.parametrize("designs", [1, 4])
+def test_d1_and_d4_tests_left_in_the_family_can_reach_their_share(designs: int) -> None:
+    from devtools.simulate import PlantedD1, simulate_d1
+
+    from resume_auditor.report.impact import impact_cells
+    from resume_auditor.stats.d1 import compute_d1
+
+    rng = np.random.default_rng(designs)
+    for resumes in (2, 3, 4, 6, 8, 12, 20):
+        for bias in (0.0, 0.4):
+            plan = PlantedD1(clusters=resumes, group_bias={"black_woman": bias}, ks=(1,))
+            judgments = simulate_d1(plan, rng)
+            d1 = compute_d1(judgments, designs=designs)
+            rows = []
+            for c in range(resumes):
+                base = rng.normal(3.5, 0.5, size=5)
+                rows.append(
+                    {"cluster": c, "variant": "original", "group": None, **_dims(base, rng)}
+                )
+                for g in ("black", "white"):
+                    shift = -1.0 if g == "black" and bias else 0.0
+                    rows.append(
+                        {"cluster": c, "variant": "name", "group": g, **_dims(base + shift, rng)}
+                    )
+            d4 = compute_d4(pd.DataFrame(rows))
+            metrics = [*d1.all_metrics(), *d4.all_metrics()]
+            cells_by = impact_cells(judgments, DEFAULT_THRESHOLDS)
+            metrics += [m for cells in cells_by.values() for m in cells.values()]
+            decide([*metrics, *(_Other(f"d{i}.x") for i in range(2, designs))], DEFAULT_THRESHOLDS)
+            for m in metrics:
+                t = m.test
+                if t is None or t.p_adjusted is None:
+                    continue
+                assert t.share is not None and t.floor <= t.share, (resumes, m.key)
+                assert not t.untestable
+            if resumes >= 8:  # a realistic audit: every D1 group test can fire
+                gaps = [m.test for m in d1.selection_gap.values() if m.test is not None]
+                assert gaps and not any(t.untestable for t in gaps), resumes
