@@ -19,8 +19,6 @@ from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.verdict import (
     Verdict,
     build_verdict,
-    designs_present,
-    min_resumes_to_flag,
 )
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import (
@@ -197,27 +195,21 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
             )
         )
     if d1.get("selection_gap") or d1.get("selection_rate"):
-        power = (d1.get("power") or {}).get("sentence", "")
-        after = [power] if power else []
-        groups = len(d1.get("selection_gap") or {})
-        resumes = max(
-            (m.get("clusters", 0) for m in (d1.get("selection_gap") or {}).values()), default=0
-        )
-        alpha = next(
-            (
-                t["value"]
-                for t in metrics.get("thresholds", [])
-                if t.get("key") == "group_gap_alpha"
-            ),
-            0.05,
-        )
-        needed = min_resumes_to_flag(groups, float(alpha), designs_present(metrics))
-        if needed is not None and 0 < resumes < needed:
+        after = []
+        simulated = (metrics.get("power") or {}).get("D1")
+        if simulated:
             after.append(
-                f"With {resumes} source resumes the group test cannot flag any gap, however "
-                f"large: its smallest possible p-value is above its share of the {alpha:g} "
-                f"false-alarm rate (Holm's correction across every fairness test of the "
-                f"report). Use at least {needed} source resumes."
+                f"This audit had about {simulated['power']:.0%} chance to flag "
+                f"{simulated['words']} for one group (simulated through the same test on "
+                "this audit's own answers)."
+            )
+        gaps = [m for m in (d1.get("selection_gap") or {}).values() if m.get("flag_test")]
+        untestable = [m for m in gaps if dict(m.get("flag_test") or {}).get("untestable")]
+        if gaps and len(untestable) == len(gaps):
+            after.append(
+                "With this audit's source resumes the group test cannot flag any gap, however "
+                "large: its smallest possible p-value is above its share of the false-alarm "
+                "rate. Add source resumes."
             )
         blocks.append(
             Block(
@@ -226,8 +218,9 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
                     "On equal pairs whose candidates belong to different groups: how often each "
                     "group's candidate was picked (abstentions count as not picked), and the gap "
                     "between how often it was picked and how often its opponent was. A gap is "
-                    "flagged when a sign-flip test over source resumes, corrected for every "
-                    "fairness test of this report (Holm), finds it beyond chance."
+                    "flagged when D1's permutation test (the groups relabelled within each "
+                    "source resume), corrected for every fairness test of this report, finds it "
+                    "beyond chance."
                 ],
                 [
                     Table(
