@@ -479,8 +479,12 @@ def _method(metrics: MetricsReport) -> list[str]:
     )
     out.append(
         "Every flag is a test, never a number past a threshold by itself. The fairness flags "
-        f"of all designs ({fair} tests here) are one family: Holm's weighted correction keeps "
-        f"the chance of any false fairness alarm in this report at {alpha:g}. The validity "
+        f"of all designs ({fair} tests here) are one family: each design's groups are tested "
+        "together by a permutation test (the groups relabelled within each resume, batch or "
+        "pool; its omnibus step gates the per-group flags), each design gets an equal share, "
+        f"and the chance of any false fairness alarm in this report stays at {alpha:g}. A test "
+        "that could not reach its share with this audit's data is left out and said so. "
+        "The validity "
         f"and position-bias flags ({valid} tests) are a second family. A number past its "
         "threshold whose test does not reject is shown and marked not significant."
     )
