@@ -16,9 +16,9 @@ resume (the cluster), named for a group, or blinded.
 - Manipulation check: how often the model perceives the race and gender we meant
   (Figures A1, A2); blinded condition: each group's shift against the copy with
   identity removed; prompt variants: the standardized differences per prompt.
-Group tests: the p-value is a sign-flip test over source resumes of the per-resume
-difference (exact when every resume is rated in both groups, randomization.py),
-Holm-adjusted across the groups compared.
+Group tests: D2's permutation test (each resume's copies relabelled among the
+groups, permutation.py), its step-down deciding the groups together; the race-only
+and gender-only differences use a sign-flip test of the per-resume difference.
 """
 
 from __future__ import annotations

@@ -13,11 +13,12 @@ gender) are ranked best (1) to worst; the average rank per group, which would be
 several orders or repeats is one cluster (`batch_id`): its answers share the same
 candidates, so they are not independent evidence.
 
-Flags use a sign-flip test over resumes (differences) or batches (ranks):
-under "the perturbation changes nothing" the original and perturbed scores are
-exchangeable, so each difference is symmetric around zero (randomization.py). It
-is Holm-adjusted across the groups, on the overall score only, so one audit does
-not raise thirty flags for one effect.
+Flags use D4's permutation test (permutation.py): under "the perturbation changes
+nothing" a resume's original and perturbed copies are exchangeable, and so are the
+groups of a ranked batch, so both are relabelled at random within the resume or
+batch, every table in the same draw, and the step-down decides the groups together.
+Flags are on the overall score only, so one audit does not raise thirty flags for one
+effect; the other dimensions keep a paired sign-flip p-value, shown, not flagged.
 """
 
 from __future__ import annotations

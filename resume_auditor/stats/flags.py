@@ -1,27 +1,28 @@
-"""Flags are decisions: a test per flag, Holm across every flag of a family.
+"""Flags are decisions: a test per flag, the family's false-alarm rate shared by design.
 
 A flag tells a non-expert "this model did something wrong". An audit that flags
 an unbiased model is worse than none, so no flag fires on a point estimate
 alone. Every metric that can raise a flag carries a `FlagTest`: the p-value of a
 test whose null hypothesis is "nothing to flag" (no group gap; an impact ratio at
-or above four-fifths; a validity at or above its threshold; no position bias).
-`decide` then applies Holm's (1979) weighted step-down procedure across all the
-tests of a family, so the chance of *any* false alarm in that family stays at its
-alpha, however many groups, thresholds and designs the report covers:
+or above four-fifths; a validity at or above its threshold; no position bias), and
+`decide` keeps the chance of *any* false alarm in a family at its alpha, however
+many groups, thresholds and designs the report covers:
 
 - "fairness": every group comparison the report can flag (D1 selection gaps and
   impact ratios, D2 standardized differences and impact ratios, D3 RABBI, D4 score
   differences and average ranks), at `group_gap_alpha`;
 - "validity": CriterionValidity, DiscrimValidity and position bias, at
-  `position_bias_alpha`.
+  `position_bias_alpha` (plain Holm).
 
-The weights are fixed by the design, never by the data: each design present
-gets an equal share of alpha; within a design the primary group tests (D1
-selection gaps, D2 standardized differences by group, D3 RABBI, D4 score
-differences and average ranks) share 80% of it and the secondary ones (impact
-ratios at every threshold and grouping, D2's race-only and gender-only models)
-20%, so forty-two impact-ratio cells do not drown the seven tests the paper
-reports. With equal weights this is plain Holm.
+Fairness shares are fixed by the design, never by the data: each design present
+gets an equal share; within a design its primary group tests (one permutation test
+over all its groups, stats/permutation.py, whose step-down gates the per-group
+flags) 80% and the secondary ones (impact ratios, D2's race-only and gender-only
+models) 20%, so forty-two impact-ratio cells do not drown the tests the papers
+report. A share passes to the other tests once every test it covers has rejected
+(Bretz et al. 2009); a test that cannot reach its share with the data at hand
+(its smallest attainable p-value is above it) is left out and says so, so it takes
+no alpha from tests that can fire (issue 25).
 
 Each design's `compute_*` decides its own flags (a family per design) so it can
 be used alone; the metrics of a whole audit (workflow/metrics.py) decide again
