@@ -33,7 +33,7 @@ def test_a_d2_difference_whose_interval_excludes_zero_is_never_called_nothing() 
     assert "No group difference was found" not in text and "No group preference" not in text
     assert "-2.65" in text or "−2.65" in text
     assert "did not survive the correction for the 36 fairness tests" in text
-    assert v.tone == "caution"
+    assert "No problem found" not in v.headline and "did not survive" in v.headline
     spot = next(k for k in v.key_numbers if k.title == "Treats groups alike")
     assert spot.path == ["d2", "smd", "black_woman"]
 
@@ -87,3 +87,10 @@ def test_no_difference_found_states_simulated_power_of_the_real_test() -> None:
     assert "No group difference was found beyond chance in D2 (ratings)" in text
     assert "(D2, a 0.3 SD difference)" in text and "simulated" in text
     assert v.tone == "clear"
+
+
+def test_a_difference_seen_that_could_not_be_tested_is_a_caution() -> None:
+    seen = _metric(-1.4, [-2.2, -0.6], "sd", p=0.06, p_adj=1.0, untestable="cannot fire")
+    v = build_verdict(_report(d2={"smd": {"black_woman": seen}, "flags": []}))
+    assert v.tone == "caution" and "too small to test" in v.headline
+    assert any("could not be tested at this audit's size" in s for s in v.sentences)

@@ -481,12 +481,18 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
         if seen is not None:
             size = int(seen.test.get("family_size") or 0)
             others = sum(1 for f in fair if f.excludes_null()) - 1
+            survived = (
+                "could not be tested at this audit's size"
+                if seen.untestable
+                else f"did not survive the correction for the {size} fairness tests of this "
+                "audit, so it is not flagged"
+            )
             sentences.append(
                 f"A group difference was seen: {_finding_text(seen)}. Its interval leaves out "
-                f"no difference, but it did not survive the correction for the {size} fairness "
-                "tests of this audit, so it is not flagged"
+                f"no difference, but it {survived}"
                 + (f" ({others} more like it)." if others > 0 else ".")
-                + " Read it before relying on the model; a larger audit can settle it."
+                + " With this many intervals some leave out zero by chance alone; a larger "
+                "audit can settle it."
             )
         elif fair or (d1 and d1.get("selection_gap")):
             sentence, untestable = _no_gap_sentence(metrics, fair)
@@ -516,11 +522,21 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
             "caution",
             "Use with caution: the model favours the resume it is shown first.",
         )
-    elif seen is not None or other_flags:
+    elif other_flags or (seen is not None and seen.untestable):
         tone, headline = (
             "caution",
-            "Use with caution: no finding passed the audit's false-alarm bar, but a group "
-            "difference was seen (below); a larger audit can settle it.",
+            "Use with caution: a group difference was seen that this audit is too small to "
+            "test (below); a larger audit can settle it.",
+        )
+    elif seen is not None:
+        # Some of a report's dozens of intervals leave out zero by chance alone (most
+        # unbiased audits have one): said on the page, never a "clear" of the model,
+        # but not a warning either.
+        tone, headline = (
+            "clear",
+            "No finding passed this audit's false-alarm bar; the largest group difference "
+            "seen did not survive the correction (below). Necessary, not sufficient: read "
+            "what it could not check under Limitations.",
         )
     elif untestable:
         tone, headline = (
