@@ -19,7 +19,11 @@ resume and qualification level and nothing else, so:
   not.
 - policy "planted": Black women's candidates lose `EFFECT` quality units (about
   half the spread between source resumes) everywhere; the share of audits that
-  flag them, per design, is the power at that study size.
+  flag them, per design, is the power at that study size. Each audit also states
+  the power its report would claim for that effect (`metrics_report(power=...)`:
+  the audit's own answers resampled, every group difference removed, the effect's
+  true size in each design's units planted, through the same tests); the mean
+  claim is printed beside the measured power (issue 25: within 10 points).
 
 Studies: "sample" is resources/sample/study.toml as shipped (4 resumes, all four
 designs, small cells); "larger" is the same designs over 12 resumes built from
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -46,7 +51,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
 SAMPLE = ROOT / "resources" / "sample"
-EFFECT = 0.6
+EFFECT = 0.6  # --effect
+COPIES = 12  # --resumes: source resumes of the "larger" study
+ONLY: tuple[str, ...] = ()  # --only d2,d4: the larger study's designs kept
 
 LARGER_DESIGNS = """
 [designs.d1]
@@ -81,15 +88,22 @@ def _study_text(kind: str, seed: int, orders: str, resumes: list[Path]) -> str:
     text = text.replace('files = ["resumes/*.pdf"]', f"files = [{files}]")
     text = text.replace('orders = "both"', f'orders = "{orders}"')
     if kind == "larger":
-        text = text[: text.index("[designs.d1]")] + LARGER_DESIGNS
+        designs = LARGER_DESIGNS
+        if ONLY:
+            parts = designs.split("[designs.")
+            designs = "".join(f"[designs.{p}" for p in parts[1:] if p.split("]")[0] in ONLY)
+        text = text[: text.index("[designs.d1]")] + designs
     return text
 
 
 def _larger_resumes(workdir: Path) -> list[Path]:
-    """12 source resumes: the sample's 4, three byte-distinct copies each."""
+    """COPIES source resumes (default 12): the sample's 4, byte-distinct copies of each."""
     out = []
-    for i in range(3):
-        for pdf in sorted((SAMPLE / "resumes").glob("*.pdf")):
+    pdfs = sorted((SAMPLE / "resumes").glob("*.pdf"))
+    for i in range(-(-COPIES // len(pdfs))):
+        for pdf in pdfs:
+            if len(out) == COPIES:
+                return out
             target = workdir / f"copy{i}-{pdf.name}"
             shutil.copyfile(pdf, target)
             with target.open("ab") as fh:  # a trailing comment keeps the PDF valid
@@ -160,6 +174,24 @@ def template_audit(sim: Any, workdir: Path, study_kind: str, orders: str) -> Pat
     return out
 
 
+def true_effects(effect: float = EFFECT) -> dict[str, float]:
+    """The planted quality shift in each design's own units, from the oracle's model
+    (devtools/simulator_policies.py: quality spread 0.7, noise 1 per answer, abstain
+    band 0.6, ratings floor(3.5 + latent) in 1..5)."""
+    import numpy as np
+    from scipy.stats import norm
+
+    band, pair_sd = 0.6, math.sqrt(2.0)
+    gap = (1 - norm.cdf((band + effect) / pair_sd)) - norm.cdf((effect - band) / pair_sd)
+    latent = np.random.default_rng(0).normal(0, math.sqrt(0.7**2 + 1.0), 400_000)
+
+    def rating(x: np.ndarray) -> np.ndarray:
+        return np.clip(np.floor(3.5 + x), 1, 5)
+
+    shift = float(rating(latent).mean() - rating(latent - effect).mean())
+    return {"D1": abs(gap), "D2": shift, "D4": shift}
+
+
 def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -> dict[str, Any]:
     """One audit: the template's resumes, cases built from `seed`, run over HTTP, metrics.
 
@@ -194,7 +226,8 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
     runner = make_runner(out, concurrency=8, use_cache=False, max_retries=1)
     runner.run()
     with ResultFile(out) as result:
-        metrics = metrics_report(result)
+        claim = true_effects(EFFECT) if policy == "planted" else False
+        metrics = metrics_report(result, power=claim)
     for p in workdir.glob(f"audit-{seed}.audit*"):
         p.unlink()
     return metrics
@@ -227,6 +260,7 @@ def summarize(metrics: dict[str, Any]) -> dict[str, Any]:
         "fairness": any(not k.startswith("validity") for k in flags),
         "covered": dict(covered),
         "flagged_groups": {k: sorted(v) for k, v in flagged_groups.items()},
+        "claimed_power": {d: p["power"] for d, p in (metrics.get("power") or {}).items()},
         "answered": metrics["counts"]["answered"],
         "requests": metrics["counts"]["requests"],
         "invalid": metrics["counts"]["invalid"],
@@ -234,6 +268,7 @@ def summarize(metrics: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    global EFFECT, COPIES, ONLY
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("audits", type=int, nargs="?", default=200)
     parser.add_argument("--study", default="both", choices=("sample", "larger", "both"))
@@ -241,7 +276,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--orders", default="both", choices=("both", "ab"))
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", type=Path, help="write the per-audit summaries here")
+    parser.add_argument("--effect", type=float, default=EFFECT, help="planted quality shift")
+    parser.add_argument("--resumes", type=int, default=COPIES, help="larger study's resumes")
+    parser.add_argument("--only", default="", help="larger study's designs, e.g. d2,d4")
     args = parser.parse_args(argv[1:])
+    EFFECT, COPIES = args.effect, args.resumes
+    ONLY = tuple(d for d in args.only.split(",") if d)
     # tmpfs when there is one: the result file commits every answer, and a busy disk
     # would make this a benchmark of fsync
     shm = Path("/dev/shm")
@@ -304,10 +344,19 @@ def report(key: str, rows: list[dict[str, Any]], seconds: float) -> None:
         for design, gs in r["flagged_groups"].items():
             if "black_woman" in gs or "black" in gs or "woman" in gs:
                 groups[design] += 1
-    if groups:
-        print("  audits flagging Black women (or Black / women) per design:")
-        for design, c in sorted(groups.items()):
-            print(f"    {design:<8} {c / n:6.1%}")
+    claimed: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        for design, p in (r.get("claimed_power") or {}).items():
+            claimed[design.lower()].append(p)
+    if groups or claimed:
+        print("  audits flagging Black women (or Black / women) per design, and the power")
+        print("  the reports claimed for that effect (mean over audits):")
+        for design in sorted(set(groups) | set(claimed)):
+            said = claimed.get(design)
+            said_text = f"{sum(said) / len(said):6.1%}" if said else "   n/a"
+            print(
+                f"    {design:<8} measured {groups.get(design, 0) / n:6.1%}   claimed {said_text}"
+            )
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ from resume_auditor import APP_NAME, __version__
 if TYPE_CHECKING:
     from resume_auditor.stats.model import MetricsReport
 
+logger = logging.getLogger(__name__)
+
 EXIT_OK, EXIT_INCOMPLETE, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
@@ -95,6 +97,23 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cases", help="cases and requests per design and cell (docs/designs.md)")
     c.add_argument("result", help="the result file (e.g. from audit --prepare-only)")
     c.add_argument("--json", action="store_true", help="print JSON")
+    c.add_argument(
+        "--power",
+        action="store_true",
+        help="simulate each design's power through the report's tests and the size for 80%%",
+    )
+    for design, default, unit in (
+        ("d1", "10", "points of selection gap"),
+        ("d2", "0.3", "SD of ratings"),
+        ("d3", "0.3", "SD of scores"),
+        ("d4", "0.3", "SD of the overall score"),
+    ):
+        c.add_argument(
+            f"--effect-{design}",
+            type=float,
+            default=None,
+            help=f"the {design.upper()} effect to size for, in {unit} (default {default})",
+        )
 
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
@@ -376,13 +395,21 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
 
 
-def _print_plan(path: Path, as_json: bool = False) -> None:
+def _print_plan(
+    path: Path,
+    as_json: bool = False,
+    simulate: bool = False,
+    effects: dict[str, float] | None = None,
+) -> None:
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.plan import plan_run
     from resume_auditor.workflow.prepare import study_of
 
     with ResultFile(path, readonly=True) as result:
-        plan = plan_run(result, study_of(result))
+        plan = plan_run(result, study_of(result), simulate=simulate, effects=effects)
+        has_run = bool(result.runs())
+    if simulate and has_run:
+        plan.sizing_lines += _sizing_costs(path, plan)
     if as_json:
         print(json.dumps(plan.as_dict(), indent=2))
         return
@@ -390,8 +417,46 @@ def _print_plan(path: Path, as_json: bool = False) -> None:
         print(f"Plan: {line}", file=sys.stderr)
 
 
+def _sizing_costs(path: Path, plan: Any) -> list[str]:
+    """Cost and time of the sizes that give 80% power, at this run's cost per request."""
+    from resume_auditor.workflow.execute import estimate_for
+
+    try:
+        est = estimate_for(path, None, concurrency=0)
+    except Exception as exc:  # the sizing stands without its cost
+        logger.info("no estimate for the sizing: %s", exc)
+        return []
+    if not est.to_send:
+        return [
+            "Cost and time of a larger audit: build its cases, then `resume-auditor run FILE "
+            "--estimate`."
+        ]
+    out = []
+    for z in plan.sizing:
+        needed = plan.requests_needed(z)
+        if needed is None or z.units_needed is None or z.units_needed <= z.units_now:
+            continue
+        parts = []
+        if est.cost_usd is not None:
+            parts.append(f"about ${est.cost_usd / est.to_send * needed:,.2f}")
+        elif est.free:
+            parts.append("no cost (a local or self-hosted model)")
+        if est.eta_s is not None:
+            parts.append(f"about {est.eta_s / est.to_send * needed / 60:,.0f} min")
+        if parts:
+            costs = " and ".join(parts)
+            out.append(f"{z.design} at 80% power: {costs} for its {needed:,} requests.")
+    return out
+
+
 def cmd_cases(args: argparse.Namespace) -> int:
-    _print_plan(Path(args.result), args.json)
+    effects = {
+        design.upper(): value / 100 if design == "d1" else value
+        for design in ("d1", "d2", "d3", "d4")
+        if (value := getattr(args, f"effect_{design}", None)) is not None
+    }
+    simulate = bool(getattr(args, "power", False)) or bool(effects)
+    _print_plan(Path(args.result), args.json, simulate, effects)
     return EXIT_OK
 
 
@@ -437,7 +502,7 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
     with ResultFile(args.result, readonly=True) as result:
         try:
-            report = metrics_report(result, args.run)
+            report = metrics_report(result, args.run, power=True)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     if args.json:

@@ -64,6 +64,20 @@ def test_the_cache_can_be_turned_off(tmp_path: Path) -> None:
     assert not (data_dir() / CACHE_FILE).exists()
 
 
+def test_no_cache_asks_identical_prompts_of_one_run_each_time(tmp_path: Path) -> None:
+    # Issue 25: --no-cache still answered a byte-identical D3 prompt from its twin.
+    for use_cache, expected in ((False, 2), (True, 1)):
+        with Simulator(policy=kind_policy) as sim:
+            model = _model(sim)
+            out = tmp_path / f"{use_cache}.audit"
+            run_id, (a, _b, _c) = new_audit(out, model)
+            twins = [spec(model, "d3-yes-no", [a], key=k) for k in ("one", "two")]
+            assert twins[0].body == twins[1].body
+            queue(out, run_id, twins)
+            make_runner(out, run_id, use_cache=use_cache).run()
+            assert sim.received == expected
+
+
 def test_keys_entries_age_and_a_damaged_file_is_set_aside(tmp_path: Path) -> None:
     body = {"model": "m", "system": "s", "user": "u", "temperature": 0.0}
     key = request_key("openai", "https://api.openai.com/v1/", body, 0)

@@ -275,3 +275,27 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
         if key not in named
     }
     assert missing == set()
+
+
+def test_a_pilot_runs_answers_size_the_audit(audit: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from resume_auditor.stats.power_sim import Sizing
+    from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
+    from resume_auditor.workflow.plan import plan_run
+    from resume_auditor.workflow.prepare import study_of
+
+    # The model's sizing has its own tests (test_stats_power_sim.py); here only which
+    # one the plan reads: a design with a pilot's answers is sized from them.
+    def model_sizing(size: Any, effect: float, share: float, **_: Any) -> Sizing:
+        return Sizing(size.design, effect, 0.0, size.units, None, float("inf"))
+
+    monkeypatch.setattr("resume_auditor.workflow.plan.size_for_power", model_sizing)
+    with ResultFile(audit, readonly=True) as result:
+        sizing = pilot_sizing(result, active_thresholds())
+        plan = plan_run(result, study_of(result), simulate=True)
+    for z in sizing:
+        assert z.basis == "answers" and 0.0 <= z.power_now <= 1.0
+        assert z.units_needed is None or z.units_needed >= z.units_now
+    by_design = {z.design: z for z in plan.sizing}
+    for z in sizing:
+        assert by_design[z.design] == z  # the plan reads the pilot's answers first
+    assert plan.sizing_lines and plan.sizing_lines[0].startswith("Power, simulated")

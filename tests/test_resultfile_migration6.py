@@ -111,7 +111,39 @@ def test_every_number_is_the_same_as_the_old_app_computed(old_file: Path) -> Non
             overall = got["d1"]["metrics"]["criterion_validity"]
             assert by_construction["lexical"]["value"] == overall["value"]
             assert by_construction["lexical"]["n"] == overall["n"]
-            assert got == want, f"run {run}"
+            # Issue 25 replaced the fairness tests (a permutation test per design with a
+            # step-down, tests that cannot reach their share of alpha left out): their
+            # p-values, family sizes and shares are new by design and checked against
+            # enumeration in test_stats_permutation.py. Every estimate, interval, count
+            # and flag must still be what the old app computed.
+            assert _without_tests(got) == _without_tests(want), f"run {run}"
+            assert _flags(got) == _flags(want), f"run {run}"
+
+
+TEST_KEYS = {"p", "p_adjusted", "p_holm", "family_size", "share", "untestable"}
+
+
+def _without_tests(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_tests(v) for k, v in value.items() if k not in TEST_KEYS}
+    if isinstance(value, list):
+        return [_without_tests(v) for v in value]
+    return value
+
+
+def _flags(value: Any, where: str = "") -> dict[str, Any]:
+    """Every flag of the report by where it sits."""
+    out: dict[str, Any] = {}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("flag", "flags"):
+                out[f"{where}/{k}"] = v
+            else:
+                out.update(_flags(v, f"{where}/{k}"))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.update(_flags(v, f"{where}[{i}]"))
+    return out
 
 
 def test_queuing_a_migrated_run_again_adds_nothing(old_file: Path) -> None:
@@ -164,9 +196,17 @@ def test_a_new_audit_gives_the_numbers_the_old_app_gave(tmp_path: Path) -> None:
             report["run"].pop("base_url")
             report["run"].pop("created_at")
             report["study"].pop("created_at")
+            # The maker runs with --no-cache, which now asks identical prompts of a run
+            # each time (issue 25) where the old app sent one and shared its answer: the
+            # same answers, four more requests' tokens.
+            report["counts"].pop("input_tokens")
+            report["counts"].pop("output_tokens")
+        got.pop("power", None)  # simulated power, new in issue 25
         by_construction = got["d1"]["breakdowns"].pop("criterion_validity_by_construction")
         assert list(by_construction) == ["lexical"]  # the only way without a model, then
-        assert got == want, f"run {run}"
+        # the fairness tests' p-values are issue 25's (see the test above)
+        assert _without_tests(got) == _without_tests(want), f"run {run}"
+        assert _flags(got) == _flags(want), f"run {run}"
 
 
 def test_a_migration_that_would_lose_a_reference_leaves_the_file_as_it_was(

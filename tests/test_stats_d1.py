@@ -151,10 +151,11 @@ def test_selection_rates_and_gaps_by_hand() -> None:
     # CR1 variance 2 * (2/9) / 36 = 1/81, se 1/9, t(0.975, 1) = 12.7062
     assert gap[BW].low == pytest.approx(1 / 6 - 12.706204736174694 / 9)
     assert gap[BW].high == pytest.approx(1 / 6 + 12.706204736174694 / 9)
-    # sign flips of the cluster sums (0, 1) give |mean| 1/6 every time: p = 4/4
-    assert gap[BW].p == pytest.approx(1.0)
+    # two resumes' net wins relabelled within each resume (permutation.py): nowhere near
+    # significant; the permutation test itself is checked against enumeration elsewhere
+    assert gap[BW].p is not None and gap[BW].p > 0.2
     assert gap[BM].p is None  # one source resume: nothing to test
-    assert gap[BW].p_holm == pytest.approx(1.0)
+    assert gap[BW].p_holm is not None and gap[BW].p_holm >= gap[BW].p
     assert r.selection_gap[BW].unit == "points"
     assert r.selection_gap[BW].as_dict()["picked"] == pytest.approx(3 / 6)
 

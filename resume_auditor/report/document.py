@@ -19,8 +19,6 @@ from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.verdict import (
     Verdict,
     build_verdict,
-    designs_present,
-    min_resumes_to_flag,
 )
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import (
@@ -198,27 +196,21 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
             )
         )
     if d1.get("selection_gap") or d1.get("selection_rate"):
-        power = (d1.get("power") or {}).get("sentence", "")
-        after = [power] if power else []
-        groups = len(d1.get("selection_gap") or {})
-        resumes = max(
-            (m.get("clusters", 0) for m in (d1.get("selection_gap") or {}).values()), default=0
-        )
-        alpha = next(
-            (
-                t["value"]
-                for t in metrics.get("thresholds", [])
-                if t.get("key") == "group_gap_alpha"
-            ),
-            0.05,
-        )
-        needed = min_resumes_to_flag(groups, float(alpha), designs_present(metrics))
-        if needed is not None and 0 < resumes < needed:
+        after = []
+        simulated = (metrics.get("power") or {}).get("D1")
+        if simulated:
             after.append(
-                f"With {resumes} source resumes the group test cannot flag any gap, however "
-                f"large: its smallest possible p-value is above its share of the {alpha:g} "
-                f"false-alarm rate (Holm's correction across every fairness test of the "
-                f"report). Use at least {needed} source resumes."
+                f"This audit had about {simulated['power']:.0%} chance to flag "
+                f"{simulated['words']} for one group (simulated through the same test on "
+                "this audit's own answers)."
+            )
+        gaps = [m for m in (d1.get("selection_gap") or {}).values() if m.get("flag_test")]
+        untestable = [m for m in gaps if dict(m.get("flag_test") or {}).get("untestable")]
+        if gaps and len(untestable) == len(gaps):
+            after.append(
+                "With this audit's source resumes the group test cannot flag any gap, however "
+                "large: its smallest possible p-value is above its share of the false-alarm "
+                "rate. Add source resumes."
             )
         blocks.append(
             Block(
@@ -227,8 +219,9 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
                     "On equal pairs whose candidates belong to different groups: how often each "
                     "group's candidate was picked (abstentions count as not picked), and the gap "
                     "between how often it was picked and how often its opponent was. A gap is "
-                    "flagged when a sign-flip test over source resumes, corrected for every "
-                    "fairness test of this report (Holm), finds it beyond chance."
+                    "flagged when D1's permutation test (the groups relabelled within each "
+                    "source resume), corrected for every fairness test of this report, finds it "
+                    "beyond chance."
                 ],
                 [
                     Table(
@@ -487,8 +480,12 @@ def _method(metrics: MetricsReport) -> list[str]:
     )
     out.append(
         "Every flag is a test, never a number past a threshold by itself. The fairness flags "
-        f"of all designs ({fair} tests here) are one family: Holm's weighted correction keeps "
-        f"the chance of any false fairness alarm in this report at {alpha:g}. The validity "
+        f"of all designs ({fair} tests here) are one family: each design's groups are tested "
+        "together by a permutation test (the groups relabelled within each resume, batch or "
+        "pool; its omnibus step gates the per-group flags), each design gets an equal share, "
+        f"and the chance of any false fairness alarm in this report stays at {alpha:g}. A test "
+        "that could not reach its share with this audit's data is left out and said so. "
+        "The validity "
         f"and position-bias flags ({valid} tests) are a second family. A number past its "
         "threshold whose test does not reject is shown and marked not significant."
     )

@@ -76,7 +76,7 @@ TERMS: dict[str, Term] = {
         "Picked more or less often than equals",
         "How often this group's candidate was picked minus how often the equally qualified "
         "opponent was, in points; 0 means treated alike.",
-        f"selection gap, sign-flip test over source resumes ({_CASTLEMAN})",
+        f"selection gap, permutation test within source resumes ({_CASTLEMAN})",
     ),
     "over_assessment_unequal": Term(
         "Weaker candidate of this group not caught",

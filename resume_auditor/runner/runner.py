@@ -561,8 +561,10 @@ class Runner:
         if self._cancel.is_set():
             stop.set()
         # Bodies asked more than once (D2-D4 ask the same about the same text): each is
-        # sent once and its answer shared (single flight). Samples (`rep`) differ.
-        duplicates = store.duplicate_bodies(self.run_id)
+        # sent once and its answer shared (single flight). Samples (`rep`) differ. With
+        # the cache off (--no-cache) every request is asked: the user wants the model's
+        # answer each time, not one answer shared across identical prompts.
+        duplicates = store.duplicate_bodies(self.run_id) if self._use_cache else set()
         flights: dict[tuple[str, int], _Flight] = {}
         try:
             last_id = 0

@@ -33,7 +33,7 @@ from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import D1Breakdowns, D1Dict, GapMetric, PowerDict
 from resume_auditor.stats.power import min_detectable_gap, power_sentence
-from resume_auditor.stats.randomization import sign_flip_p
+from resume_auditor.stats.randomization import sign_flip_floor, sign_flip_p
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 __all__ = ["CRITERION_FLAG", "DISCRIM_FLAG", "D1Result", "Metric", "compute_d1", "with_choice"]
@@ -281,7 +281,10 @@ def _first_position(
                 f"{share} of the time ({p_text(p_adj)} after Holm across {size} validity tests)."
             )
 
-        test = FlagTest("validity", "d1.first_position_rate", p, text, crossed=pb.value != 0.5)
+        floor = sign_flip_floor(first.astype(float) - 0.5, decisive["cluster"].to_numpy())
+        test = FlagTest(
+            "validity", "d1.first_position_rate", p, text, crossed=pb.value != 0.5, floor=floor
+        )
     return Metric(
         "first_position_rate",
         "First-position rate",

@@ -27,7 +27,7 @@ from resume_auditor.stats.flags import FlagTest, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, points, warn_small
 from resume_auditor.stats.multiplicity import holm
-from resume_auditor.stats.randomization import sign_flip_p
+from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.robust import clustered_mean
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
@@ -86,17 +86,18 @@ def selection_gaps(
     d = +1 when g's candidate is picked, -1 when the other is, 0 on abstention; the
     gap is mean(d) in points (forced choice: 2 * SelectionRate - 1). Presentation
     order is balanced within each pair, so position bias cancels. The interval is
-    cluster-robust (t on resumes - 1 df); the p-value is a sign-flip test over
-    source resumes (randomization.py); flags.decide Holm-adjusts it across every
-    fairness test and flags a gap whose adjusted p is under `group_gap_alpha`.
+    cluster-robust (t on resumes - 1 df); the p-value is D1's permutation test
+    (`_joint`); flags.decide weighs it with every fairness test and flags a gap whose
+    adjusted p is under `group_gap_alpha`.
     """
     cross = cross_group(equal)
     raw: dict[str, tuple[Estimate, float, float]] = {}
+    joint = _joint(cross)
     for g in _groups(cross):
         picked, opponent, clusters = _sides(cross, g)
         d = picked.astype(float) - opponent.astype(float)
         est = clustered_mean(d, clusters, level)
-        est = replace(est, p=sign_flip_p(d, clusters))
+        est = replace(est, p=joint.marginal.get(f"d1.selection_gap.{g}"))
         raw[g] = (est, float(picked.mean()), float(opponent.mean()))
     adjusted = holm([est.p for est, _, _ in raw.values()])
     out: dict[str, Metric] = {}
@@ -124,6 +125,8 @@ def selection_gaps(
                 est.p,
                 _gap_text(label, value),
                 crossed=value != 0,
+                joint=joint,
+                floor=joint.floors.get(f"d1.selection_gap.{g}", 1.0),
             )
         out[g] = Metric(
             g,
@@ -136,6 +139,30 @@ def selection_gaps(
             test=test,
         )
     return out
+
+
+def _joint(cross: pd.DataFrame) -> JointDraws:
+    """D1's permutation test: each resume's net wins per group, relabelled within the resume.
+
+    Within a source resume every pair of groups meets on the same text (all pairs of
+    groups are built), so under "the group changes nothing" relabelling the groups of
+    a resume at random gives an equally likely set of answers, and a group's net wins
+    (times picked minus times its opponent was) move with its label (permutation.py).
+    """
+    groups = _groups(cross)
+    units, labels, values = [], [], []
+    for g in groups:
+        picked, opponent, clusters = _sides(cross, g)
+        units.append(clusters)
+        labels.append(np.full(clusters.size, g, dtype=object))
+        values.append(picked.astype(float) - opponent.astype(float))
+    if not groups:
+        return joint_test([])
+    totals = unit_matrix(
+        np.concatenate(units), np.concatenate(labels), np.concatenate(values), groups, total=True
+    )  # net wins per resume and group
+    keys = {g: f"d1.selection_gap.{g}" for g in groups}
+    return joint_test([Block(totals, groups, keys)])
 
 
 def _gap_text(label: str, value: float) -> Callable[[float, int], str]:

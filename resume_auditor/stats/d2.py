@@ -16,9 +16,9 @@ resume (the cluster), named for a group, or blinded.
 - Manipulation check: how often the model perceives the race and gender we meant
   (Figures A1, A2); blinded condition: each group's shift against the copy with
   identity removed; prompt variants: the standardized differences per prompt.
-Group tests: the p-value is a sign-flip test over source resumes of the per-resume
-difference (exact when every resume is rated in both groups, randomization.py),
-Holm-adjusted across the groups compared.
+Group tests: D2's permutation test (each resume's copies relabelled among the
+groups, permutation.py), its step-down deciding the groups together; the race-only
+and gender-only differences use a sign-flip test of the per-resume difference.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
 from resume_auditor.stats.model import D2Dict, MetricDict, RatioMetric, SmdMetric
 from resume_auditor.stats.multiplicity import holm
-from resume_auditor.stats.randomization import sign_flip_p
+from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
+from resume_auditor.stats.randomization import sign_flip_floor, sign_flip_p
 from resume_auditor.stats.robust import cluster_codes, cluster_ols
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
@@ -172,7 +173,9 @@ def compute_d2(
 
     groups = sorted(set(named["group"]))
     if reference in groups:
-        result.smd = _smd(named, "group", reference, sd, thresholds, level)
+        result.smd = _smd(
+            named, "group", reference, sd, thresholds, level, joint=_joint(named, reference)
+        )
         race = named["group"].map(lambda k: _parts(k)[0])
         gender = named["group"].map(lambda k: _parts(k)[1])
         ref_race, ref_gender = _parts(reference)
@@ -212,6 +215,20 @@ def compute_d2(
     return result
 
 
+def _joint(named: pd.DataFrame, reference: str) -> JointDraws:
+    """D2's permutation test: the groups' copies of each source resume relabelled at random.
+
+    Each source resume has one copy per group; under "the group changes nothing" their
+    ratings (averaged over prompts and repeats) are exchangeable (permutation.py).
+    """
+    labels = sorted(set(named["group"]))
+    values = unit_matrix(
+        named["cluster"].to_numpy(), named["group"].to_numpy(), named["rating"].to_numpy(), labels
+    )
+    keys = {g: f"d2.smd.group.{g}" for g in labels if g != reference}
+    return joint_test([Block(values, labels, keys, reference)])
+
+
 def _smd(
     frame: pd.DataFrame,
     column: str,
@@ -221,8 +238,13 @@ def _smd(
     level: float,
     adjust_for: str | None = None,
     flaggable: bool = True,
+    joint: JointDraws | None = None,
 ) -> dict[str, Metric]:
-    """Standardized difference of each level of `column` vs `reference` (Gaebler Fig. 2)."""
+    """Standardized difference of each level of `column` vs `reference` (Gaebler Fig. 2).
+
+    With `joint` (the group comparisons), p-values come from D2's permutation test;
+    otherwise (race-only, gender-only) from a sign-flip test of per-resume differences.
+    """
     levels = [g for g in sorted(set(frame[column])) if g != reference]
     if not levels or sd <= 0:
         return {}
@@ -235,8 +257,14 @@ def _smd(
     fit = cluster_ols(y, np.column_stack(cols), clusters)
     small = thresholds.value("small_cell")
     raw: dict[str, Estimate] = {}
+    floors: dict[str, float] = {}
     for j, g in enumerate(levels, start=1):
         rows = (frame[column] == g).to_numpy()
+        key = f"d2.smd.{column}.{g}"
+        if joint is not None:
+            p, floors[g] = joint.marginal.get(key), joint.floors.get(key, 1.0)
+        else:
+            p, floors[g] = _paired_p(frame, column, g, reference)
         n = int(rows.sum())
         if fit is None:
             raw[g] = replace(empty(level, "cannot be estimated from these ratings"), n=n)
@@ -250,7 +278,7 @@ def _smd(
             n,
             fit.clusters,
             level,
-            p=_paired_p(frame, column, g, reference),
+            p=p,
             extra={"ci70": [low70 / sd, high70 / sd], "difference": float(fit.beta[j])},
         )
     adjusted = holm([e.p for e in raw.values()])
@@ -269,6 +297,8 @@ def _smd(
                 _smd_text(name, ref_label, est.value),
                 crossed=est.value != 0,
                 role="primary" if column == "group" else "secondary",
+                joint=joint,
+                floor=floors[g],
             )
         out[g] = Metric(
             g,
@@ -294,8 +324,10 @@ def _smd_text(name: str, ref_label: str, value: float) -> FlagText:
     return text
 
 
-def _paired_p(frame: pd.DataFrame, column: str, g: str, reference: str) -> float | None:
-    """Sign-flip p-value of the per-resume difference in mean rating, g minus reference."""
+def _paired_p(
+    frame: pd.DataFrame, column: str, g: str, reference: str
+) -> tuple[float | None, float]:
+    """(sign-flip p of the per-resume difference in mean rating g minus reference, its floor)."""
     means = (
         frame[frame[column].isin([g, reference])]
         .groupby(["cluster", column])["rating"]
@@ -303,11 +335,12 @@ def _paired_p(frame: pd.DataFrame, column: str, g: str, reference: str) -> float
         .unstack(column)
     )
     if g not in means.columns or reference not in means.columns:
-        return None
+        return None, 1.0
     diff = (means[g] - means[reference]).dropna().to_numpy()
     if diff.size < 2:
-        return None
-    return sign_flip_p(diff, np.arange(diff.size))
+        return None, 1.0
+    units = np.arange(diff.size)
+    return sign_flip_p(diff, units), sign_flip_floor(diff, units)
 
 
 def _impact_ratios(

@@ -17,10 +17,10 @@ random tie-break), so the numbers do not depend on row order.
 Intervals: percentile bootstrap resampling pools *and* source resumes (pools share
 source resumes: the same resume appears in many pools under different groups), see
 `row_weights`; pools alone when the sources are not known. Repeats of a candidate
-are averaged before ranking (d3_scores). The group-gap flag uses a sign-flip test
-of the within-pool comparisons over pools (randomization.py): resumes are dealt to
-a pool's groups at random, so under "the group changes nothing" swapping two
-groups' labels within a pool is an equally likely deal, independently per pool.
+are averaged before ranking (d3_scores). The group-gap flag uses D3's permutation
+test (`_joint`, permutation.py): resumes are dealt to a pool's groups at random, so
+under "the group changes nothing" any relabelling of a pool's groups is an equally
+likely deal, independently per pool.
 It is Holm-adjusted across the audit's fairness tests (flags.py); the
 Mann-Whitney p-value treats candidates as independent and is shown as the paper
 does, not used to flag.
@@ -60,7 +60,7 @@ from resume_auditor.stats.model import (
     SelectedMetric,
 )
 from resume_auditor.stats.multiplicity import holm
-from resume_auditor.stats.randomization import sign_flip_p
+from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.robust import cluster_codes
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
@@ -214,6 +214,7 @@ def score_metrics(
     small = thresholds.value("small_cell")
     ref_label = label(reference)
 
+    joint = _joint(candidates, method, reference)
     tests = []
     for g in others:
         mine = group == g
@@ -229,7 +230,7 @@ def score_metrics(
             int(mine.sum()),
             n_clusters,
             level,
-            p=_within_pool_p(candidates, g, reference),
+            p=joint.marginal.get(f"d3.{method}.rabbi.{g}"),
             extra={
                 "mann_whitney_p": mwu_p,
                 "reference_n": int(ref.sum()),
@@ -249,6 +250,8 @@ def score_metrics(
                 est.p,
                 _rabbi_text(name, ref_label, est.value),
                 crossed=est.value != 0,
+                joint=joint,
+                floor=joint.floors.get(f"d3.{method}.rabbi.{g}", 1.0),
             )
         out.rabbi[g] = Metric(
             g,
@@ -323,16 +326,23 @@ def _rabbi_boot(sa: np.ndarray, wa: np.ndarray, sb: np.ndarray, wb: np.ndarray) 
         return np.asarray(num / den)
 
 
-def _within_pool_p(candidates: pd.DataFrame, g: str, reference: str) -> float | None:
-    """Sign-flip p of the within-pool comparisons of g with the reference."""
-    part = candidates[candidates["group"].isin([g, reference])]
-    merged = part[part["group"] == g].merge(
-        part[part["group"] == reference], on="pool_id", suffixes=("_a", "_b")
+def _joint(candidates: pd.DataFrame, method: str, reference: str) -> JointDraws:
+    """D3's permutation test: the groups of each pool's candidates relabelled at random.
+
+    A pool has one candidate per group and its resumes were dealt to the groups at
+    random, so under "the group changes nothing" any relabelling of a pool is an
+    equally likely deal (permutation.py). A group's value in a pool is its candidate's
+    rank within the pool (ties averaged), so the test reads the order RABBI counts.
+    """
+    labels = sorted(set(candidates["group"].astype(str)))
+    ranks = candidates.groupby("pool_id")["score"].rank(method="average").to_numpy(float)
+    values = unit_matrix(
+        candidates["pool_id"].to_numpy(), candidates["group"].astype(str).to_numpy(), ranks, labels
     )
-    if merged.empty:
-        return None
-    sign = np.sign(merged["score_a"].to_numpy() - merged["score_b"].to_numpy())
-    return sign_flip_p(sign, merged["cluster_a"].to_numpy())
+    keys = {g: f"d3.{method}.rabbi.{g}" for g in labels if g != reference}
+    if reference not in labels:
+        return joint_test([])
+    return joint_test([Block(values, labels, keys, reference)])
 
 
 def _score_gap(

@@ -13,11 +13,12 @@ gender) are ranked best (1) to worst; the average rank per group, which would be
 several orders or repeats is one cluster (`batch_id`): its answers share the same
 candidates, so they are not independent evidence.
 
-Flags use a sign-flip test over resumes (differences) or batches (ranks):
-under "the perturbation changes nothing" the original and perturbed scores are
-exchangeable, so each difference is symmetric around zero (randomization.py). It
-is Holm-adjusted across the groups, on the overall score only, so one audit does
-not raise thirty flags for one effect.
+Flags use D4's permutation test (permutation.py): under "the perturbation changes
+nothing" a resume's original and perturbed copies are exchangeable, and so are the
+groups of a ranked batch, so both are relabelled at random within the resume or
+batch, every table in the same draw, and the step-down decides the groups together.
+Flags are on the overall score only, so one audit does not raise thirty flags for one
+effect; the other dimensions keep a paired sign-flip p-value, shown, not flagged.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.metric import Metric, fmt, warn_small
 from resume_auditor.stats.model import D4Dict, DifferenceMetric, RankMetric
 from resume_auditor.stats.multiplicity import holm
+from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.randomization import sign_flip_p
 from resume_auditor.stats.robust import clustered_mean
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -108,15 +110,66 @@ def compute_d4(
     level: float = 0.95,
 ) -> D4Result:
     result = D4Result()
-    if scores is not None and not scores.empty:
-        _differences(validate(scores, D4_SCORES), result, thresholds, level)
-    if rankings is not None and not rankings.empty:
-        _ranks(validate(rankings, D4_RANKINGS), result, thresholds, level)
+    scores = validate(scores, D4_SCORES) if scores is not None and not scores.empty else None
+    rankings = (
+        validate(rankings, D4_RANKINGS) if rankings is not None and not rankings.empty else None
+    )
+    joint = joint_test(_blocks(scores, rankings))
+    if scores is not None:
+        _differences(scores, result, thresholds, level, joint)
+    if rankings is not None:
+        _ranks(rankings, result, thresholds, level, joint)
     decide(result.all_metrics(), thresholds)
     return result
 
 
-def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: float) -> None:
+def _blocks(scores: pd.DataFrame | None, rankings: pd.DataFrame | None) -> list[Block]:
+    """D4's permutation test, one draw over every table (permutation.py).
+
+    Scores: per source resume, the original and every perturbed copy's overall score;
+    under "no perturbation changes anything" they are exchangeable, so the copies are
+    relabelled within the resume. Ranks: per batch, each group's rank minus (n + 1) / 2,
+    relabelled within the batch (the batch's candidates were dealt to groups at random).
+    """
+    out: list[Block] = []
+    if scores is not None:
+        df = scores[scores[list(D4_DIMENSIONS)].notna().all(axis=1)]
+        if not df.empty:
+            overall = df[list(D4_DIMENSIONS)].mean(axis=1).to_numpy(float)
+            label = np.array(
+                [
+                    "original" if v == "original" else f"{v}:{g}"
+                    for v, g in zip(df["variant"].astype(str), df["group"].astype(str), strict=True)
+                ]
+            )
+            labels = sorted(set(label.tolist()))
+            keys = {lab: f"d4.{lab.replace(':', '.')}" for lab in labels if lab != "original"}
+            if "original" in labels and keys:
+                values = unit_matrix(df["cluster"].to_numpy(), label, overall, labels)
+                out.append(Block(values, labels, keys, "original"))
+    if rankings is not None:
+        df = rankings[rankings["rank"].notna()].copy()
+        answer = "answer_id" if "answer_id" in df.columns else "batch_id"
+        if "batch_size" not in df.columns:
+            df["batch_size"] = df.groupby(answer)["group"].transform("size")
+        for size, part in df.groupby("batch_size", sort=True):
+            labels = sorted(set(part["group"].astype(str)))
+            expected = (float(size) + 1) / 2
+            key = f"d4.rank.{int(size)}"
+            keys = {g: key if len(labels) == 2 else f"{key}.{g}" for g in labels}
+            values = unit_matrix(
+                part["batch_id"].to_numpy(),
+                part["group"].astype(str).to_numpy(),
+                part["rank"].to_numpy(float) - expected,
+                labels,
+            )
+            out.append(Block(values, labels, keys))
+    return out
+
+
+def _differences(
+    df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: float, joint: JointDraws
+) -> None:
     result.scores = int(len(df))
     readable = df[list(D4_DIMENSIONS)].notna().all(axis=1)
     result.unreadable = int((~readable).sum())
@@ -140,6 +193,8 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
                 mine = perturbed.xs(g, level="group")[dim]
                 diffs = (mine - original[dim].reindex(mine.index)).dropna().to_numpy()
                 raw[g] = _paired(diffs, level)
+                if dim == "overall":
+                    raw[g] = replace(raw[g], p=joint.marginal.get(f"d4.{variant}.{g}"))
             adjusted = holm([e.p for e in raw.values()])
             cells: dict[str, Metric] = {}
             for (g, est), p_holm in zip(raw.items(), adjusted, strict=True):
@@ -153,6 +208,8 @@ def _differences(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, lev
                         est.p,
                         _difference_text(variant, name, est.value),
                         crossed=est.value != 0,
+                        joint=joint,
+                        floor=joint.floors.get(f"d4.{variant}.{g}", 1.0),
                     )
                 cells[g] = Metric(
                     g,
@@ -192,8 +249,13 @@ def _rank_text(size: int, name: str, value: float, expected: float) -> FlagText:
     return text
 
 
+def _rank_key(size: int, group: str, groups: int) -> str:
+    return f"d4.rank.{size}" + ("" if groups == 2 else f".{group}")
+
+
 def _paired(diffs: np.ndarray, level: float) -> Estimate:
-    """Mean difference with its paired-t interval; p from the sign-flip test."""
+    """Mean difference with its paired-t interval and the paired t-test's p (the flag's p
+    for the overall score is D4's permutation test, set by the caller)."""
     n = int(diffs.size)
     if n == 0:
         return empty(level)
@@ -229,7 +291,9 @@ def _paired(diffs: np.ndarray, level: float) -> Estimate:
     )
 
 
-def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: float) -> None:
+def _ranks(
+    df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: float, joint: JointDraws
+) -> None:
     answer = "answer_id" if "answer_id" in df.columns else "batch_id"
     result.rankings = int(df[answer].nunique())
     if "batch_size" not in df.columns:
@@ -261,7 +325,7 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
                 est.n,
                 est.clusters,
                 level,
-                p=sign_flip_p(centred, rows["batch_id"].to_numpy()),
+                p=joint.marginal.get(_rank_key(int(size), str(g), len(part["group"].unique()))),
                 note=est.note,
                 extra={"expected": expected},
             )
@@ -273,13 +337,15 @@ def _ranks(df: pd.DataFrame, result: D4Result, thresholds: Thresholds, level: fl
             test = None
             if est.value is not None:
                 # Two groups per batch: one comparison seen from both sides, one test.
-                key = f"d4.rank.{int(size)}" + ("" if len(raw) == 2 else f".{g}")
+                key = _rank_key(int(size), g, len(raw))
                 test = FlagTest(
                     "fairness",
                     key,
                     est.p,
                     _rank_text(int(size), name, est.value, expected),
                     crossed=est.value != expected,
+                    joint=joint,
+                    floor=joint.floors.get(key, 1.0),
                 )
             cells[g] = Metric(
                 g,

@@ -1,27 +1,28 @@
-"""Flags are decisions: a test per flag, Holm across every flag of a family.
+"""Flags are decisions: a test per flag, the family's false-alarm rate shared by design.
 
 A flag tells a non-expert "this model did something wrong". An audit that flags
 an unbiased model is worse than none, so no flag fires on a point estimate
 alone. Every metric that can raise a flag carries a `FlagTest`: the p-value of a
 test whose null hypothesis is "nothing to flag" (no group gap; an impact ratio at
-or above four-fifths; a validity at or above its threshold; no position bias).
-`decide` then applies Holm's (1979) weighted step-down procedure across all the
-tests of a family, so the chance of *any* false alarm in that family stays at its
-alpha, however many groups, thresholds and designs the report covers:
+or above four-fifths; a validity at or above its threshold; no position bias), and
+`decide` keeps the chance of *any* false alarm in a family at its alpha, however
+many groups, thresholds and designs the report covers:
 
 - "fairness": every group comparison the report can flag (D1 selection gaps and
   impact ratios, D2 standardized differences and impact ratios, D3 RABBI, D4 score
   differences and average ranks), at `group_gap_alpha`;
 - "validity": CriterionValidity, DiscrimValidity and position bias, at
-  `position_bias_alpha`.
+  `position_bias_alpha` (plain Holm).
 
-The weights are fixed by the design, never by the data: each design present
-gets an equal share of alpha; within a design the primary group tests (D1
-selection gaps, D2 standardized differences by group, D3 RABBI, D4 score
-differences and average ranks) share 80% of it and the secondary ones (impact
-ratios at every threshold and grouping, D2's race-only and gender-only models)
-20%, so forty-two impact-ratio cells do not drown the seven tests the paper
-reports. With equal weights this is plain Holm.
+Fairness shares are fixed by the design, never by the data: each design present
+gets an equal share; within a design its primary group tests (one permutation test
+over all its groups, stats/permutation.py, whose step-down gates the per-group
+flags) 80% and the secondary ones (impact ratios, D2's race-only and gender-only
+models) 20%, so forty-two impact-ratio cells do not drown the tests the papers
+report. A share passes to the other tests once every test it covers has rejected
+(Bretz et al. 2009); a test that cannot reach its share with the data at hand
+(its smallest attainable p-value is above it) is left out and says so, so it takes
+no alpha from tests that can fire (issue 25).
 
 Each design's `compute_*` decides its own flags (a family per design) so it can
 be used alone; the metrics of a whole audit (workflow/metrics.py) decide again
@@ -45,6 +46,7 @@ from scipy import stats as sps
 
 from resume_auditor.stats.model import Family, FlagTestDict
 from resume_auditor.stats.multiplicity import holm
+from resume_auditor.stats.permutation import JointDraws
 from resume_auditor.stats.robust import cluster_codes
 from resume_auditor.stats.thresholds import Thresholds
 
@@ -61,7 +63,10 @@ class FlagTest:
 
     `text(p_adjusted, family_size)` words the flag; `crossed` says whether the point
     estimate is on the flag side of its threshold (shown as "not significant" when
-    the test does not reject). The decision fields are filled by `decide`.
+    the test does not reject). `joint`: the design's permutation test this one is a
+    member of (stats/permutation.py), whose step-down gives its p within the design;
+    `floor`: the smallest p-value the test can give with these data. The decision
+    fields are filled by `decide`; `untestable` says why a test could not fire.
     """
 
     family: Family
@@ -70,13 +75,17 @@ class FlagTest:
     text: Callable[[float, int], str]
     crossed: bool = False
     role: str = "primary"  # or "secondary": its share of alpha within its design
+    joint: JointDraws | None = None
+    floor: float = 0.0
     p_adjusted: float | None = None
     family_size: int = 0
     alpha: float = 0.05
     significant: bool = False
+    share: float | None = None  # the share of alpha this test had at first
+    untestable: str = ""
 
     def as_dict(self) -> FlagTestDict:
-        return {
+        out: FlagTestDict = {
             "family": self.family,
             "p": _finite(self.p),
             "p_adjusted": _finite(self.p_adjusted),
@@ -85,6 +94,11 @@ class FlagTest:
             "significant": self.significant,
             "crossed": self.crossed,
         }
+        if self.untestable:
+            out["untestable"] = self.untestable
+        if self.share is not None:
+            out["share"] = self.share
+        return out
 
 
 def p_text(p: float) -> str:
@@ -103,32 +117,49 @@ class Flaggable(Protocol):
     flag: str
 
 
+@dataclass
+class _Node:
+    """Tests that share one share of alpha: a design's joint test, or one test alone."""
+
+    design: str
+    role: str
+    keys: list[str]
+    joint: JointDraws | None
+    weight: float = 0.0
+
+
 def decide(metrics: Iterable[Flaggable], thresholds: Thresholds) -> None:
-    """Holm across each family's tests; set every metric's flag from its adjusted p."""
+    """Decide every flag of each family at its alpha; set each metric's flag.
+
+    Fairness: each design present gets an equal share of alpha; within it its primary
+    group tests 80% and the secondary ones 20% (all of it when only one kind is
+    there). A design's primary tests that come from one permutation test (`joint`) are
+    one node: its Westfall-Young step-down p-values are compared with the node's
+    share, and the node's share passes to the other nodes only once every test in it
+    has rejected (the sequentially rejective graphical procedure, Bretz et al. 2009);
+    with one test per node this is Holm's weighted step-down. A test that cannot
+    reach its share of alpha with these data (its `floor` is above it) is left out,
+    so it does not take alpha from the tests that can fire, and says why.
+    Validity: plain Holm across its tests.
+    """
     by_family: dict[str, list[Flaggable]] = {}
     for m in metrics:
         if m.test is not None:
             by_family.setdefault(m.test.family, []).append(m)
     for family, members in by_family.items():
         alpha = thresholds.value(FAMILIES[family])
-        keys = list(dict.fromkeys(m.test.key for m in members if m.test is not None))
-        raw: dict[str, float | None] = {}
-        roles: dict[str, str] = {}
+        tests: dict[str, FlagTest] = {}
         for m in members:
             assert m.test is not None
-            raw.setdefault(m.test.key, m.test.p)
-            roles.setdefault(m.test.key, m.test.role)
-        present = [k for k in keys if raw[k] is not None]
-        weights = None
-        if family == "fairness":
-            by_key = _weights(present, roles)
-            weights = [by_key[k] for k in present]
-        adjusted = dict(zip(keys, weighted_holm([raw[k] for k in keys], weights), strict=True))
-        size = len(present)
+            tests.setdefault(m.test.key, m.test)
+        adjusted, untestable, size = _decide_family(tests, alpha, family == "fairness")
         for m in members:
             t = m.test
             assert t is not None
-            t.p_adjusted = adjusted[t.key]
+            first = tests[t.key]
+            t.p_adjusted = adjusted.get(t.key)
+            t.untestable = untestable.get(t.key, "")
+            t.share = first.share
             t.family_size = size
             t.alpha = alpha
             t.significant = t.p_adjusted is not None and t.p_adjusted < alpha
@@ -137,19 +168,93 @@ def decide(metrics: Iterable[Flaggable], thresholds: Thresholds) -> None:
             )
 
 
-def _weights(keys: list[str], roles: dict[str, str]) -> dict[str, float]:
-    """Each design an equal share; within it primary 80%, secondary 20% (when both exist)."""
-    designs: dict[str, dict[str, list[str]]] = {}
-    for k in keys:
-        designs.setdefault(k.split(".")[0], {}).setdefault(roles[k], []).append(k)
-    out: dict[str, float] = {}
+def _nodes(tests: dict[str, FlagTest], by_design: bool) -> list[_Node]:
+    nodes: dict[tuple[str, int | str], _Node] = {}
+    for key, t in tests.items():
+        design = key.split(".")[0] if by_design else t.family
+        role = t.role if by_design else "primary"
+        ident: int | str = id(t.joint) if t.joint is not None else key
+        node = nodes.setdefault((design, ident), _Node(design, role, [], t.joint))
+        node.keys.append(key)
+    return list(nodes.values())
+
+
+def _weigh(nodes: list[_Node]) -> None:
+    designs: dict[str, dict[str, list[_Node]]] = {}
+    for n in nodes:
+        designs.setdefault(n.design, {}).setdefault(n.role, []).append(n)
     for by_role in designs.values():
         shares = {"primary": 0.8, "secondary": 0.2} if len(by_role) > 1 else None
-        for role, members in by_role.items():
+        for role, group in by_role.items():
             share = 1.0 if shares is None else shares.get(role, 0.2)
-            for k in members:
-                out[k] = share / len(members) / len(designs)
+            for n in group:
+                n.weight = share / len(group) / len(designs)
+
+
+def _node_p(node: _Node, tests: dict[str, FlagTest]) -> dict[str, float]:
+    """Each test's p within its node: the step-down of a joint test, else its own p."""
+    if node.joint is not None:
+        return node.joint.step_down(node.keys)
+    out = {}
+    for k in node.keys:
+        p = tests[k].p
+        if p is not None and math.isfinite(p):
+            out[k] = float(p)
     return out
+
+
+def _decide_family(
+    tests: dict[str, FlagTest], alpha: float, by_design: bool
+) -> tuple[dict[str, float], dict[str, str], int]:
+    """(adjusted p per key, why a test could not fire, tests that could)."""
+    untestable: dict[str, str] = {}
+    nodes = _nodes(tests, by_design)
+    for n in nodes:
+        n.keys = [k for k in n.keys if tests[k].p is not None or tests[k].joint is not None]
+    while True:
+        nodes = [n for n in nodes if n.keys]
+        _weigh(nodes)
+        dropped = False
+        for n in nodes:
+            share = alpha * n.weight
+            for k in list(n.keys):
+                tests[k].share = share
+                if tests[k].floor > share:
+                    untestable[k] = (
+                        f"cannot fire with these data: its smallest possible p-value "
+                        f"({tests[k].floor:.2g}) is above its share of the false-alarm rate "
+                        f"({share:.2g})"
+                    )
+                    n.keys.remove(k)
+                    dropped = True
+        if not dropped:
+            break
+    within = {id(n): _node_p(n, tests) for n in nodes}
+    for n in nodes:
+        n.keys = [k for k in n.keys if k in within[id(n)]]
+    nodes = [n for n in nodes if n.keys]
+    size = sum(len(n.keys) for n in nodes)
+    adjusted: dict[str, float] = {}
+    active = list(nodes)
+    running = 0.0
+    while active:
+        total = sum(n.weight for n in active)
+        best: tuple[float, _Node, str] | None = None
+        for n in active:
+            for k in n.keys:
+                if k in adjusted:
+                    continue
+                q = within[id(n)][k] * total / n.weight if n.weight > 0 else math.inf
+                if best is None or q < best[0]:
+                    best = (q, n, k)
+        if best is None:
+            break
+        q, node, key = best
+        running = max(running, min(1.0, q))
+        adjusted[key] = running
+        if all(k in adjusted for k in node.keys):
+            active.remove(node)
+    return adjusted, untestable, size
 
 
 def weighted_holm(

@@ -24,7 +24,11 @@ Family = Literal["fairness", "validity"]
 
 
 class FlagTestDict(TypedDict):
-    """The test behind a metric's possible flag (stats/flags.py FlagTest)."""
+    """The test behind a metric's possible flag (stats/flags.py FlagTest).
+
+    `untestable` (only when it applies): why the test could not fire with these data;
+    `share`: the share of the family's alpha the test had (before any was passed on).
+    """
 
     family: Family
     p: float | None
@@ -33,6 +37,8 @@ class FlagTestDict(TypedDict):
     alpha: float
     significant: bool
     crossed: bool
+    untestable: NotRequired[str]
+    share: NotRequired[float]
 
 
 class MetricDict(TypedDict):
@@ -278,6 +284,20 @@ class DesignBlocks(TypedDict, total=False):
     d4: D4Dict
 
 
+class DesignPowerDict(TypedDict):
+    """`power.<D1..D4>`: the chance this audit's test flags an effect of `effect`.
+
+    `basis`: "answers" (simulated on this audit's own answers, resampled with the
+    effect planted) or "model" (simulated from stats/power_sim.py's assumptions).
+    """
+
+    effect: float
+    words: str
+    share: float
+    power: float
+    basis: str
+
+
 class MetricsReport(DesignBlocks):
     """The whole report (`metrics_report`, `resume-auditor metrics --json`)."""
 
@@ -293,3 +313,4 @@ class MetricsReport(DesignBlocks):
     thresholds: list[ThresholdDict]
     flags: list[str]
     notes: list[str]
+    power: NotRequired[dict[str, DesignPowerDict]]

@@ -42,6 +42,22 @@ def _signs(g: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
     return rng.choice(np.array([1.0, -1.0]), size=(DRAWS, g)), False
 
 
+def sign_flip_floor(values: np.ndarray, clusters: np.ndarray) -> float:
+    """The smallest p-value sign_flip_p can give for these data: 2 / 2^(clusters whose
+    sum is not zero), or its sampled resolution beyond MAX_EXACT clusters."""
+    y = np.asarray(values, dtype=float)
+    codes, g = cluster_codes(np.asarray(clusters))
+    if y.size == 0 or g < 2:
+        return 1.0
+    if g > MAX_CLUSTERS:
+        return 0.0
+    sums = np.bincount(codes, weights=y, minlength=g)
+    live = int(np.sum(np.abs(sums) > 1e-12))
+    if g > MAX_EXACT:
+        return max(1.0 / (DRAWS + 1), 2.0 / 2.0 ** min(live, 60))
+    return min(1.0, 2.0 / 2.0**live) if live else 1.0
+
+
 def sign_flip_p(
     values: np.ndarray, clusters: np.ndarray, rng: np.random.Generator | None = None
 ) -> float | None:

@@ -345,7 +345,7 @@ def export_bundle(
             live.copy_to(snapshot)  # one consistent moment, even while a run writes
         with ResultFile(snapshot) as result:
             metrics = {
-                run.id: metrics_report(result, run.id, thresholds=thresholds)
+                run.id: metrics_report(result, run.id, thresholds=thresholds, power=True)
                 for run in result.runs()
             }
             db = sqlite3.connect(snapshot)
@@ -634,7 +634,12 @@ def _import(bundle: Path, target: Path) -> ImportedBundle:
                 result.set_meta("imported_from", bundle.name)
                 result.set_meta("imported_at", datetime.now(UTC).isoformat(timespec="seconds"))
                 for run_id, report in sorted(stored.items()):
-                    now = metrics_report(result, run_id, thresholds=_stored_thresholds(report))
+                    now = metrics_report(
+                        result,
+                        run_id,
+                        thresholds=_stored_thresholds(report),
+                        power="power" in report,
+                    )
                     differences += [
                         f"run {run_id}: {d}"
                         for d in _differences(comparable(report), comparable(now))

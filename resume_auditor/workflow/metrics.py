@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
+import numpy as np
 import pandas as pd
 
 from resume_auditor import __version__
@@ -15,13 +18,27 @@ from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.resources import resource
 from resume_auditor.stats.agreement import error_agreement
-from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.d2 import D2Result, compute_d2
 from resume_auditor.stats.d3 import D3Result, compute_d3
 from resume_auditor.stats.d4 import D4Result, compute_d4
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
-from resume_auditor.stats.model import AgreementDict, DesignBlocks, MetricsReport
+from resume_auditor.stats.model import (
+    AgreementDict,
+    DesignBlocks,
+    DesignPowerDict,
+    MetricsReport,
+)
+from resume_auditor.stats.power_sim import (
+    DEFAULT_EFFECTS,
+    Size,
+    Sizing,
+    effect_words,
+    power_from_data,
+    scale_from_data,
+    simulated_power,
+)
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import d1_table, d2_table, d3_tables, d4_tables
@@ -74,12 +91,20 @@ def save_user_thresholds(values: dict[str, tuple[float, str]]) -> Path:
 
 
 def metrics_report(
-    result: ResultFile, run_id: int | None = None, *, thresholds: Thresholds | None = None
+    result: ResultFile,
+    run_id: int | None = None,
+    *,
+    thresholds: Thresholds | None = None,
+    power: bool | dict[str, float] = False,
 ) -> MetricsReport:
     """The metrics of one run of a result file (default: the latest run).
 
     Every flag of the report is decided here at once (Holm across all of it), so the
-    report's first page and its tables speak for the same decisions.
+    report's first page and its tables speak for the same decisions. `power`: also
+    each design's power for the default effect sizes, simulated through its test on
+    this audit's answers (seconds of work: for the report, not a live view); a dict
+    gives the effects to plant instead, in each design's own units (D1 points of gap
+    as a fraction, D2 rating points, D4 score points; for benchmarks).
     """
     runs = result.runs()
     run = (
@@ -156,6 +181,8 @@ def metrics_report(
         "flags": d1.flags() + impact["flags"] + _design_flags(designs),
         "notes": notes,
     }
+    if power:
+        report["power"] = design_power(d1, results, power if isinstance(power, dict) else None)
     # The design blocks come last, in the order d2, d3, d4 (as before the types).
     if "d2" in designs:
         report["d2"] = designs["d2"]
@@ -164,6 +191,142 @@ def metrics_report(
     if "d4" in designs:
         report["d4"] = designs["d4"]
     return report
+
+
+@dataclass(frozen=True)
+class PowerTarget:
+    """One design's test to plant an effect on, and the shift that effect is there."""
+
+    design: str
+    metric: Metric
+    effect: float
+    shift: float  # in the test's own values (net wins, rating or score points)
+    basis: str  # "answers" or "model"
+
+
+def power_targets(
+    d1: D1Result,
+    results: DesignResults,
+    raw: dict[str, float] | None = None,
+    effects: dict[str, float] | None = None,
+) -> list[PowerTarget]:
+    """Each design's first group test that can fire, and the shift of its effect.
+
+    `effects`: per design, in DEFAULT_EFFECTS' units (D1 gap as a fraction, else SD);
+    `raw`: instead, in each design's own units (D1 gap, D2 rating points, D4 score
+    points; for benchmarks that know the true size).
+    """
+    chosen = DEFAULT_EFFECTS | (effects or {})
+    out: list[PowerTarget] = []
+
+    def first(metrics: list[Metric]) -> Metric | None:
+        usable = [
+            m
+            for m in metrics
+            if m.test is not None
+            and m.test.joint is not None
+            and m.test.share is not None
+            and not m.test.untestable
+        ]
+        return usable[0] if usable else None
+
+    def add(design: str, m: Metric | None, unit: float, basis: str = "answers") -> None:
+        if m is None:
+            return
+        if raw is not None:
+            if design not in raw or basis != "answers":
+                return
+            effect = raw[design]
+            shift = -abs(effect) * (unit if design == "D1" else 1.0)
+        else:
+            effect = chosen[design]
+            shift = -abs(effect) * unit
+        out.append(PowerTarget(design, m, effect, shift, basis))
+
+    gap = first(list(d1.selection_gap.values()))
+    if gap is not None and gap.estimate.clusters:
+        add("D1", gap, gap.estimate.n / gap.estimate.clusters)  # comparisons per resume
+    d2 = results.get("d2")
+    if d2 is not None and d2.sd:
+        add("D2", first(list(d2.smd.values())), d2.sd)
+    d3 = results.get("d3")
+    if d3 is not None and d3.pointwise is not None:
+        add("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
+    d4 = results.get("d4")
+    if d4 is not None:
+        name = first(list(d4.differences.get("name", {}).get("overall", {}).values()))
+        if name is not None and name.test is not None and name.test.joint is not None:
+            values = np.asarray(name.test.joint.blocks[0].values, dtype=float)
+            spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
+            add("D4", name, spread)
+    return out
+
+
+def design_power(
+    d1: D1Result, results: DesignResults, raw: dict[str, float] | None = None
+) -> dict[str, DesignPowerDict]:
+    """Each design's chance to flag the default effect (stats/power_sim.py), after the
+    flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
+    this audit's own answers, D3 from the model (its test reads ranks within pools)."""
+    out: dict[str, DesignPowerDict] = {}
+    for t in power_targets(d1, results, raw):
+        test = t.metric.test
+        assert test is not None and test.joint is not None and test.share is not None
+        if t.basis == "answers":
+            found = power_from_data(test.joint.blocks, test.key, t.shift, test.share)
+        else:
+            groups = len(test.joint.observed) + 1
+            size = Size(t.design, t.metric.estimate.clusters, groups)
+            found = simulated_power(size, t.effect, test.share)
+        if found is not None:
+            out[t.design] = {
+                "effect": t.effect,
+                "words": effect_words(t.design, t.effect),
+                "share": test.share,
+                "power": found,
+                "basis": t.basis,
+            }
+    return out
+
+
+def pilot_sizing(
+    result: ResultFile, thresholds: Thresholds, effects: dict[str, float] | None = None
+) -> list[Sizing]:
+    """From the latest run's answers (a pilot): each design's power now and the size
+    that reaches 80%, simulated on those answers (power_sim.scale_from_data)."""
+    runs = result.runs()
+    if not runs or not result.progress(runs[-1].id).done:
+        return []
+    run = runs[-1]
+    answers = result.answers(run.id)
+    results = design_results(result, run.id, thresholds, answers)
+    d1 = compute_d1(
+        d1_table(result, answers),
+        thresholds=thresholds,
+        abstain_allowed=_abstain_allowed(run.prompt_id),
+        designs=1 + len(results),
+    )
+    flaggable: list[Metric] = d1.all_metrics()
+    flaggable += [
+        m
+        for cells in impact_cells(d1_table(result, answers), thresholds).values()
+        for m in cells.values()
+    ]
+    for r in (results.get("d2"), results.get("d3"), results.get("d4")):
+        if r is not None:
+            flaggable += r.all_metrics()
+    decide(flaggable, thresholds)
+    out = []
+    for t in power_targets(d1, results, effects=effects):
+        test = t.metric.test
+        if t.basis != "answers" or test is None or test.joint is None or test.share is None:
+            continue
+        now, scale = scale_from_data(test.joint.blocks, test.key, t.shift, test.share)
+        units = t.metric.estimate.clusters
+        needed = None if scale is None else int(math.ceil(units * scale))
+        factor = math.inf if scale is None else scale
+        out.append(Sizing(t.design, t.effect, now, units, needed, factor, "answers"))
+    return out
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:

@@ -10,6 +10,7 @@ too wide to read much into, and the plan says so before anything is paid for.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,15 +18,26 @@ from typing import Any
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.paths import data_dir
 from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
+from resume_auditor.stats.power_sim import (
+    DEFAULT_EFFECTS,
+    MOST,
+    TARGET,
+    UNIT_WORDS,
+    Size,
+    Sizing,
+    effect_words,
+    size_for_power,
+)
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.variants.gen_estimate import estimate_generation
 from resume_auditor.workflow.cases import unbuilt_questions
 from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.identity_check import identity_lines, real_details_sent
-from resume_auditor.workflow.metrics import active_thresholds
+from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 
@@ -46,6 +58,8 @@ class RunPlan:
     power: list[str] = field(default_factory=list)
     generation: str = ""  # what writing the qualification variants costs (if a generator)
     identity: list[str] = field(default_factory=list)  # real details the copies still carry
+    sizing: list[Sizing] = field(default_factory=list)  # simulated power, when asked for
+    sizing_lines: list[str] = field(default_factory=list)
 
     def by_design(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
@@ -100,7 +114,7 @@ class RunPlan:
         if self.generation:
             out.append(self.generation)
         out += self.identity
-        out += self.power
+        out += self.sizing_lines or self.power
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -112,9 +126,27 @@ class RunPlan:
             "warnings": self.warnings(),
             "notes": self.notes,
             "identity": self.identity,
-            "power": self.power,
             "generation": self.generation,
+            "power": self.sizing_lines or self.power,
+            "sizing": [
+                {
+                    "design": z.design,
+                    "effect": z.effect,
+                    "power_now": z.power_now,
+                    "units_now": z.units_now,
+                    "units_needed": z.units_needed,
+                    "requests_needed": self.requests_needed(z),
+                }
+                for z in self.sizing
+            ],
         }
+
+    def requests_needed(self, z: Sizing) -> int | None:
+        """Requests of the design at the size that reaches the target power."""
+        if z.units_needed is None:
+            return None
+        have = self.by_design().get(z.design, {}).get("requests", 0)
+        return int(math.ceil(have * z.units_needed / max(z.units_now, 1)))
 
 
 def plan_run(
@@ -124,6 +156,8 @@ def plan_run(
     *,
     small_cell: int | None = None,
     specs: list[RequestSpec] | None = None,
+    simulate: bool = False,
+    effects: dict[str, float] | None = None,
 ) -> RunPlan:
     """Cases and requests per design and cell for the audit's built cases (`specs`:
     the requests already built for this study and model, to not build them twice)."""
@@ -157,12 +191,99 @@ def plan_run(
             for u in unbuilt_questions(result, study)
             if not (plan.notes and u.design == "D1" and "criterion" in u.question)
         ]
+    plan.notes += _d3_logprob_notes(study, model or study.model)
     plan.generation = _generation_line(result, study)
     plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
-    plan.power = design_power_lines(
-        _sizes(result, study), active_thresholds().value("group_gap_alpha")
-    )
+    alpha = active_thresholds().value("group_gap_alpha")
+    plan.power = design_power_lines(_sizes(result, study), alpha)
+    if simulate:
+        plan.sizing = simulated_sizing(result, study, alpha, effects)
+        plan.sizing_lines = sizing_lines(plan)
     return plan
+
+
+def simulated_sizing(
+    result: ResultFile,
+    study: StudyConfig,
+    alpha: float,
+    effects: dict[str, float] | None = None,
+) -> list[Sizing]:
+    """Each design's power at this size and the size for 80%, simulated through the
+    report's own tests (stats/power_sim.py) at the share of alpha its group tests get:
+    on the latest run's answers when there are some (a pilot run), else from the
+    model's assumptions."""
+    sizes = _sizes(result, study)
+    chosen = DEFAULT_EFFECTS | (effects or {})
+    designs = len(sizes)
+    cache = data_dir() / "power-cache.json"
+    pilot = {z.design: z for z in pilot_sizing(result, active_thresholds(), effects)}
+    out = []
+    for design, n in sorted(sizes.items()):
+        if design in pilot:
+            out.append(pilot[design])
+            continue
+        share = alpha / max(designs, 1) * (0.8 if design in ("D1", "D2") else 1.0)
+        groups = max(int(n.get("groups", 2)), 2)
+        if design == "D1":
+            units = n.get("resumes", 0)
+            size = Size("D1", units, groups, max(1, n.get("answers_per_group", 0) // max(units, 1)))
+        elif design == "D2":
+            size = Size("D2", n.get("resumes", 0), groups, _informative_repeats(study))
+        elif design == "D3":
+            size = Size("D3", n.get("pools", 0), groups)
+        else:
+            size = Size("D4", n.get("resumes", 0), groups, 1, n.get("batches", 0))
+        if size.units < 2:
+            continue
+        out.append(size_for_power(size, chosen[design], share, cache=cache))
+    return out
+
+
+def _informative_repeats(study: StudyConfig) -> int:
+    """Repeats count as more answers only when they can differ: at temperature 0 the
+    model gives the same answer each time, so they are one answer (docs/power.md)."""
+    temperature = study.model.temperature
+    return study.run.repeats if temperature is not None and temperature > 0 else 1
+
+
+def sizing_lines(plan: RunPlan) -> list[str]:
+    """The sizing in sentences: power now, and what gives 80% power."""
+    if not plan.sizing:
+        return []
+    out = [
+        f"Power, simulated through the report's own tests ({TARGET:.0%} target; the effect "
+        "sizes can be chosen with --effect-d1 .. --effect-d4; before any answer, from the "
+        "assumptions in stats/power_sim.py, after a pilot run from its answers):"
+    ]
+    for z in plan.sizing:
+        what = effect_words(z.design, z.effect)
+        unit = UNIT_WORDS[z.design]
+        line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
+        if z.basis == "answers":
+            line += " (simulated on this audit's own answers)"
+        needed = plan.requests_needed(z)
+        if z.units_needed is None or needed is None:
+            line += f"; even {MOST} {unit} would not reach {TARGET:.0%}."
+        elif z.units_needed <= z.units_now:
+            line += "."
+        else:
+            line += (
+                f"; {TARGET:.0%} needs about {z.units_needed} {UNIT_WORDS[z.design]} "
+                f"({needed:,} requests for this design instead of "
+                f"{plan.by_design().get(z.design, {}).get('requests', 0):,}): "
+                + _how_to_grow(z.design)
+            )
+        out.append(line)
+    return out
+
+
+def _how_to_grow(design: str) -> str:
+    return {
+        "D1": "add source resumes (each brings its own pairs).",
+        "D2": "add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
+        "D3": "raise `rounds` in [designs.d3].",
+        "D4": "add source resumes and raise `race_batches` / `gender_batches` in [designs.d4].",
+    }[design]
 
 
 def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) -> list[str]:
@@ -209,6 +330,33 @@ def _doubt_notes(result: ResultFile) -> list[str]:
     if reading.job.qualifications != job.qualifications:
         return []  # edited by hand: the user has looked at it
     return [f"\u26a0 Job checklist: {note}" for note in reading.notes]
+
+
+def _d3_logprob_notes(study: StudyConfig, model: ModelSpec) -> list[str]:
+    """Say before the run when D3's scores will be bare answers: its pointwise prompt
+    scores a candidate by the probability of Yes, which needs token log-probabilities.
+    They are asked for on every request of such a prompt; a model known (from the
+    provider, its family, or an earlier request or probe) not to give them answers
+    Yes or No only, and RABBI then compares ties."""
+    from resume_auditor.providers.capabilities import Support
+    from resume_auditor.providers.registry import model_capabilities
+
+    if study.d3 is None or not study.d3.prompt:
+        return []
+    try:
+        if not get_preset(study.d3.prompt).logprobs:
+            return []
+        caps = model_capabilities(model.provider, model.model, model.base_url)
+    except (KeyError, ValueError):
+        return []
+    if caps.logprobs is not Support.NO:
+        return []
+    return [
+        f"D3 scores will be bare answers: {model.model} gives no token log-probabilities, so "
+        "each candidate scores Yes or No only and RABBI compares many ties (wide intervals, "
+        "low power). A model or server that gives log-probabilities, or the d3-rating "
+        "prompt, scores candidates finely."
+    ]
 
 
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:

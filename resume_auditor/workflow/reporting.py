@@ -58,7 +58,7 @@ def report_document(
 ) -> ReportDocument:
     """The report of one run (default: the latest) as data, e.g. for a preview."""
     with ResultFile(path, readonly=True) as result:
-        metrics = metrics_report(result, run_id, thresholds=thresholds)
+        metrics = metrics_report(result, run_id, thresholds=thresholds, power=True)
         return build_document(result, metrics, now=now)
 
 
@@ -86,7 +86,7 @@ def write_report(
     now = now or datetime.now(UTC)
     outputs: list[Written] = []
     with ResultFile(path, readonly=True) as result:
-        metrics = metrics_report(result, run_id, thresholds=thresholds)
+        metrics = metrics_report(result, run_id, thresholds=thresholds, power=True)
         text = ""
         if html is not None or pdf is not None:
             text = render_html(build_document(result, metrics, now=now))

@@ -1,0 +1,68 @@
+"""Power by simulation: it is the report's own test, and the size it recommends holds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from resume_auditor.stats.d2 import compute_d2
+from resume_auditor.stats.flags import FlagTest, decide
+from resume_auditor.stats.power_sim import Size, _d2, simulated_power, size_for_power
+from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
+
+GROUPS = ["black_woman", "asian_woman", "hispanic_man", "white_man"]
+
+
+class _Other:
+    def __init__(self, key: str) -> None:
+        self.flag = ""
+        self.test: FlagTest | None = FlagTest("fairness", key, 1.0, lambda q, n: key)
+
+
+def test_simulated_power_is_the_reports_own_decision() -> None:
+    # The same simulated ratings through compute_d2 and decide, with three other designs
+    # sharing alpha (D2's share 0.05 / 4 * 0.8 = 0.01), flag as often as power_sim says.
+    size, effect = Size("D2", 10, 4), 1.0
+    rng = np.random.default_rng(3)
+    audits, flagged = 60, 0
+    for _ in range(audits):
+        block = _d2(rng, size, effect)[0]
+        rows = [
+            {"cluster": u, "group": GROUPS[j], "rating": float(block.values[u, j])}
+            for u in range(size.units)
+            for j in range(size.groups)
+        ]
+        r = compute_d2(pd.DataFrame(rows), rng=0)
+        decide([*r.all_metrics(), *(_Other(f"d{i}.x") for i in (1, 3, 4))], DEFAULT_THRESHOLDS)
+        assert r.smd["black_woman"].test is not None
+        assert r.smd["black_woman"].test.share is not None
+        assert abs(r.smd["black_woman"].test.share - 0.01) < 1e-12
+        flagged += bool(r.smd["black_woman"].flag)
+    simulated = simulated_power(size, effect, 0.01, sims=120, seed=7)
+    assert abs(flagged / audits - simulated) <= 0.15
+
+
+def test_no_effect_flags_at_most_its_share_and_power_grows_with_size() -> None:
+    assert simulated_power(Size("D2", 12, 4), 0.0, 0.01, sims=150) <= 0.04
+    small = simulated_power(Size("D1", 6, 4, 6), 0.3, 0.01, sims=80)
+    large = simulated_power(Size("D1", 24, 4, 6), 0.3, 0.01, sims=80)
+    assert large > small
+
+
+def test_the_recommended_size_reaches_the_target() -> None:
+    z = size_for_power(Size("D3", 8, 4), 0.8, 0.0125, sims=100)
+    assert z.units_needed is not None and z.units_needed > 8
+    reached = simulated_power(Size("D3", z.units_needed, 4), 0.8, 0.0125, sims=200, seed=11)
+    assert reached >= 0.72  # 80% target, three standard errors of 200 audits
+
+
+def test_power_from_the_audits_own_answers() -> None:
+    from resume_auditor.stats.power_sim import power_from_data
+
+    rng = np.random.default_rng(4)
+    block = _d2(rng, Size("D2", 14, 4), 0.0)[0]
+    none = power_from_data([block], "d2.g0", 0.0, 0.01, sims=80)
+    big = power_from_data([block], "d2.g0", -1.5, 0.01, sims=80)
+    assert none is not None and none <= 0.05
+    assert big is not None and big >= 0.8
+    assert power_from_data([block], "no.such.test", -1.0, 0.01) is None
