@@ -79,7 +79,10 @@ def _value(kind: str, reading: Reading) -> Any:
     if kind == "dimensions":
         return {d: p[d] for d in DIMENSIONS if d in p}
     if kind == "manipulation":
-        return {"race": p.get("perceived_race") or None, "gender": p.get("perceived_gender") or None}
+        return {
+            "race": p.get("perceived_race") or None,
+            "gender": p.get("perceived_gender") or None,
+        }
     if kind == "judge":
         return p.get("met")
     return p or reading.label

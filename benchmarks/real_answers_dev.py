@@ -112,7 +112,7 @@ def main() -> int:
     print(f"truth: {len(truth)} answers, {hand} of them checked by hand\n")
 
     whole = score(rows, truth)
-    print("whole corpus (CLOSE = %.2f):" % name_match.CLOSE)
+    print(f"whole corpus (CLOSE = {name_match.CLOSE:.2f}):")
     print(line("all jobs", whole))
     for job in jobs:
         print(line(job, score([r for r in rows if r["job"] == job], truth)))

@@ -117,8 +117,12 @@ def _tier(said: list[str], real: list[str]) -> int | None:
     pair = (_part(said[0], real[0]), _part(said[-1], real[-1]))
     if pair in _STRONG:
         return 1
-    if len(said) == 2 and (_part(said[1], real[0]), _part(said[0], real[-1])) in _STRONG:
-        return 1  # surname first: "Oconnell Walker", "Chen, Alex"
+    if len(said) == 2:  # surname first: "Oconnell Walker", "Chen, Alex"
+        swapped = (_part(said[1], real[0]), _part(said[0], real[-1]))
+        if swapped == ("same", "same"):
+            return 0
+        if swapped in _STRONG:
+            return 1
     return 2 if "same" in pair else None
 
 
@@ -211,11 +215,20 @@ _HEAD_END = re.compile(
 )
 
 
+# "Singh, Anil" or "Singh, Anil: relevant skills": a surname, a comma, one first name.
+_INVERTED = re.compile(
+    r"^([^\W\d_][\w'’.\-]*),\s+([^\W\d_][\w'’.\-]*)\.?(?=\s*$|\s*[:(\[|]|\s+[-–—]+\s)"
+)
+
+
 def _head(text: str) -> str:
     """The start of an item, where the name stands: markdown and list marks stripped,
     cut at the first dash, colon, bracket or comma, at most MAX_TOKENS words."""
     cleaned = re.sub(r"[*_`#>\"“”]+", " ", text).strip()
     cleaned = re.sub(r"^\W+", "", cleaned)
+    inverted = _INVERTED.match(cleaned)
+    if inverted:
+        return f"{inverted.group(1)} {inverted.group(2)}"
     head = _HEAD_END.split(cleaned, maxsplit=1)[0].strip(" .;")
     parts = head.split()
     return " ".join(parts[:MAX_TOKENS]) if len(parts) <= MAX_TOKENS else ""

@@ -42,7 +42,9 @@ def default_labels(count: int) -> list[str]:
     return [LETTERS[i] for i in range(count)]
 
 
-def _by_label(item: Any, labels: Sequence[str], *, loose: bool) -> int | None:
+def _by_label(
+    item: Any, labels: Sequence[str], *, loose: bool, names: Sequence[str] = ()
+) -> int | None:
     """Which candidate an item names by its label ("Resume C", "B", "C – strongest");
     `loose` also takes a lone leading letter, which could be a name's initial."""
     raw = clean_line(str(item))
@@ -58,6 +60,8 @@ def _by_label(item: Any, labels: Sequence[str], *, loose: bool) -> int | None:
     m = re.match(r"^([A-Za-z])\b", stripped.strip()) if prefixed else None
     if m is None and loose:
         m = re.match(r"^([A-Za-z])(?=$|\s*[:.)\-–—(,*]|\s*$)", stripped.strip())
+        if m and names and re.match(r"^[A-Za-z]\.\s*[A-Z][a-z]", stripped.strip()):
+            m = None  # "H. Sanchez" is an initial, not candidate H
     if m:
         for i, label in enumerate(labels):
             if m.group(1).lower() == label.lower():
@@ -80,7 +84,7 @@ def _identify(items: Sequence[Any], labels: Sequence[str], names: Sequence[str])
         resolved = Candidates(names).resolve([clean_line(str(items[k])) for k in by_name])
         for k, m in zip(by_name, resolved, strict=True):
             if m.index is None:
-                i = _by_label(items[k], labels, loose=True)
+                i = _by_label(items[k], labels, loose=True, names=names)
                 m = Match(i, 0) if i is not None else m
             out[k] = m
     return [
@@ -194,7 +198,9 @@ def _runs(text: str) -> list[_Run]:
         listed = _LISTED.match(clean_line(line))
         chain = line if line.count(">") >= 1 else (listed.group(1) if listed else "")
         if chain:
-            parts = re.split(r"\s*(?:>|,|;|→|\bthen\b)\s*", chain.split(":")[-1])
+            # "A > B > C" splits on the arrows only: "Chen, Alex > Vo, Kim" is two names.
+            sep = r">|→" if re.search(r">|→", chain) else r",|;|\bthen\b"
+            parts = re.split(rf"\s*(?:{sep})\s*", chain.split(":")[-1])
             parts = [p for p in parts if p.strip(" .*")]
             if len(parts) >= 2:
                 runs.append(_Run(parts))
@@ -202,28 +208,27 @@ def _runs(text: str) -> list[_Run]:
 
 
 def _bare_lines(text: str, names: Sequence[str]) -> list[_Run]:
-    """Lines that are a candidate's name and nothing more, one after another: a list
-    written without numbers or bullets."""
+    """A list written without numbers or bullets: short lines one after another, the
+    first of them a candidate's name. The run is every such line up to a blank or a
+    long one, so a line that names nobody stops the list there (never skipped)."""
     if not names:
         return []
     cands = Candidates(names)
     runs: list[_Run] = []
     current: _Run | None = None
     for line in text.splitlines():
-        cleaned = clean_line(line)
-        if not cleaned:
-            continue
-        if _LINE.match(line) or _BULLET.match(line):
-            current = None  # a numbered or bulleted list is read as one, never in pieces
-            continue
-        short = len(cleaned.split()) <= 5 and not cleaned.endswith(":")
-        if short and cands.match(re.sub(r"[*_`]+", "", cleaned)).index is not None:
-            if current is None:
-                current = _Run()
-                runs.append(current)
-            current.items.append(cleaned)
-        else:
+        cleaned = re.sub(r"[*_`]+", "", clean_line(line)).strip()
+        numbered = bool(_LINE.match(line) or _BULLET.match(line))
+        short = 0 < len(cleaned.split()) <= 5 and not cleaned.endswith(":") and not numbered
+        if not short:
             current = None
+            continue
+        if current is None:
+            if cands.match(cleaned).index is None:
+                continue
+            current = _Run()
+            runs.append(current)
+        current.items.append(cleaned)
     return [r for r in runs if len(r.items) >= 2]
 
 
