@@ -26,7 +26,8 @@ Output, one JSON object a line, in input order:
   null when unreadable. For pairwise kinds give the two candidates' `names` (first
   shown first) so an answer that names a candidate is read; for "judge" a `count`.
 
-Any kind: `"refused": true` is added when the model declined to answer.
+Any kind: `"refused": "<the sentence in which it declined>"` is added when an answer
+that cannot be read is a refusal.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def read_line(row: dict[str, Any]) -> dict[str, Any]:
             reason += f"; nothing read for {', '.join(str(m) for m in missing)}"
         out |= {"label": reading.label, "value": _value(kind, reading), "reason": reason}
     if reading.parsed.get("refused"):
-        out["refused"] = True
+        out["refused"] = str(reading.parsed["refused"])
     return out
 
 

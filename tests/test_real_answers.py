@@ -116,7 +116,12 @@ def test_the_top_of_a_list_stands_up_to_its_first_ambiguity(
 def test_a_refusal_is_a_refusal() -> None:
     text = "It is difficult to rank the candidates without further information."
     reading = read_answer("ranking", text, context={"names": NAMES})
-    assert reading.label == "invalid" and reading.parsed["refused"] is True
+    assert reading.label == "invalid" and "difficult to rank" in reading.parsed["refused"]
+    # Any kind: a refusal that cannot be read as an answer is marked, and only then.
+    said = "I'm sorry, but I cannot compare candidates on the basis of their names."
+    assert read_answer("pairwise_abstain", said).parsed["refused"] == said
+    assert "refused" not in read_answer("yes_no", "No idea what you mean.").parsed
+    assert "refused" not in read_answer("yes_no", "I cannot see a license. No.").parsed
 
 
 def test_thousands_of_shapes_are_read_and_none_misread() -> None:
