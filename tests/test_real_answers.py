@@ -102,15 +102,19 @@ def test_fold_sets_aside_case_accents_apostrophes_and_hyphens() -> None:
         ("The most qualified candidate for the role is Rashaun Gaines.", [2], "partial"),
         ("1. Alex Chen\n2. Tuan Lu\n3. Alex Chen\n4. Rashaun Gaines", [1, 6], "partial"),
         ("1. Alex Chen\n2. Senior Engineer (TBD)\n3. Tuan Lu", [1], "partial"),
+        ("The most qualified candidate is not Tuan Lu but Alex Chen.", None, "invalid"),
+        ("| Rank | Name |\n|---|---|\n| 1 | Tuan Lu |\n| 2 | Alex Chen |", [6, 1], "partial"),
+        ("Tuan Lu, Alex Chen, Rashaun Gaines", [6, 1, 2], "partial"),
+        ("Tuan Lu, Alex Chen and Rashaun Gaines are strong; Jacob less so.", None, "invalid"),
     ],
 )
 def test_the_top_of_a_list_stands_up_to_its_first_ambiguity(
-    text: str, order: list[int], label: str
+    text: str, order: list[int] | None, label: str
 ) -> None:
     names = ["CODY KRAMER", "AYANNA SINGLETON", "LI WU"] if "AYANNA" in text else NAMES
     reading = read_answer("ranking", text, context={"names": names})
     assert reading.label == label
-    assert reading.parsed["order"] == order
+    assert reading.parsed.get("order") == order
 
 
 def test_a_refusal_is_a_refusal() -> None:

@@ -123,7 +123,9 @@ def _tier(said: list[str], real: list[str]) -> int | None:
             return 0
         if swapped in _STRONG:
             return 1
-    return 2 if "same" in pair else None
+    # One part the same, the other not: only for a two-word name ("Helen Yang"), never
+    # a longer phrase that merely starts or ends with a name ("Rashaun is strong").
+    return 2 if "same" in pair and len(said) == 2 else None
 
 
 class Candidates:

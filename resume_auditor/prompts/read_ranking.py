@@ -140,6 +140,8 @@ _LINE = re.compile(
     r"^\W*(?:rank(?:ed)?\s*)?#?(\d+)(?:st|nd|rd|th)?(?:\s*place)?\s*\**\s*[.):\-–—]\**\s*(.+)$",
     re.I,
 )
+# A markdown table row whose first cell is the rank: "| 1 | Jacob O'Connell | ... |".
+_TABLE_ROW = re.compile(r"^\s*\|\s*(?:rank\s*)?#?(\d+)(?:st|nd|rd|th)?\s*\|\s*([^|]+?)\s*\|", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·▪◦‣]|\u2013)\s+(.+)$")
 _LISTED = re.compile(
     r"^\W*(?:final\s+|overall\s+|my\s+)?(?:ranking|order|rank\s+order)\W*?[:\-–—]\s*(.+)$", re.I
@@ -159,6 +161,7 @@ class _Run:
 
     items: list[str] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
+    strict: bool = False  # read only if every item names a candidate (an unlabelled line)
 
 
 def _runs(text: str) -> list[_Run]:
@@ -167,7 +170,7 @@ def _runs(text: str) -> list[_Run]:
     numbered: _Run | None = None
     bullets: _Run | None = None
     for line in text.splitlines():
-        m = _LINE.match(line)
+        m = _LINE.match(line) or _TABLE_ROW.match(line)
         if m:
             number = int(m.group(1))
             if number == 1 or numbered is None:
@@ -195,6 +198,11 @@ def _runs(text: str) -> list[_Run]:
             parts = [p for p in parts if p.strip(" .*")]
             if len(parts) >= 2:
                 runs.append(_Run(parts))
+        elif re.search(r"[,;]", line) and not listed:
+            # "Jacob O'Connell, Alex Chen, Rashaun Gaines": a line of names and nothing else.
+            parts = [p.strip(" .*") for p in re.split(r"[,;]|\band\b", clean_line(line))]
+            if len(parts) >= 2 and all(0 < len(p.split()) <= 3 for p in parts):
+                runs.append(_Run(parts, strict=True))
     return runs
 
 
@@ -253,9 +261,14 @@ def _best_run(
     best: tuple[list[int], str] | None = None
     for run in runs:
         order, stop = _walk(run, labels, names, count)
+        if run.strict and (stop or len(order) < len(run.items)):
+            continue
         if order and (best is None or (len(order), not stop) >= (len(best[0]), not best[1])):
             best = (order, stop)
     return best
+
+
+_NEGATION = re.compile(r"\W*(?:not|never|neither|none|no\s+one|nobody|unclear|hard)\b", re.I)
 
 
 def _top_only(text: str, labels: Sequence[str], names: Sequence[str]) -> list[int] | None:
@@ -263,6 +276,8 @@ def _top_only(text: str, labels: Sequence[str], names: Sequence[str]) -> list[in
     found = list(_TOP.finditer(text))
     if not found or not names:
         return None
+    if any(_NEGATION.match(f.group(1)) for f in found):
+        return None  # "the best candidate is not X" names nobody as the best
     said = {m.index for m in (Candidates(names).find(f.group(1)) for f in found)}
     only = said.pop() if len(said) == 1 else None
     return None if only is None else [only]
