@@ -88,6 +88,17 @@ def test_a_respelt_name_is_one_of_the_candidates_not_named_exactly_elsewhere() -
     assert read_answer("ranking", text, context={"names": names}).parsed["order"] == [0, 2, 1]
 
 
+def test_a_slip_closer_to_someone_named_elsewhere_is_not_given_to_another() -> None:
+    """ "Rachael Hernandez" beside an exact "Rachel Hernandez" is as likely a repeat of her
+    as RACHAEL SCHAEFER: not read. Beside an exact "Rachael Schaefer", it is Rachel."""
+    names = ["RACHEL HERNANDEZ", "RACHAEL SCHAEFER", "LI WU"]
+    repeat = "1. Rachel Hernandez\n2. Rachael Hernandez\n3. Li Wu"
+    reading = read_answer("ranking", repeat, context={"names": names})
+    assert reading.parsed["order"] == [0] and "named elsewhere" in reading.parsed["stopped"]
+    other = "1. Rachael Schaefer\n2. Rachael Hernandez\n3. Li Wu"
+    assert read_answer("ranking", other, context={"names": names}).parsed["order"] == [1, 0, 2]
+
+
 def test_fold_sets_aside_case_accents_apostrophes_and_hyphens() -> None:
     assert fold("O'Connell") == fold("OCONNELL") == "oconnell"
     assert fold("Nguyễn-Lê") == "nguyenle"

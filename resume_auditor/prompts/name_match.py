@@ -201,9 +201,17 @@ class Candidates:
                 out.append(m)
                 continue
             again = self._find_among(mention, free)
-            if again.index is None and m.index is not None:
+            head = _head(mention)
+            overall = self.tiers(head) if head else {}
+            best = min(overall.values(), default=None)
+            if again.index is not None and best is not None and again.tier > best:
+                # Closer to someone named exactly elsewhere than to anyone left: a repeat
+                # of that one as much as the one left, so not read.
+                taken = " or ".join(self.names[i] for i, t in overall.items() if t == best)
+                again = Match(None, reason=f"{head!r} is closest to {taken}, named elsewhere")
+            elif again.index is None and m.index is not None:
                 who = self.names[m.index]
-                again = Match(None, reason=f"{_head(mention)!r} is {who} re-spelt, named elsewhere")
+                again = Match(None, reason=f"{head!r} is {who} re-spelt, named elsewhere")
             out.append(again)
         return out
 
