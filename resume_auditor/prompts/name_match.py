@@ -15,14 +15,16 @@ put in a tier:
    rapidfuzz, a well-kept library, rather than distance code of our own), a short
    form ("Alex" for Alexander) or an initial; both parts close; or one part alone
    ("Schmitt", "Tucker") written the same;
-2. one part the same and the other different ("Helen Yang" for MEGAN YANG), or one
-   part alone spelt close to a candidate's.
+2. one part the same and the other different in a two-word name ("Helen Yang" for
+   MEGAN YANG), or one part alone spelt close to a candidate's.
 
 A mention names the one candidate in the best tier it reaches; two candidates in
 that tier make it ambiguous (unreadable, with both names in the reason), and a
 mention reaching no tier names nobody. `resolve` reads a whole list the way a
 person does: names written exactly are settled first, so a re-spelt name can only
-be one of the candidates not already named exactly elsewhere in the same answer.
+be one of the candidates not already named exactly elsewhere in the same answer,
+and only when it is no further from that one than from those named elsewhere (else
+it may be a repeat, and is not read).
 """
 
 from __future__ import annotations
