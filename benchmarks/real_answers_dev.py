@@ -83,7 +83,7 @@ def line(name: str, s: dict[str, Any]) -> str:
     return (
         f"  {name:22} answers {s['n']:5}  readable by a careful reader {readable:5}  "
         f"read right {right:5} ({right / max(1, readable):.2%})  misreads {len(s['misread'])}  "
-        f"lost {readable - right - 0:3}"
+        f"not read right {readable - right:3}"
     )
 
 
@@ -123,8 +123,16 @@ def main() -> int:
         n, lost = whole["by_top"][g], whole["lost"][g]
         print(f"  {g}: lost {lost:3} of {n:4} ({lost / max(1, n):.2%})")
 
-    print("\nleave-one-job-out (CLOSE chosen on two jobs, measured on the third):")
     default = name_match.CLOSE
+    print("\nsensitivity to CLOSE (whole corpus): read right / misreads")
+    cells = []
+    for close in GRID:
+        name_match.CLOSE = close
+        s = score(rows, truth)
+        cells.append(f"{close:.2f}: {s['right']}/{len(s['misread'])}")
+    name_match.CLOSE = default
+    print("  " + ", ".join(cells))
+    print("\nleave-one-job-out (CLOSE chosen on two jobs, measured on the third):")
     for held in jobs:
         train = [r for r in rows if r["job"] != held]
         best = None
