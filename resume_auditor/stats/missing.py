@@ -192,16 +192,24 @@ def permutation_p(grouped: pd.DataFrame, rng: np.random.Generator, draws: int) -
         return None
     strata = pd.factorize(reqs["cluster"].astype(str) + "\x00" + reqs["prompt"].astype(str))[0]
     observed = _chi2(lost[None, :], shown)[0]
+    # Only strata holding both lost and kept requests change under permutation.
+    per = np.bincount(strata, weights=lost)
+    size = np.bincount(strata)
+    mixed = np.flatnonzero((per > 0) & (per < size))
+    moving = np.isin(strata, mixed)
+    fixed_lost = lost * ~moving
+    idx = np.flatnonzero(moving)
+    sub_strata, sub_lost = strata[idx], lost[idx]
+    base = np.argsort(sub_strata, kind="stable")
     exceed, done = 0, 0
     while done < draws:
         batch = min(250, draws - done)
-        keys = strata[None, :] * 2.0 + rng.random((batch, len(lost)))
-        order = np.argsort(keys, axis=1, kind="stable")
         # Sorting by (stratum, random) and putting the statuses back in stratum order
         # shuffles them within each stratum.
-        base = np.argsort(strata, kind="stable")
-        permuted = np.empty((batch, len(lost)))
-        permuted[:, base] = lost[order]
+        keys = sub_strata[None, :] * 2.0 + rng.random((batch, idx.size))
+        order = np.argsort(keys, axis=1)
+        permuted = np.tile(fixed_lost, (batch, 1))
+        permuted[:, idx[base]] = sub_lost[order]
         exceed += int(np.sum(_chi2(permuted, shown) >= observed - 1e-9))
         done += batch
     return (1 + exceed) / (1 + draws)
