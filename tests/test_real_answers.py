@@ -116,6 +116,7 @@ def test_fold_sets_aside_case_accents_apostrophes_and_hyphens() -> None:
         ("The most qualified candidate is not Tuan Lu but Alex Chen.", None, "invalid"),
         ("| Rank | Name |\n|---|---|\n| 1 | Tuan Lu |\n| 2 | Alex Chen |", [6, 1], "partial"),
         ("Tuan Lu, Alex Chen, Rashaun Gaines", [6, 1, 2], "partial"),
+        ("1. Resume 3 - Jacob O'Conell\n2. Resume 1 - Alex Chen", [0, 1], "partial"),
         ("Tuan Lu, Alex Chen and Rashaun Gaines are strong; Jacob less so.", None, "invalid"),
     ],
 )

@@ -166,28 +166,40 @@ class Candidates:
             return Match(None, reason=f"{shown!r} could be {who}")
         return Match(best[0], top)
 
-    def find(self, text: str) -> Match:
+    def find(self, text: str, among: Sequence[int] | None = None) -> Match:
         """The candidate named in an item of an answer ("ESTHER WU - Senior engineer at ...",
-        "Assistant Store Manager - LILIANA ZAVALA", "**Shante Harris**").
+        "Assistant Store Manager - LILIANA ZAVALA", "Resume 3 - Jacob O'Conell").
 
         The item's head (before a dash, colon, bracket or comma) is read as a name
-        first; failing that, a candidate's full name written exactly anywhere in the
-        item, when exactly one candidate's is.
+        first; failing that, a later part that is a full name (two words or more,
+        re-spelt at most: tier 1); failing that, a candidate's full name written
+        exactly anywhere in the item, when exactly one candidate's is.
         """
-        head = _head(text)
-        first = self.match(head) if head else Match(None, reason=f"{text.strip()!r} names no one")
-        if first.index is not None:
+        parts = _parts(text)
+        head = parts[0] if parts else ""
+        first = (
+            self.match(head, among)
+            if head
+            else Match(None, reason=f"{text.strip() or 'an empty item'!r} names no one")
+        )
+        if first.index is not None or "could be" in first.reason:
             return first
+        later = [self.match(p, among) for p in parts[1:] if len(p.split()) >= 2]
+        named = {m.index for m in later if m.index is not None and m.tier <= 1}
+        if len(named) == 1:
+            return next(m for m in later if m.index in named)
         folded = " ".join(words(text))
+        pool = range(len(self.names)) if among is None else among
         hits = {
             i
-            for i, w in enumerate(self._words)
-            if w and re.search(rf"(?<!\w){re.escape(' '.join(w))}(?!\w)", folded)
+            for i in pool
+            if self._words[i]
+            and re.search(rf"(?<!\w){re.escape(' '.join(self._words[i]))}(?!\w)", folded)
         }
         if len(hits) == 1:
             return Match(hits.pop(), 0)
-        if len(hits) > 1:
-            who = " and ".join(self.names[i] for i in sorted(hits))
+        if len(hits) > 1 or len(named) > 1:
+            who = " and ".join(self.names[i] for i in sorted(hits or named))
             return Match(None, reason=f"{text.strip()[:80]!r} names {who}")
         return first
 
@@ -202,7 +214,7 @@ class Candidates:
             if m.exact or m.index is None and not free:
                 out.append(m)
                 continue
-            again = self._find_among(mention, free)
+            again = self.find(mention, free)
             head = _head(mention)
             overall = self.tiers(head) if head else {}
             best = min(overall.values(), default=None)
@@ -217,10 +229,6 @@ class Candidates:
             out.append(again)
         return out
 
-    def _find_among(self, text: str, among: Sequence[int]) -> Match:
-        head = _head(text)
-        return self.match(head, among) if head else Match(None, reason="names no one")
-
 
 _HEAD_END = re.compile(
     r"\s+[-–—]+\s+|\s*[:(\[|]|,\s|\s+(?:is|has|was|with|who|because|as|for|-)\s", re.I
@@ -231,6 +239,15 @@ _HEAD_END = re.compile(
 _INVERTED = re.compile(
     r"^([^\W\d_][\w'’.\-]*),\s+([^\W\d_][\w'’.\-]*)\.?(?=\s*$|\s*[:(\[|]|\s+[-–—]+\s)"
 )
+
+
+def _parts(text: str) -> list[str]:
+    """The head of an item (see _head), then its other parts between separators, each
+    at most MAX_TOKENS words ("" for a head too long to be a name)."""
+    cleaned = re.sub(r"[*_`#>\"“”]+", " ", text).strip()
+    cleaned = re.sub(r"^\W+", "", cleaned)
+    rest = [p.strip(" .;)]") for p in _HEAD_END.split(cleaned)[1:]]
+    return [_head(text)] + [p for p in rest if p and len(p.split()) <= MAX_TOKENS]
 
 
 def _head(text: str) -> str:
