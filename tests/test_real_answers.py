@@ -53,6 +53,8 @@ NAMES = [
         ("Tuấn Lư", 6),
         ("Shanecka Mosley", 7),
         ("Mosley", 7),
+        ("Ms. Huerta", 3),
+        ("Dr. Alex Chen", 1),
     ],
 )
 def test_a_name_is_matched_as_a_person_matches_it(said: str, who: int) -> None:

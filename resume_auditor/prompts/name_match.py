@@ -87,6 +87,8 @@ def _part(said: str, real: str) -> str:
     return "close" if _close(said, real) else "other"
 
 
+_TITLES = {"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sr", "sra", "herr", "frau"}
+
 # (first name, surname) as written against the real ones that make a tier-1 match.
 _STRONG = {
     ("same", "same"),
@@ -103,6 +105,8 @@ _STRONG = {
 
 def _tier(said: list[str], real: list[str]) -> int | None:
     """The tier of a mention's words against one candidate's words; None when unrelated."""
+    while len(said) > 1 and said[0] in _TITLES:
+        said = said[1:]  # "Ms. Huerta", "Dr. Alex Chen"
     if not said or not real:
         return None
     if "".join(said) == "".join(real):
