@@ -155,7 +155,9 @@ def _black_women() -> list[str]:
         ]
 
 
-def test_an_audit_whose_answers_about_one_group_cannot_be_read_is_flagged(tmp_path: Path) -> None:
+def test_an_audit_whose_answers_about_one_group_cannot_be_read_is_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     names = _black_women()
 
     def policy(body: dict[str, Any]) -> str:
@@ -184,6 +186,9 @@ def test_an_audit_whose_answers_about_one_group_cannot_be_read_is_flagged(tmp_pa
     assert block["flag"] in verdict.flags
     assert verdict.tone in ("caution", "concern")
     assert any("unevenly" in s for s in verdict.sentences)
+    capsys.readouterr()
+    assert main(["metrics", str(out)]) == 0
+    assert "Answers the metrics could not use:" in capsys.readouterr().out
     with ResultFile(out) as result:
         html = render_html(build_document(result, report))
     assert "Answers lost, by group" in html and "could not be used" in html
