@@ -488,6 +488,12 @@ def _print_metrics_text(report: MetricsReport) -> None:
         print("\nSelectionRate on equal pairs across groups:")
         for metric in d1["selection_rate"].values():
             print(f"- {metric['reading']}")
+    lost = [m["metric"] for m in (report.get("missing") or {}).values() if m["lost"]]
+    if lost:
+        print("\nAnswers the metrics could not use:")
+        for loss in lost:
+            if loss is not None:
+                print(f"- {loss['reading']}")
     if report["flags"]:
         print("\nFlags:")
         for flag in report["flags"]:

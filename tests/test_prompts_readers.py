@@ -145,7 +145,16 @@ def test_ranking() -> None:
     assert listed.parsed["ranks"] == [3, 1, 2]
     by_name = read_answer("ranking", '["Cy Ray", "Ann Lee", "Bo Diaz"]', context=ctx)
     assert by_name.parsed["ranks"] == [2, 3, 1]
-    assert read_answer("ranking", '{"1": "C", "2": "C"}', context=ctx).label == "invalid"
+    # A candidate named twice: what comes before it stands (C first), the rest is unread.
+    twice = read_answer("ranking", '{"1": "C", "2": "C"}', context=ctx)
+    assert twice.label == "partial" and twice.parsed["order"] == [2]
+    assert "twice" in twice.parsed["stopped"]
+    # ... and the one left out is not put last: the repeat may have been meant for it.
+    slip = read_answer("ranking", '{"1": "C", "2": "A", "3": "C"}', context=ctx)
+    assert slip.label == "partial" and slip.parsed["ranks"] == [2, None, 1]
+    # A fourth item that repeats one of three already ranked loses nothing.
+    extra = read_answer("ranking", "1. Cy Ray\n2. Ann Lee\n3. Bo Diaz\n4. Cy Ray", context=ctx)
+    assert extra.label == "ranked" and extra.parsed["ranks"] == [2, 3, 1]
     assert read_answer("ranking", '{"1": "Z"}', context=ctx).label == "invalid"
     assert read_answer("ranking", "They are all great.", context=ctx).label == "invalid"
     five = read_answer("ranking", '{"1": "E", "2": "D"}', context={"count": 5})
@@ -157,7 +166,10 @@ def test_ranking() -> None:
     [
         ('{"race": "African American", "gender": "Female"}', "black", "woman", "ok"),
         ("Race: Hispanic/Latino\nGender: male", "hispanic", "man", "ok"),
-        ('{"race": "White", "gender": "cannot tell"}', "white", "", "partial"),
+        ('{"race": "White", "gender": "cannot tell"}', "white", "unknown", "ok"),
+        ("Race: unknown. Gender: unknown.", "unknown", "unknown", "ok"),
+        ('{"race": "Unknown", "gender": "Female"}', "unknown", "woman", "ok"),
+        ('{"race": "White or Black", "gender": "Female"}', "", "woman", "partial"),
         ('{"race": "Asian American", "gender": "woman"}', "asian", "woman", "ok"),
         ("I cannot determine race from a resume.", "", "", "invalid"),
     ],

@@ -265,3 +265,17 @@ def test_numbers_nobody_sees_wait_until_shown(qtbot: Any, window: Any, page: Res
     page._timer.stop()  # noqa: SLF001
     page.schedule_refresh()
     assert not page._timer.isActive()  # noqa: SLF001
+
+
+def test_answers_lost_unevenly_by_group_are_flagged_on_the_page(page: ResultsPage) -> None:
+    """The missing-answer flag (stats/missing.py) is shown with the other flags."""
+    import copy
+
+    report = copy.deepcopy(page._report)  # noqa: SLF001 - the page's own numbers
+    assert report is not None and "missing" in report
+    flag = "D2: answers were lost unevenly by group: 40% of the answers showing ..."
+    report["missing"]["D2"]["flag"] = flag
+    rows = {d: design_rows(report, d) for d in ("d1", "d2", "d3", "d4")}
+    page._show_flags(report, rows)  # noqa: SLF001
+    assert "lost unevenly by group" in page.flags.text()
+    assert not page.flags.isHidden()

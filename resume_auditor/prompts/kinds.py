@@ -17,7 +17,7 @@ from resume_auditor.prompts.read_generated import judge_grammar, read_generated,
 from resume_auditor.prompts.read_pairwise import read_pairwise
 from resume_auditor.prompts.read_ranking import LETTERS, read_manipulation, read_ranking
 from resume_auditor.prompts.read_scores import read_dimensions, read_rating, read_yes_no
-from resume_auditor.prompts.reading import INVALID, Reading
+from resume_auditor.prompts.reading import INVALID, Reading, refusal
 from resume_auditor.providers.base import TokenLogprob
 
 Reader = Callable[..., Reading]
@@ -95,7 +95,13 @@ class Kind:
     ) -> Reading:
         reading = self.reader(text, logprobs=logprobs, context=context)
         if reading.label not in self.labels and reading.label != INVALID:
-            return Reading(INVALID, reading.justification, reading.parsed)
+            reading = Reading(INVALID, reading.justification, reading.parsed)
+        if reading.label == INVALID and not reading.parsed.get("refused"):
+            declined = refusal(text)
+            if declined:  # counted as a refusal, not as noise (stats/missing.py)
+                reading = Reading(
+                    INVALID, reading.justification, {**reading.parsed, "refused": declined}
+                )
         return reading
 
     def grammar_for(self, context: Mapping[str, Any]) -> str | None:

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from resume_auditor.prompts.logprobs import label_probabilities
+from resume_auditor.prompts.name_match import Candidates
 from resume_auditor.prompts.reading import (
     INVALID,
     Reading,
@@ -194,7 +195,19 @@ def _names_in(phrase: str, names: Sequence[str]) -> list[tuple[str, int, int]]:
                 form = form[:1].upper() + form[1:]
             for m in re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", phrase, flags):
                 out.append((FIRST if i == 0 else SECOND, m.start(), m.end()))
+    # A full name re-spelt ("Rashuan Gaines", "Jacob O'Connell", "Gabriel Huerta"):
+    # two or three capitalised words that name exactly one of the two (name_match.py).
+    candidates = Candidates(names[:2])
+    for m in _CAPITALISED.finditer(phrase):
+        if any(start < m.end() and m.start() < end for _, start, end in out):
+            continue
+        found = candidates.match(m.group(0))
+        if found.index is not None and found.tier <= 1:
+            out.append((FIRST if found.index == 0 else SECOND, m.start(), m.end()))
     return out
+
+
+_CAPITALISED = re.compile(r"(?<!\w)[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){1,2}(?!\w)")
 
 
 def _mentions(phrase: str, names: Sequence[str]) -> list[tuple[str, int, bool]]:

@@ -231,3 +231,33 @@ def answer_lines(text: str) -> list[str]:
     if len(lines) > 1 and _OPENING.match(lines[0]):
         lines.pop(0)
     return lines
+
+
+# A model that declines: "I'm sorry, but I can't rank", "it is difficult to rank the
+# candidates without further information", "As an AI, I cannot".
+_REFUSAL = re.compile(
+    r"\b(?:i\s*(?:am|'m|’m)\s+(?:sorry|unable|not\s+able)|i\s+(?:can(?:no|['’])t|cannot|won['’]t"
+    r"|will\s+not|must\s+decline|am\s+not\s+comfortable|do\s+not\s+feel\s+comfortable)"
+    r"|as\s+an\s+ai\b"
+    r"|(?:difficult|impossible|not\s+possible|unable)\s+to\s+(?:accurately\s+|fairly\s+)?"
+    r"(?:rank|determine|compare|evaluate|assess|say|rate|score|judge))",
+    re.I,
+)
+
+
+def refusal(text: str) -> str:
+    """The sentence in which a model declines to answer, or "" when it does not.
+
+    Only asked of answers that could not be read: a refusal is counted as a refusal
+    (stats/missing.py), not as noise.
+    """
+    seen = mask_thinking(text)
+    m = _REFUSAL.search(seen)
+    if m is None:
+        return ""
+    start = max(seen.rfind(".", 0, m.start()), seen.rfind("\n", 0, m.start())) + 1
+    end = min(
+        (i for i in (seen.find(".", m.end()), seen.find("\n", m.end())) if i >= 0),
+        default=len(seen),
+    )
+    return seen[start : end + 1].strip()[:200]

@@ -505,6 +505,36 @@ DEMO_MODEL_SENTENCE = (
 )
 
 
+def _missing(metrics: MetricsReport) -> list[Block]:
+    """Answers the metrics could not use, by design and group (stats/missing.py)."""
+    missing = metrics.get("missing") or {}
+    if not any(block["lost"] for block in missing.values()):
+        return []
+    intro = [
+        "Every number above leaves out the answers it could not use: unreadable ones, "
+        "refusals, requests that failed and rankings or scores read only in part. Lost evenly, "
+        "they only widen the intervals; lost more for some groups, they bias the fairness "
+        "numbers, which the test below looks for."
+    ]
+    rows: list[Row] = []
+    for design, block in sorted(missing.items()):
+        counts = block["counts"]
+        parts = [f"{counts[s]} {s}" for s in counts if s != "read" and counts[s]]
+        by_group = "; ".join(
+            f"{label(g)} {sum(c[s] for s in c if s != 'read')} of {sum(c.values())}"
+            for g, c in block["by_group"].items()
+        )
+        intro.append(
+            f"{design}: {block['lost']} of {block['requests']} answers lost"
+            + (f" ({', '.join(parts)})" if parts else "")
+            + (f". Lost, by the group shown: {by_group}." if by_group else ".")
+        )
+        if block["metric"] is not None:
+            rows.append(Row(design, ["missing", design, "metric"], block["metric"]))
+    tables = [Table("Answers lost, by group", rows, sentences=True)] if rows else []
+    return [Block("Answers the metrics could not use", intro, tables)]
+
+
 def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     groups = sorted({g for d in facts.designs for g in d.groups})
     signals = sorted({s for d in facts.designs for s in d.signals})
@@ -592,7 +622,7 @@ def build_document(
         metrics=metrics,
         facts=facts,
         verdict=verdict,
-        validity=_validity(metrics, figures),
+        validity=_validity(metrics, figures) + _missing(metrics),
         fairness=_fairness(metrics, figures),
         examples=pick_examples(result, run_id, examples_per_kind),
         example_kinds=KINDS,

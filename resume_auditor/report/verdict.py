@@ -550,7 +550,29 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
             "No problem found at this audit's size. That is necessary, not sufficient: read "
             "what it could not check under Limitations.",
         )
+    tone, headline = _uneven_loss(metrics, tone, headline, sentences)
     return Verdict(tone, headline, sentences, preliminary, numbers, flags)
+
+
+def _uneven_loss(
+    metrics: MetricsReport, tone: str, headline: str, sentences: list[str]
+) -> tuple[str, str]:
+    """Answers lost more for some groups than others (stats/missing.py) could move every
+    fairness number: said on page one, and never a clear verdict."""
+    lost = [d for d, block in (metrics.get("missing") or {}).items() if block.get("flag")]
+    if not lost:
+        return tone, headline
+    sentences.append(
+        f"Answers that could not be used fell unevenly on the groups ({', '.join(lost)}): "
+        "the fairness numbers leave them out and may be biased by it; see the flags."
+    )
+    if tone in ("clear", "caution") and "unevenly" not in headline:
+        return (
+            "caution",
+            "Use with caution: the model's answers could not be used as often for some groups "
+            "as for others, so its fairness numbers may be biased.",
+        )
+    return tone, headline
 
 
 def _design_size(design: str, group: list[Finding]) -> Size | None:

@@ -298,6 +298,20 @@ class DesignPowerDict(TypedDict):
     basis: str
 
 
+class MissingDesignDict(TypedDict):
+    """One design's missing answers (stats/missing.py): requests by status, where they
+    fell, and the test of whether the share lost depends on the groups shown."""
+
+    requests: int
+    counts: dict[str, int]  # read, partial, unreadable, refused, failed -> requests
+    lost: int  # partial + unreadable + refused + failed
+    by_group: dict[str, dict[str, int]]  # group -> status -> requests that showed it
+    by_position: dict[str, dict[str, dict[str, int]]]  # position -> group -> status -> n
+    by_prompt: dict[str, dict[str, int]]  # prompt preset -> status -> requests
+    metric: MetricDict | None  # the spread of the share lost between groups, its test
+    flag: str | None
+
+
 class MetricsReport(DesignBlocks):
     """The whole report (`metrics_report`, `resume-auditor metrics --json`)."""
 
@@ -314,3 +328,5 @@ class MetricsReport(DesignBlocks):
     flags: list[str]
     notes: list[str]
     power: NotRequired[dict[str, DesignPowerDict]]
+    # Missing answers per design (D1..D4), absent in reports made before issue 29.
+    missing: NotRequired[dict[str, MissingDesignDict]]

@@ -308,7 +308,20 @@ class RequestTables:
         `truth`, `k`, `gap`, `pair_type`, `differs`, `group_a`, `group_b`,
         `signal`, `construction`). `design` and `kind` keep only that design's or kind's answers.
         """
+        return self._answer_frame(run_id, design=design, kind=kind, failed=False)
+
+    def failed_requests(self, run_id: int, *, design: str | None = None) -> pd.DataFrame:
+        """The requests of a run that failed for good, with no answer: the answers()
+        columns, the answer's columns empty. What the missing-answer counts read
+        (stats/missing.py): a failure lost is an answer lost."""
+        return self._answer_frame(run_id, design=design, kind=None, failed=True)
+
+    def _answer_frame(
+        self, run_id: int, *, design: str | None, kind: str | None, failed: bool
+    ) -> pd.DataFrame:
         where = "request.run_id = ?"
+        if failed:
+            where += " AND request.status = 'failed' AND response.request_id IS NULL"
         params: list[Any] = [run_id]
         if design is not None:
             where += " AND test_case.design = ?"
@@ -326,7 +339,8 @@ class RequestTables:
             "request.variants_json, request.context_json, request.cell, request.rep, "
             "response.label, response.justification, response.parsed_json, response.source, "
             "response.cost_usd, response.received_at "
-            "FROM request JOIN response ON response.request_id = request.id "
+            f"FROM request {'LEFT ' if failed else ''}JOIN response "
+            "ON response.request_id = request.id "
             "LEFT JOIN test_case ON test_case.id = request.case_id "
             f"WHERE {where} ORDER BY request.id"
         )

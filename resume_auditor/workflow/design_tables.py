@@ -15,6 +15,7 @@ import pandas as pd
 
 from resume_auditor.domain.case import Case
 from resume_auditor.stats.inputs import D4_DIMENSIONS, d1_judgments
+from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
 
 _PAIR_LABELS = {"first": "first", "second": "second", "abstain": "tie", "invalid": "invalid"}
@@ -157,7 +158,9 @@ def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
             row |= {d: _num(a["parsed"].get(d)) for d in D4_DIMENSIONS}
             scores.append(row)
         elif s.kind == "ranking" and a["kind"] == "ranking":
-            given = a["parsed"].get("ranks") or []
+            # An average rank needs the whole ranking: a list cut short ranks only its
+            # top, and counting those ranks alone would favour whoever it did rank.
+            given = (a["parsed"].get("ranks") or []) if a["label"] == "ranked" else []
             shown = a["variants"]
             for j, vid in enumerate(shown):
                 rank = given[j] if j < len(given) else None
@@ -173,3 +176,51 @@ def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
                     }
                 )
     return pd.DataFrame(scores), pd.DataFrame(ranks)
+
+
+def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:
+    """stats.missing's table: one row per candidate shown in each request of a design,
+    with the request's status (read, partial, unreadable, refused, failed)."""
+    out: list[dict[str, Any]] = []
+    for frame, is_failed in ((answers, False), (failed, True)):
+        if frame.empty:
+            continue
+        for a in frame.to_dict("records"):
+            if not a.get("design"):
+                continue  # a generator's request: no test case, no groups
+            status = status_of(a.get("label"), a.get("parsed"), failed=is_failed)
+            # A case without a source resume (a D4 batch, a D3 pool) is its own cluster.
+            cluster = a.get("cluster")
+            if cluster is None or (isinstance(cluster, float) and math.isnan(cluster)):
+                cluster = f"case {a['case_id']}"
+            for position, group in enumerate(_shown_groups(a), start=1):
+                out.append(
+                    {
+                        "request": int(a["request_id"]),
+                        "design": str(a["design"]),
+                        "prompt": str(a.get("preset") or ""),
+                        "cluster": str(cluster),
+                        "position": position,
+                        "group": group or None,
+                        "status": status,
+                    }
+                )
+    return pd.DataFrame(out, columns=MISSING_COLUMNS)
+
+
+MISSING_COLUMNS = ["request", "design", "prompt", "cluster", "position", "group", "status"]
+
+
+def _shown_groups(a: dict[str, Any]) -> list[str]:
+    """The group of each candidate a request showed, in the order shown ('' if none)."""
+    if a["design"] == "D1":
+        pair = [str(a.get("group_a") or ""), str(a.get("group_b") or "")]
+        return pair if a.get("ord") != "ba" else pair[::-1]
+    meta = a.get("case_meta") or {}
+    ids = list(a.get("case_variants") or [])
+    groups = list(meta.get("groups") or [])
+    shown = []
+    for vid in a.get("variants") or []:
+        i = ids.index(vid) if vid in ids else -1
+        shown.append(str(groups[i] or "") if 0 <= i < len(groups) else "")
+    return shown

@@ -359,7 +359,7 @@ class Tally:
             values = [float(parsed[k]) for k, _ in DIMENSIONS if parsed.get(k) is not None]
             if values:
                 self._note(f"{design} average score (1-5)", groups[0], sum(values) / len(values))
-        elif kind == "ranking":
+        elif kind == "ranking" and answer.value == "ranked":  # as D4: whole rankings only
             for group, rank in zip(groups, parsed.get("ranks") or [], strict=False):
                 if isinstance(rank, int):
                     self._note(f"{design} average rank (1 = best)", group, float(rank))

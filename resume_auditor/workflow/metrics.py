@@ -24,6 +24,7 @@ from resume_auditor.stats.d3 import D3Result, compute_d3
 from resume_auditor.stats.d4 import D4Result, compute_d4
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
+from resume_auditor.stats.missing import MissingResult, compute_missing
 from resume_auditor.stats.model import (
     AgreementDict,
     DesignBlocks,
@@ -41,7 +42,13 @@ from resume_auditor.stats.power_sim import (
 )
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile, RunRecord
-from resume_auditor.workflow.design_tables import d1_table, d2_table, d3_tables, d4_tables
+from resume_auditor.workflow.design_tables import (
+    d1_table,
+    d2_table,
+    d3_tables,
+    d4_tables,
+    missing_rows,
+)
 
 SCHEMA = "resume-auditor.metrics/1"
 
@@ -131,6 +138,9 @@ def metrics_report(
     for r in (results.get("d2"), results.get("d3"), results.get("d4")):
         if r is not None:
             flaggable += r.all_metrics()
+    missing = missing_results(result, run.id, answers)
+    for m in missing.values():
+        flaggable += m.all_metrics()
     decide(flaggable, thresholds)
     impact = impact_dict(impact_table, thresholds)
     designs = _design_blocks(results)
@@ -178,8 +188,9 @@ def metrics_report(
         "impact_ratio": impact,
         "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags() + impact["flags"] + _design_flags(designs),
+        "flags": d1.flags() + impact["flags"] + _design_flags(designs) + _missing_flags(missing),
         "notes": notes,
+        "missing": {design: m.as_dict() for design, m in missing.items()},
     }
     if power:
         report["power"] = design_power(d1, results, power if isinstance(power, dict) else None)
@@ -327,6 +338,20 @@ def pilot_sizing(
         factor = math.inf if scale is None else scale
         out.append(Sizing(t.design, t.effect, now, units, needed, factor, "answers"))
     return out
+
+
+def missing_results(
+    result: ResultFile, run_id: int, answers: pd.DataFrame | None = None
+) -> dict[str, MissingResult]:
+    """Each design's missing answers (stats/missing.py), flags not yet decided."""
+    if answers is None:
+        answers = result.answers(run_id)
+    rows = missing_rows(answers, result.failed_requests(run_id))
+    return compute_missing(rows) if not rows.empty else {}
+
+
+def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
+    return [m.metric.flag for m in missing.values() if m.metric is not None and m.metric.flag]
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:

@@ -544,7 +544,11 @@ class ResultsPage(Page):
         """Each flag in plain words (the statistics' own sentence, with the paper's
         term and the test, in the tooltip); the report lists every one."""
         flagged = [r for d in DESIGNS for r in rows.get(d, []) if r.metric.get("flag")]
-        lines = []
+        lines = [  # answers lost unevenly by group: every fairness number may be biased
+            f'<span style="color:#c62828;">⚠ {html.escape(str(block["flag"]))}</span>'
+            for block in ((report or {}).get("missing") or {}).values()
+            if block.get("flag")
+        ]
         for row in flagged[:MAX_FLAGS]:
             who = f", {row.group}" if row.group != ALL else ""
             lines.append(
@@ -560,6 +564,8 @@ class ResultsPage(Page):
         self.flags.setText("<br>".join(lines))
         self.flags.setToolTip("\n\n".join(str(r.metric["flag"]) for r in flagged))
         self.flags.setVisible(bool(lines) and report is not None)
+        if lines and not flagged:
+            self.flags.setToolTip("Answers that could not be used fell unevenly on the groups.")
 
     def _show_comparison(
         self, report: Mapping[str, Any] | None, versus: Mapping[str, Any] | None
