@@ -118,13 +118,29 @@ def longer_resume_policy(body: dict[str, Any]) -> str:
     return "Resume 2 covers more of the required qualifications. <answer>second</answer>"
 
 
-ECHO_ENCODINGS = ("raw", "base64", "base64url", "json", "url", "wrapped", "hex")
+ECHO_ENCODINGS = (
+    "raw",
+    "base64",
+    "base64url",
+    "json",
+    "url",
+    "wrapped",
+    "hex",
+    "url2",
+    "upper",
+    "tail",
+)
+# How long a tail of the key "tail" echoes (a log line cut short, "...<tail>").
+ECHO_TAIL = 14
 
 
 def echo_key(key: str, how: str) -> str:
     """`key` as servers echo it: raw, in a base64 "Bearer" header, JSON-escaped, URL-encoded,
-    wrapped over lines, or in hex. For leak tests: redaction must catch every form."""
+    wrapped over lines, in hex, URL-encoded twice (a gateway behind a proxy), upper-cased
+    (a normalised log line), or only its last ECHO_TAIL characters. For leak tests:
+    redaction must catch every form."""
     import base64
+    from urllib.parse import quote
 
     if how == "base64":
         return base64.b64encode(f"Bearer {key}".encode()).decode()
@@ -138,6 +154,12 @@ def echo_key(key: str, how: str) -> str:
         return "\n".join(key[i : i + 7] for i in range(0, len(key), 7))
     if how == "hex":
         return key.encode().hex()
+    if how == "url2":
+        return quote("".join(f"%{b:02X}" for b in key.encode()), safe="")
+    if how == "upper":
+        return key.upper()
+    if how == "tail":
+        return "..." + key[-ECHO_TAIL:]
     return key
 
 
