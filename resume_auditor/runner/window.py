@@ -11,6 +11,14 @@ The rate limiter (ratelimit.py) paces requests to the requests/min and
 tokens/min it has learnt; while it is the one holding requests back, the window
 does not grow: more in flight would only wait longer there.
 
+When the rate limit and the model's answer time are known, the window has a
+floor: the requests the limit lets through per second times the seconds an
+answer takes (Little's law), with a margin (`set_floor`, from the runner). The
+pace already keeps the run under the limit, so a 429 from a burst (a bucket
+that refills differently from the app's count) must not cut the window below
+what the limit needs: at 3,000/min one 429 used to halve a window of ~150 to
+~75, and it took minutes to climb back by one per window's worth of answers.
+
 A user's concurrency is a ceiling, never a starting point; `adaptive=False`
 keeps the window at that number (a local model serves one request at a time
 whatever the window says, and a bigger queue there only means timeouts).
@@ -51,13 +59,24 @@ class ConcurrencyWindow:
         self.sent = 0  # requests sent so far (numbers each send, for `decrease`)
         self._recover_until = 0  # sends before this number cannot shrink the window again
         self.decreases = 0
+        self.floor = 0  # requests the known rate limit and answer time need (set_floor)
         self.peak = self.limit
         self._waiters: list[asyncio.Future[None]] = []
 
     @property
     def limit(self) -> int:
         """Requests allowed at once now."""
-        return max(1, min(self.ceiling, int(self._cwnd + 1e-9)))  # 16.999... is 17
+        return max(1, min(self.ceiling, max(self.floor, int(self._cwnd + 1e-9))))  # 16.99 is 17
+
+    def set_floor(self, floor: int) -> None:
+        """At least this many at once (never above the ceiling; ignored when not adaptive)."""
+        if not self.adaptive:
+            return
+        self.floor = max(0, min(self.ceiling, int(floor)))
+        if self._cwnd < self.floor:
+            self._cwnd = float(self.floor)
+            self.peak = max(self.peak, self.limit)
+            self._wake()
 
     # -- slots -------------------------------------------------------------------------
 
@@ -127,7 +146,7 @@ class ConcurrencyWindow:
         if not self.adaptive or number < self._recover_until:
             return
         before = self.limit
-        self._cwnd = max(1.0, self._cwnd * DECREASE)
+        self._cwnd = max(1.0, float(self.floor), self._cwnd * DECREASE)
         self.slow_start = False
         self._recover_until = self.sent + 1
         self.decreases += 1

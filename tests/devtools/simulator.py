@@ -70,6 +70,8 @@ class Fault:
       upstream    OpenRouter's 200-with-an-error-inside
       slow        wait `delay_s`, then answer normally
       hang        say nothing for `delay_s` (or until the simulator stops), then hang up
+      stall       the model makes (and bills) the answer, but it never reaches the client:
+                  nothing for `delay_s`, then hang up (a connection dead mid-answer)
       drop        close the connection without an answer
       truncate    send half of a normal answer, then close
       malformed   a 200 whose body is not JSON
@@ -518,7 +520,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Act out `fault`; True if the request is finished."""
         sim = self.server.sim
         kind = fault.kind
-        if kind == "hang":
+        if kind in ("hang", "stall"):
+            if kind == "stall":
+                sim.count_paid(request)
             sim.stopping.wait(fault.delay_s or 30.0)
             self._drop()
             return True
