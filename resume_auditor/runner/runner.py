@@ -43,6 +43,7 @@ import httpx
 from resume_auditor.prompts import INVALID, KINDS
 from resume_auditor.providers.base import (
     RETRYABLE,
+    ChatRequest,
     ChatResponse,
     ErrorKind,
     Provider,
@@ -86,6 +87,8 @@ NOTE_S = 3.0  # how long a passing event (a 429, a retry) stays on the status li
 # the model's answer time need (Little's law: rate x time per answer): the pace keeps the
 # run under the limit, so a 429 need not cut the window below what the limit allows.
 LITTLE_MARGIN = 1.25
+# Copies of one stalled request sent while its first send may still answer (_race).
+MAX_HEDGES = 2
 
 __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
@@ -109,6 +112,14 @@ class _Flight:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     outcome: ChatResponse | ProviderError | None = None  # an answer, or a refusal with a body
     failure: tuple[str, str] | None = None  # (kind, message) it failed with
+
+
+@dataclass
+class _Race:
+    """How often one request stalled and was sent once more (over its retries)."""
+
+    stalls: int = 0
+    hedges: int = 0
 
 
 class _Slot:
@@ -862,7 +873,7 @@ class Runner:
         tokens = body_input_tokens(req.body, recorder.run.provider) + request.max_tokens
         attempt = 0  # failures that count against max_retries (a 429 does not)
         limited = 0  # 429s this request met
-        stalls = 0  # times it went past its learnt bound (each doubles the next bound)
+        race = _Race()  # stalls past the learnt bound (each doubles the next) and copies sent
         while True:
             # Wait for a place in the window (given back while it waited for a retry),
             # then for the rate limit; a pause holds it before it is sent.
@@ -883,14 +894,8 @@ class Runner:
                     break  # not paused while it waited for the rate limit
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             number = self.window.on_send()
-            bound = self.latency.bound(req.kind, tokens, stalls)
-            sent_at = time.monotonic()
             try:
-                response = await asyncio.wait_for(provider.chat(request), timeout=bound)
-            except TimeoutError:
-                stalls += 1
-                c.stalls += 1
-                error = ProviderError(ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens))
+                response, took = await self._race(recorder, provider, request, req, tokens, race)
             except ProviderError as exc:
                 error = exc
             except BaseException:  # cancelled (the run stops): it is no longer out
@@ -905,7 +910,7 @@ class Runner:
                 out = self.window.at_provider  # it included: was the window full?
                 self.window.on_return()
                 self.window.on_answer(out)
-                self.latency.observe(req.kind, tokens, time.monotonic() - sent_at)
+                self.latency.observe(req.kind, tokens, took)
                 self._update_floor(tokens)
                 answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
@@ -945,6 +950,87 @@ class Runner:
             self.emit(self.status())
             await self._sleep_unless_stopped(delay, stop)
             attempt += 1
+
+    async def _race(
+        self,
+        recorder: Recorder,
+        provider: Provider,
+        request: ChatRequest,
+        req: PendingRequest,
+        tokens: int,
+        race: _Race,
+    ) -> tuple[ChatResponse, float]:
+        """Send; past the stall bound, send once more *without dropping the first*; the
+        first answer wins and the other send is let go. (the answer, its own latency)
+
+        Dropping a stalled send does not stop a hosted provider from finishing and
+        billing it, so abandoning it and sending again pays twice whenever it was only
+        slow; keeping it costs nothing more and lets a slow answer still win. A copy
+        goes out only within the rate limit and the budget (its worst case must fit),
+        at most MAX_HEDGES per request; after that, or without room, the request waits
+        out the learnt bound and fails as a timeout (a retry). The bundled model is
+        never hedged: a second copy would only take turns with the first.
+        """
+        started: dict[asyncio.Future[ChatResponse], float] = {}
+
+        def send() -> None:
+            started[asyncio.ensure_future(provider.chat(request))] = time.monotonic()
+
+        send()
+        pending = set(started)
+        answered = False
+        error: BaseException | None = None
+        reserved = 0.0  # the worst case of the copies sent, held against the budget
+        try:
+            while pending:
+                bound = self.latency.bound(req.kind, tokens, race.stalls)
+                done, pending = await asyncio.wait(
+                    pending, timeout=bound, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in done:
+                    exc = task.exception()
+                    if exc is None:
+                        answered = True
+                        return task.result(), time.monotonic() - started[task]
+                    if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
+                        self._unseen_send(recorder.store, req.id)  # a copy is still out
+                    error = exc
+                if done:
+                    continue  # one send failed while another is still on its way
+                race.stalls += 1
+                self.counters.stalls += 1
+                worst = self._worst(req.body)
+                if (
+                    not self.window.adaptive
+                    or race.hedges >= MAX_HEDGES
+                    or not self._fits_budget(worst)
+                ):
+                    error = ProviderError(
+                        ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens)
+                    )
+                    break
+                race.hedges += 1
+                reserved += worst
+                self.counters.reserved += worst
+                self.note(
+                    f"A request stalled past {bound:.0f} s; sent once more while the first "
+                    "may still answer (the first answer is kept)."
+                )
+                await self.limiter.acquire(tokens)  # the copy counts against the limit
+                send()
+                pending = {t for t in started if not t.done()}
+            assert error is not None
+            raise error
+        finally:
+            self.counters.reserved -= reserved
+            out = [t for t in started if not t.done()]
+            for task in out:
+                task.cancel()
+            await asyncio.gather(*out, return_exceptions=True)
+            # Each send let go may still be finished and billed by the provider. When
+            # the request itself fails or is aborted, the caller counts one of them.
+            for _ in range(len(out) if answered else max(0, len(out) - 1)):
+                self._unseen_send(recorder.store, req.id)
 
     def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
         p99 = self.latency.p99(req.kind, tokens)
