@@ -24,6 +24,7 @@ from runner_fixtures import kind_policy, new_audit, queue, spec
 
 from resume_auditor.cli import main
 from resume_auditor.domain.study import ModelSpec
+from resume_auditor.providers.base import ChatRequest, ChatResponse
 from resume_auditor.runner import RunState
 from resume_auditor.runner.latency import LatencyModel, percentile
 from resume_auditor.runner.ratelimit import RateLimiter
@@ -194,3 +195,47 @@ def test_failures_are_summed_up_with_whether_resuming_helps() -> None:
     assert retry == "3 request(s) failed (1 server, 2 timeout); resume the run to try them again."
     hopeless = failure_summary([(1, "context", "The prompt is too long."), (2, "server", "y")])
     assert "fix the cause first: The prompt is too long." in hopeless
+
+
+class _SlowOnce:
+    """A provider whose answers come at once, except the first send of one request,
+    which is slow but alive, while a second send of it would be slower still."""
+
+    name = "slow-once"
+
+    def __init__(self, slow_marker: str) -> None:
+        self.slow_marker = slow_marker
+        self.sends: dict[str, int] = {}
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        import asyncio
+
+        n = self.sends.get(request.user, 0) + 1
+        self.sends[request.user] = n
+        if self.slow_marker in request.user:
+            await asyncio.sleep(1.0 if n == 1 else 30.0)
+            return ChatResponse(text=f"Yes (send {n})", raw={"send": n})
+        return ChatResponse(text="No", raw={})
+
+    async def list_models(self) -> list[str]:
+        return []
+
+    async def aclose(self) -> None:
+        return None
+
+
+def test_a_slow_answer_still_wins_after_a_copy_was_sent(tmp_path: Path) -> None:
+    with Simulator(policy=kind_policy) as sim:
+        out, run_id = _audit(tmp_path, sim, 8)
+    fake = _SlowOnce("(case 6)")
+    runner = make_runner(
+        out, run_id, concurrency=1, use_cache=False, timeout_s=60.0, factory=lambda: fake
+    )
+    runner.latency = LatencyModel(60.0, floor_s=0.45, min_samples=3)  # a copy at 0.45 s
+    status = runner.run()
+    assert status.state is RunState.FINISHED and status.done == 8
+    assert fake.sends[next(u for u in fake.sends if "(case 6)" in u)] == 2  # one copy went
+    assert status.stalls == 1 and status.maybe_paid_twice == 1  # the copy may be billed
+    with ResultFile(out) as rf:
+        answer = rf.response_record(7)
+    assert answer is not None and "send 1" in str(answer)  # the first, slow send won
