@@ -239,3 +239,18 @@ def test_a_slow_answer_still_wins_after_a_copy_was_sent(tmp_path: Path) -> None:
     with ResultFile(out) as rf:
         answer = rf.response_record(7)
     assert answer is not None and "send 1" in str(answer)  # the first, slow send won
+
+
+def test_the_cli_says_on_resume_what_an_abrupt_end_may_have_paid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Simulator(policy=kind_policy) as sim:
+        out, _ = _audit(tmp_path, sim, 5)
+        with ResultFile(out) as rf:  # what kill -9 leaves: sent, no answer
+            for request_id in (1, 3):
+                rf.mark_sent(request_id)
+        assert main(["run", str(out), "--no-cache"]) == 0
+    err = capsys.readouterr().err
+    assert "Note: The last session ended abruptly with 2 request(s) at the provider" in err
+    assert "up to 2 may already have been paid" in err
+    assert "Possibly paid twice: 2 send(s)" in err
