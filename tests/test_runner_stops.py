@@ -165,15 +165,16 @@ def test_the_stall_bound_follows_the_model_and_doubles_for_a_slow_answer() -> No
 
 
 def test_a_429_does_not_cut_the_window_below_what_the_limit_needs() -> None:
-    window = ConcurrencyWindow(256)
+    window = ConcurrencyWindow(256, initial=150)
     window.set_floor(80)
-    assert window.limit == 80
+    assert window.limit == 150  # the floor does not grow the window
     for _ in range(40):
         window.on_send()
     window.on_rate_limited(1)
-    assert window.limit == 80
+    assert window.limit == 80  # halved to 75 before
     window.set_floor(500)
-    assert window.limit == 256  # the user's ceiling still holds
+    assert window.floor == 256  # the user's ceiling still holds
+
 
 
 def test_the_status_line_says_pacing_only_when_pacing(tmp_path: Path) -> None:

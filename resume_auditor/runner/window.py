@@ -11,12 +11,12 @@ The rate limiter (ratelimit.py) paces requests to the requests/min and
 tokens/min it has learnt; while it is the one holding requests back, the window
 does not grow: more in flight would only wait longer there.
 
-When the rate limit and the model's answer time are known, the window has a
-floor: the requests the limit lets through per second times the seconds an
-answer takes (Little's law), with a margin (`set_floor`, from the runner). The
-pace already keeps the run under the limit, so a 429 from a burst (a bucket
-that refills differently from the app's count) must not cut the window below
-what the limit needs: at 3,000/min one 429 used to halve a window of ~150 to
+When the rate limit and the model's answer time are known, a 429 does not
+shrink the window below what they need: the requests the limit lets through per
+second times the seconds an answer takes (Little's law), with a margin
+(`set_floor`, from the runner). The pace already keeps the run under the limit,
+so a 429 from a burst (a bucket that refills differently from the app's count)
+must not cut the window below what the limit needs: at 3,000/min one 429 used to halve a window of ~150 to
 ~75, and it took minutes to climb back by one per window's worth of answers.
 
 A user's concurrency is a ceiling, never a starting point; `adaptive=False`
@@ -66,17 +66,16 @@ class ConcurrencyWindow:
     @property
     def limit(self) -> int:
         """Requests allowed at once now."""
-        return max(1, min(self.ceiling, max(self.floor, int(self._cwnd + 1e-9))))  # 16.99 is 17
+        return max(1, min(self.ceiling, int(self._cwnd + 1e-9)))  # 16.999... is 17
 
     def set_floor(self, floor: int) -> None:
-        """At least this many at once (never above the ceiling; ignored when not adaptive)."""
-        if not self.adaptive:
-            return
-        self.floor = max(0, min(self.ceiling, int(floor)))
-        if self._cwnd < self.floor:
-            self._cwnd = float(self.floor)
-            self.peak = max(self.peak, self.limit)
-            self._wake()
+        """A 429 never shrinks the window below this (ignored when not adaptive).
+
+        It does not grow the window: growth stays with the answers (a client short of
+        CPU measures slower answers, and a floor that grew the window with them would
+        only add to the load)."""
+        if self.adaptive:
+            self.floor = max(0, min(self.ceiling, int(floor)))
 
     # -- slots -------------------------------------------------------------------------
 
