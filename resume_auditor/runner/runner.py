@@ -223,6 +223,7 @@ class Runner:
         # request id -> sends that may have been billed unseen (store.unseen_sends)
         self._unseen: dict[int, int] = {}
         self._failure_summary = ""
+        self._jumped = False  # the window jumped to what the limit needs (_update_floor)
         self.left_sent = 0  # requests still marked sent when the run ended (0 when orderly)
         self._max_retries = max_retries
         self._on_event = on_event or (lambda _e: None)
@@ -980,6 +981,9 @@ class Runner:
         pending = set(started)
         answered = False
         error: BaseException | None = None
+        # sends the caller counts as possibly billed when this ends without an answer:
+        # one for a stop (it aborts the request) or a stall timeout (it stands for them)
+        caller_counts = 1
         reserved = 0.0  # the worst case of the copies sent, held against the budget
         try:
             while pending:
@@ -987,6 +991,7 @@ class Runner:
                 done, pending = await asyncio.wait(
                     pending, timeout=bound, return_when=asyncio.FIRST_COMPLETED
                 )
+                newest = list(started)[-1]
                 for task in done:
                     exc = task.exception()
                     if exc is None:
@@ -995,8 +1000,13 @@ class Runner:
                     if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
                         self._unseen_send(recorder.store, req.id)  # a copy is still out
                     error = exc
+                if done and newest in done:
+                    # The latest copy failed; the sends still out have stalled already:
+                    # a retry (after its back-off) does better than waiting on them.
+                    caller_counts = 0  # the caller counts the failed copy, if at all
+                    break
                 if done:
-                    continue  # one send failed while another is still on its way
+                    continue  # a stalled send failed while a newer copy is on its way
                 race.stalls += 1
                 self.counters.stalls += 1
                 worst = self._worst(req.body)
@@ -1008,6 +1018,7 @@ class Runner:
                     error = ProviderError(
                         ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens)
                     )
+                    caller_counts = 1
                     break
                 race.hedges += 1
                 reserved += worst
@@ -1027,9 +1038,9 @@ class Runner:
             for task in out:
                 task.cancel()
             await asyncio.gather(*out, return_exceptions=True)
-            # Each send let go may still be finished and billed by the provider. When
-            # the request itself fails or is aborted, the caller counts one of them.
-            for _ in range(len(out) if answered else max(0, len(out) - 1)):
+            # Each send let go may still be finished and billed by the provider; the
+            # caller counts one of them when the request is aborted or times out.
+            for _ in range(len(out) if answered else max(0, len(out) - caller_counts)):
                 self._unseen_send(recorder.store, req.id)
 
     def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
@@ -1073,7 +1084,11 @@ class Runner:
         if self.limiter.tpm and tokens:
             rates.append(self.limiter.tpm / 60.0 / tokens)
         if rates:
-            self.window.set_floor(math.ceil(min(rates) * mean * LITTLE_MARGIN))
+            need = math.ceil(min(rates) * mean * LITTLE_MARGIN)
+            self.window.set_floor(need)
+            if not self._jumped:  # once: the start's slow climb is skipped
+                self._jumped = True
+                self.window.jump_to(need)
 
     def _requeue_after_429(
         self,

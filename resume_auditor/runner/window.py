@@ -16,8 +16,10 @@ shrink the window below what they need: the requests the limit lets through per
 second times the seconds an answer takes (Little's law), with a margin
 (`set_floor`, from the runner). The pace already keeps the run under the limit,
 so a 429 from a burst (a bucket that refills differently from the app's count)
-must not cut the window below what the limit needs: at 3,000/min one 429 used to halve a window of ~150 to
-~75, and it took minutes to climb back by one per window's worth of answers.
+must not cut the window below what the limit needs: at 3,000/min one 429 used
+to halve a window of ~150 to ~75, and it took minutes to climb back by one per
+window's worth of answers. Once, when that need is first known, the window also
+jumps to it (`jump_to`) instead of climbing there one answer at a time.
 
 A user's concurrency is a ceiling, never a starting point; `adaptive=False`
 keeps the window at that number (a local model serves one request at a time
@@ -76,6 +78,15 @@ class ConcurrencyWindow:
         only add to the load)."""
         if self.adaptive:
             self.floor = max(0, min(self.ceiling, int(floor)))
+
+    def jump_to(self, size: int) -> None:
+        """Grow at once to `size` (never above the ceiling): the runner does it once, when
+        the rate limit and the first answers' time say how many the limit needs, instead
+        of climbing there one answer at a time."""
+        if self.adaptive and self._cwnd < size:
+            self._cwnd = float(min(self.ceiling, size))
+            self.peak = max(self.peak, self.limit)
+            self._wake()
 
     # -- slots -------------------------------------------------------------------------
 
