@@ -365,6 +365,15 @@ def limits_setting(
             elif getattr(event, "source", "") == "api":
                 stamps.append(time.monotonic())
 
+        first_send: list[float] = []
+
+        def watch_first_send() -> None:
+            while not sim.received and not sim.stopping.is_set():
+                time.sleep(0.005)
+            first_send.append(time.monotonic())
+
+        watcher = threading.Thread(target=watch_first_send, daemon=True)
+        watcher.start()
         started = time.monotonic()
         sessions = 0
         maybe = stalls = 0
@@ -373,7 +382,11 @@ def limits_setting(
             status = make_runner(path, run_id, use_cache=False, on_event=on_event).run()
             maybe += status.maybe_paid_twice
             stalls += status.stalls
-        elapsed = time.monotonic() - started
+        ended = time.monotonic()
+        watcher.join(1)
+        # the whole run: from the first request the provider received to the last answer
+        elapsed = ended - (first_send[0] if first_send else started)
+        startup = (first_send[0] if first_send else started) - started
         with ResultFile(path) as rf:
             body = rf.request_body(1) or {}
             left = _lost(path, run_id)
@@ -385,8 +398,10 @@ def limits_setting(
             "setting": name,
             "n": n,
             "elapsed": elapsed,
+            "startup": startup,
             "sessions": sessions,
             "overall": len(stamps) / elapsed * 60,
+            "sends": sim.received / elapsed * 60,
             "limit": limit,
             "limited": sim.rate_limited,
             "left": left,
@@ -412,23 +427,27 @@ def scenario_limits(n: int, workdir: Path) -> bool:
         row["faults"] = faults
         rows.append(row)
         print(
-            f"limits: {name}: {count} requests in {row['elapsed']:.0f} s over "
+            f"limits: {name}: {count} requests in {row['elapsed']:.0f} s (first request to "
+            f"last answer; {row['startup']:.1f} s start-up before) over "
             f"{row['sessions']} session(s); {row['overall']:.0f}/min = "
             f"{row['overall'] / row['limit']:.0%} of {row['limit']:.0f}/min over the whole "
-            f"run; 429s {row['limited']}; largest window {row['peak']}; stalls {row['stalls']}; "
+            f"run (requests the provider received, faults included: "
+            f"{row['sends'] / row['limit']:.0%}); 429s {row['limited']}; "
+            f"largest window {row['peak']}; stalls {row['stalls']}; "
             f"paid more than once (simulator) {row['paid_twice']}; the runner's count of "
             f"sends maybe paid twice {row['maybe']}; left {row['left']}",
             flush=True,
         )
     print(
-        "\n| setting | requests | whole run /min | share | 429s | stalls | paid twice "
-        "(simulator) | maybe paid twice (runner) | largest window | took |"
+        "\n| setting | requests | whole run /min | share | sends share | 429s | stalls | "
+        "paid twice (simulator) | maybe paid twice (runner) | largest window | took |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['setting']} | {r['n']} | {r['overall']:.0f} | {r['overall'] / r['limit']:.0%} "
-            f"| {r['limited']} | {r['stalls']} | {r['paid_twice']} | {r['maybe']} | {r['peak']} "
+            f"| {r['sends'] / r['limit']:.0%} | {r['limited']} | {r['stalls']} "
+            f"| {r['paid_twice']} | {r['maybe']} | {r['peak']} "
             f"| {r['elapsed']:.0f} s |"
         )
     return all(
