@@ -176,7 +176,6 @@ def test_a_429_does_not_cut_the_window_below_what_the_limit_needs() -> None:
     assert window.floor == 256  # the user's ceiling still holds
 
 
-
 def test_the_status_line_says_pacing_only_when_pacing(tmp_path: Path) -> None:
     now = [100.0]
     limiter = RateLimiter(rpm=600, clock=lambda: now[0], smooth=True)
