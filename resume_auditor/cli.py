@@ -349,9 +349,10 @@ class _StopSignals:
     closed terminal) all stop a run the way Cancel does: answers on their way get the
     runner's short grace, the rest go back to the queue, the files and the lock are
     closed. The handler only asks the runner to stop: nothing is raised in the main
-    thread, so no wait is cut short and no thread is left writing. A second signal
-    while stopping changes nothing (the stop takes about a second); kill -9 remains
-    the only abrupt end."""
+    thread, so no wait is cut short and no thread is left writing. Answers already on
+    their way get as long as 99% of the run's answers took (at most 10 s): each one
+    that arrives is one not bought again on resume. A second signal stops waiting
+    for them; kill -9 remains the only abrupt end."""
 
     def __init__(self, runner: Any) -> None:
         self._runner = runner
@@ -363,15 +364,20 @@ class _StopSignals:
         return signal.Signals(self.signal).name if self.signal is not None else ""
 
     def _handle(self, signum: int, _frame: Any) -> None:
-        if self.signal is None:
-            self.signal = signum
-            print(
-                f"{signal.Signals(signum).name}: stopping like Cancel — answers already on "
-                "their way get a moment, the rest go back to the queue...",
-                file=sys.stderr,
-                flush=True,
-            )
-        self._runner.cancel()
+        if self.signal is not None:
+            print("Stopping now: answers still on their way are let go.", file=sys.stderr)
+            self._runner.cancel()  # a second signal: no more waiting
+            return
+        self.signal = signum
+        grace = self._runner.drain_s()
+        print(
+            f"{signal.Signals(signum).name}: stopping like Cancel — no new requests; answers "
+            f"already on their way get up to {grace:.1f} s (what 99% of this run's answers "
+            "took), the rest go back to the queue. Signal again to stop at once.",
+            file=sys.stderr,
+            flush=True,
+        )
+        self._runner.cancel(grace_s=grace)
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is not threading.main_thread():

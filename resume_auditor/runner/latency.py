@@ -89,6 +89,12 @@ class LatencyModel:
             return None
         return percentile(list(self._all), 0.5)
 
+    def p99_all(self) -> float | None:
+        """The 99th percentile answer time of the run so far, all kinds together."""
+        if len(self._all) < self.min_samples:
+            return None
+        return percentile(list(self._all), 0.99)
+
     def mean_s(self) -> float | None:
         if len(self._all) < self.min_samples:
             return None

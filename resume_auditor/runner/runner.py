@@ -228,6 +228,8 @@ class Runner:
         self._max_retries = max_retries
         self._on_event = on_event or (lambda _e: None)
         self._cancel_grace_s = cancel_grace_s
+        self._grace_s = cancel_grace_s  # this stop's grace (cancel(grace_s=...))
+        self._hurry = threading.Event()  # a second cancel: stop waiting for answers
         self._rng = random.Random(seed)
         self.limiter = limiter or RateLimiter(smooth=True)
         self._budget = budget_usd
@@ -273,7 +275,13 @@ class Runner:
             self.set_state(RunState.RUNNING)
         self._resume.set()
 
-    def cancel(self) -> None:
+    def cancel(self, grace_s: float | None = None) -> None:
+        """Stop: answers on their way get `grace_s` (default `cancel_grace_s`) to come in,
+        then the rest go back to the queue. Called again, it stops waiting for them."""
+        if self._cancel.is_set():
+            self._hurry.set()
+        elif grace_s is not None:
+            self._grace_s = grace_s
         self._cancel.set()
         self._resume.set()
         wake = self._wake
@@ -398,6 +406,16 @@ class Runner:
             limit = f" of {rpm:,.0f} requests/min" if rpm else ""
             return f"Pacing to the limit{limit}."
         return ""
+
+    def drain_s(self, most_s: float = 10.0) -> float:
+        """How long answers on their way take to come in: the run's 99th percentile
+        answer time so far (at most `most_s`; the default grace before anything is
+        learnt). A stop that waits this long lets almost every answer already paid for
+        arrive instead of buying it again on resume."""
+        p99 = self.latency.p99_all()
+        if p99 is None:
+            return self._cancel_grace_s
+        return max(self._cancel_grace_s, min(most_s, p99))
 
     def note(self, text: str, seconds: float = NOTE_S) -> None:
         """Show a passing event on the status line for `seconds` (at least NOTE_S)."""
@@ -727,7 +745,9 @@ class Runner:
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stop.is_set() and tasks:
             # Give answers already on their way a moment, then let go.
-            await asyncio.wait(set(tasks), timeout=self._cancel_grace_s)
+            deadline = time.monotonic() + self._grace_s
+            while tasks and not self._hurry.is_set() and time.monotonic() < deadline:
+                await asyncio.wait(set(tasks), timeout=min(0.1, deadline - time.monotonic()))
             for task in list(tasks):
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

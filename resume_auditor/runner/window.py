@@ -83,7 +83,12 @@ class ConcurrencyWindow:
         """Grow at once to `size` (never above the ceiling): the runner does it once, when
         the rate limit and the first answers' time say how many the limit needs, instead
         of climbing there one answer at a time."""
-        if self.adaptive and self._cwnd < size:
+        if not self.adaptive:
+            return
+        # The order of magnitude is known now: from here the window grows by one per
+        # window's worth of answers, not by one per answer (slow start is over).
+        self.slow_start = False
+        if self._cwnd < size:
             self._cwnd = float(min(self.ceiling, size))
             self.peak = max(self.peak, self.limit)
             self._wake()
