@@ -1,6 +1,6 @@
 """The runner against the provider simulator: rate, faults, kill -9, memory.
 
-Run: .venv/bin/python benchmarks/runner_throughput.py {rate|faults|kill|memory|all} [N]
+Run: .venv/bin/python benchmarks/runner_throughput.py {rate|limits|faults|kill|memory|all} [N]
 
 rate    N requests (default 1,000) per setting against a simulated provider with a
         600 requests/min token bucket (429 with retry-after, x-ratelimit-* headers on
@@ -25,6 +25,15 @@ rate    N requests (default 1,000) per setting against a simulated provider with
         resumed; it should not stop), requests left, the largest window, answers
         shared, bodies the simulator was sent and paid more than once, and how
         long the setting took.
+limits  The share of the limit over the whole run (first request to last answer) at
+        60, 600 and 3,000 requests/min (token buckets, x-ratelimit-* headers, 0.3-3 s
+        latency), each without and with 10% injected faults (500, overload,
+        malformed, cut-off and dropped answers, and stalls: the provider makes and
+        bills the answer but it never arrives), and under a tokens/min limit that
+        binds before the requests/min. About two minutes' worth of requests each
+        (N scales it: N/1,000 of that). Reports answers/min and their share of the
+        limit, requests paid more than once (the simulator's bills) next to the
+        runner's own count of sends that may have been paid twice, stalls, 429s.
 faults  The same with 10% of requests given an injected fault, drawn evenly from
         every kind the simulator has (rate limits, overload, 5xx, out of quota,
         unknown model, wrong key, prompt too long, refusals, content filters,
@@ -34,8 +43,11 @@ faults  The same with 10% of requests given an injected fault, drawn evenly from
         the runner saw and what became of the request, and checks every failure
         recorded in the result file names its cause.
 kill    N requests (default 600), the same 600/min provider, the defaults; the
-        runner (`resume-auditor run` in a child process) is killed with SIGKILL
-        2-8 s after it starts sending, 5 times, and resumed; then runs to the end.
+        runner (`resume-auditor run` in a child process) is stopped 2-8 s after it
+        starts sending, 10 times, alternately with SIGKILL and SIGTERM, and resumed;
+        then runs to the end. After each stop it reports what the next run said
+        (the abrupt end's requests that may already have been paid), its exit code,
+        and requests left marked sent.
         The simulator finishes and bills a request whose client has gone, as
         hosted APIs do. Reports per kill: requests at the provider at that
         instant, requests the file shows as sent without an answer (the only ones
@@ -154,7 +166,9 @@ RATE_FAULTS = (
     lambda: Fault(kind="malformed"),
     lambda: Fault(kind="truncate"),
     lambda: Fault(kind="drop"),
-    lambda: Fault(kind="hang", delay_s=10.0),
+    # a stall: the provider makes and bills the answer, which never arrives; only the
+    # runner's learnt bound (runner/latency.py) ends the wait before 60 s
+    lambda: Fault(kind="stall", delay_s=60.0),
 )
 TPM = 450_000  # the tokens/min setting: about 360 of these requests a minute
 SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None, bool], ...] = (
@@ -315,6 +329,136 @@ def scenario_rate(n: int, workdir: Path) -> bool:
     )
 
 
+# -- limits ----------------------------------------------------------------------------------
+
+LIMITS = (60, 600, 3000)
+LIMITS_TPM = 450_000  # with 600/min: about 360 of these requests a minute
+
+
+def limits_setting(
+    name: str, rpm: int, tpm: int | None, faults: bool, n: int, workdir: Path, seed: int
+) -> dict[str, Any]:
+    """One setting on a fresh provider, a fresh data folder and no response cache."""
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{seed}")
+    draw = _fault_draw(seed, 0.10) if faults else None
+    with Simulator(
+        latency_s=_latency(seed),
+        rpm=rpm,
+        tpm=tpm,
+        bucket=True,
+        keep_requests=False,
+        random_fault=draw,
+        bill_abandoned=True,
+    ) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        path = workdir / f"limits-{seed}.audit"
+        run_id = build_audit(path, model, n)
+        stamps: list[float] = []
+        peak = 0
+        last: list[RunStatus] = []
+
+        def on_event(event: Any) -> None:
+            nonlocal peak
+            if isinstance(event, RunStatus):
+                peak = max(peak, event.concurrency)
+                last[:] = [event]
+            elif getattr(event, "source", "") == "api":
+                stamps.append(time.monotonic())
+
+        first_send: list[float] = []
+
+        def watch_first_send() -> None:
+            while not sim.received and not sim.stopping.is_set():
+                time.sleep(0.005)
+            first_send.append(time.monotonic())
+
+        watcher = threading.Thread(target=watch_first_send, daemon=True)
+        watcher.start()
+        started = time.monotonic()
+        sessions = 0
+        maybe = stalls = 0
+        while _lost(path, run_id) and sessions < 20:
+            sessions += 1
+            status = make_runner(path, run_id, use_cache=False, on_event=on_event).run()
+            maybe += status.maybe_paid_twice
+            stalls += status.stalls
+        ended = time.monotonic()
+        watcher.join(1)
+        # the whole run: from the first request the provider received to the last answer
+        elapsed = ended - (first_send[0] if first_send else started)
+        startup = (first_send[0] if first_send else started) - started
+        with ResultFile(path) as rf:
+            body = rf.request_body(1) or {}
+            left = _lost(path, run_id)
+        per_request = (len(body.get("system", "")) + len(body.get("user", ""))) // 4 + int(
+            body.get("max_tokens", 0)
+        )
+        limit = min(rpm, tpm / per_request) if tpm else rpm
+        return {
+            "setting": name,
+            "n": n,
+            "elapsed": elapsed,
+            "startup": startup,
+            "sessions": sessions,
+            "overall": len(stamps) / elapsed * 60,
+            "sends": sim.received / elapsed * 60,
+            "limit": limit,
+            "limited": sim.rate_limited,
+            "left": left,
+            "peak": peak,
+            "paid_twice": _paid_twice(sim),
+            "maybe": maybe,
+            "stalls": stalls,
+        }
+
+
+def scenario_limits(n: int, workdir: Path) -> bool:
+    scale = n / 1000
+    settings: list[tuple[str, int, int | None, bool]] = []
+    for rpm in LIMITS:
+        settings.append((f"{rpm:,}/min", rpm, None, False))
+        settings.append((f"{rpm:,}/min, 10% faults incl. stalls", rpm, None, True))
+    settings.append((f"600/min and {LIMITS_TPM:,} tokens/min", 600, LIMITS_TPM, False))
+    rows = []
+    for seed, (name, rpm, tpm, faults) in enumerate(settings, start=20):
+        per_min = rpm if tpm is None else 360
+        count = max(20, int(per_min * 2 * scale))
+        row = limits_setting(name, rpm, tpm, faults, count, workdir, seed)
+        row["faults"] = faults
+        rows.append(row)
+        print(
+            f"limits: {name}: {count} requests in {row['elapsed']:.0f} s (first request to "
+            f"last answer; {row['startup']:.1f} s start-up before) over "
+            f"{row['sessions']} session(s); {row['overall']:.0f}/min = "
+            f"{row['overall'] / row['limit']:.0%} of {row['limit']:.0f}/min over the whole "
+            f"run (requests the provider received, faults included: "
+            f"{row['sends'] / row['limit']:.0%}); 429s {row['limited']}; "
+            f"largest window {row['peak']}; stalls {row['stalls']}; "
+            f"paid more than once (simulator) {row['paid_twice']}; the runner's count of "
+            f"sends maybe paid twice {row['maybe']}; left {row['left']}",
+            flush=True,
+        )
+    print(
+        "\n| setting | requests | whole run /min | share | sends share | 429s | stalls | "
+        "paid twice (simulator) | maybe paid twice (runner) | largest window | took |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(
+            f"| {r['setting']} | {r['n']} | {r['overall']:.0f} | {r['overall'] / r['limit']:.0%} "
+            f"| {r['sends'] / r['limit']:.0%} | {r['limited']} | {r['stalls']} "
+            f"| {r['paid_twice']} | {r['maybe']} | {r['peak']} "
+            f"| {r['elapsed']:.0f} s |"
+        )
+    return all(
+        r["left"] == 0
+        and r["sessions"] == 1
+        and r["overall"] >= (0.85 if r["faults"] else 0.90) * r["limit"]
+        and r["paid_twice"] <= r["maybe"]
+        for r in rows
+    )
+
+
 # -- faults ----------------------------------------------------------------------------------
 
 FAULTS = (
@@ -432,6 +576,7 @@ def _open_sent(path: Path, run_id: int) -> int:
 def scenario_kill(n: int, workdir: Path) -> bool:
     rng = random.Random(11)
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / "data-kill")
+    stops = [signal.SIGKILL, signal.SIGTERM] * 5
     with Simulator(
         latency_s=_latency(3), rpm=LIMIT, bucket=True, keep_requests=False, bill_abandoned=True
     ) as sim:
@@ -440,21 +585,23 @@ def scenario_kill(n: int, workdir: Path) -> bool:
         run_id = build_audit(path, model, n)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         command = [sys.executable, "-m", "resume_auditor.cli", "run", str(path)]
-        log = open(workdir / "kill.log", "w")  # noqa: SIM115 - closed below
         kills = []
         snapshots: list[Counter[str]] = []
+        logs: list[Path] = []
         started = time.monotonic()
-        for _ in range(5):
+        for k, how in enumerate(stops):
             before = sim.received
-            child = subprocess.Popen(command, env=env, stdout=log, stderr=log)
-            ready = time.monotonic() + 60
-            while sim.received == before and time.monotonic() < ready:
-                time.sleep(0.05)  # the child is starting (imports, the estimate)
-            wait = rng.uniform(2.0, 8.0)
-            time.sleep(wait)
-            at_provider = sim.in_flight
-            child.send_signal(signal.SIGKILL)
-            child.wait()
+            logs.append(workdir / f"kill-{k}.log")
+            with open(logs[-1], "w") as log:
+                child = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+                ready = time.monotonic() + 60
+                while sim.received == before and time.monotonic() < ready:
+                    time.sleep(0.05)  # the child is starting (imports, the estimate)
+                wait = rng.uniform(2.0, 8.0)
+                time.sleep(wait)
+                at_provider = sim.in_flight
+                child.send_signal(how)
+                code = child.wait()
             with sim.lock:
                 snapshots.append(Counter(sim.sent))
             time.sleep(3.5)  # what was in flight finishes at the provider (and is billed)
@@ -462,40 +609,58 @@ def scenario_kill(n: int, workdir: Path) -> bool:
                 done = rf.progress(run_id).done
             kills.append(
                 {
+                    "how": how.name,
                     "after": wait,
                     "done": done,
+                    "code": code,
                     "at_provider": at_provider,
                     "sent": _open_sent(path, run_id),
                 }
             )
-        code = subprocess.call(command, env=env, stdout=log, stderr=log)
-        log.close()
+        final_log = workdir / "kill-final.log"
+        with open(final_log, "w") as log:
+            code = subprocess.call(command, env=env, stdout=log, stderr=log)
+        logs.append(final_log)
         elapsed = time.monotonic() - started
         lost = _lost(path, run_id)
         final = Counter(sim.sent)
         for k, snap in enumerate(snapshots):
             later = snapshots[k + 1] if k + 1 < len(snapshots) else final
             kills[k]["resent"] = sum(1 for f, c in snap.items() if later[f] > c)
+            # what the run after this stop said about the requests it found sent
+            said = [
+                line.strip()
+                for line in logs[k + 1].read_text().splitlines()
+                if line.startswith("Note: The last session ended abruptly")
+            ]
+            kills[k]["said"] = said[0][len("Note: ") :] if said else "(nothing)"
         paid = sum(sim.paid.values())
         twice = sum(c - 1 for c in sim.paid.values() if c > 1)
+        with ResultFile(path) as rf:
+            marked = sum(rf.unseen_sends(run_id).values())
         for k, kill in enumerate(kills, start=1):
             print(
-                f"kill {k}: {kill['after']:.1f} s after it began sending ({kill['done']} "
-                f"answered): at the "
-                f"provider {kill['at_provider']}; sent without an answer in the file "
-                f"{kill['sent']}; sent again after the resume {kill['resent']}"
+                f"stop {k} ({kill['how']}, exit {kill['code']}): {kill['after']:.1f} s after it "
+                f"began sending ({kill['done']} answered): at the provider "
+                f"{kill['at_provider']}; left marked sent {kill['sent']}; sent again after the "
+                f"resume {kill['resent']}; the next run said: {kill['said']}"
             )
-        resent = sum(k["resent"] for k in kills)
+        for how in ("SIGKILL", "SIGTERM"):
+            mine = [k for k in kills if k["how"] == how]
+            print(
+                f"{how}: re-sends per stop {sum(k['resent'] for k in mine) / len(mine):.1f}; "
+                f"left sent per stop {sum(k['sent'] for k in mine) / len(mine):.1f}; at the "
+                f"provider per stop {sum(k['at_provider'] for k in mine) / len(mine):.1f}"
+            )
         print(
-            f"kill: {n} requests, 5 kills, {elapsed:.0f} s; the final run exited {code}; "
-            f"lost: {lost}; answers paid: {paid}; paid but never stored (paid twice): {twice}; "
-            f"re-sends per kill: {resent / len(kills):.1f} (at the provider at a kill: "
-            f"{sum(k['at_provider'] for k in kills) / len(kills):.1f} on average)"
+            f"kill: {n} requests, {len(kills)} stops, {elapsed:.0f} s; the final run exited "
+            f"{code}; lost: {lost}; answers paid: {paid}; paid more than once (simulator): "
+            f"{twice}; sends the file marks as maybe paid twice: {marked}"
         )
-    # Only what was on its way can be sent again: nothing answered, nothing waiting
-    # (a request that had met a 429 before the kill is the one exception, and is free).
-    within = resent <= sum(k["sent"] for k in kills) + sim.rate_limited
-    return lost == 0 and code == 0 and within
+    terms = [k for k in kills if k["how"] == "SIGTERM"]
+    orderly = all(k["sent"] == 0 and k["code"] == 128 + signal.SIGTERM for k in terms)
+    said = all(k["said"] != "(nothing)" for k in kills if k["how"] == "SIGKILL" and k["sent"])
+    return lost == 0 and code == 0 and orderly and said and twice <= marked
 
 
 # -- memory ----------------------------------------------------------------------------------
@@ -551,6 +716,7 @@ def scenario_memory(n: int, workdir: Path) -> bool:
 
 SCENARIOS = {
     "rate": (scenario_rate, 1000),
+    "limits": (scenario_limits, 1000),
     "faults": (scenario_faults, 3000),
     "kill": (scenario_kill, 600),
     "memory": (scenario_memory, 100_000),

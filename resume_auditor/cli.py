@@ -15,7 +15,9 @@
     resume-auditor variants generate|list|accept|reject|reset|diff RESULT ...  (docs/generator.md)
 
 Exit codes: 0 done; 1 the run did not finish (failed or stopped requests: resume
-it); 2 bad input (the message says what to fix); 130 interrupted.
+it); 2 bad input (the message says what to fix); 130 interrupted (Ctrl-C); a run
+stopped by SIGTERM or SIGHUP ends the same orderly way with 143 or 129 (128 + the
+signal's number, as shells report it).
 """
 
 from __future__ import annotations
@@ -299,6 +301,7 @@ def _run(
 ) -> int:
     from resume_auditor.runner import RunState
     from resume_auditor.runner.prices import PriceError
+    from resume_auditor.runner.runner import unseen_before_message
     from resume_auditor.workflow.execute import make_runner
 
     opts = opts or argparse.Namespace()
@@ -321,21 +324,30 @@ def _run(
         )
     except (PriceError, ValueError) as exc:
         raise CliError(str(exc)) from exc
-    runner.start()
-    interrupted = False
     budget = False
-    try:
+    with _StopSignals(runner) as stops:
+        runner.start()
+        told_unseen = False
         while not runner.join(0.2):
             status = printer.latest
+            if status is not None and status.unseen_before and not told_unseen:
+                told_unseen = True
+                print(f"Note: {unseen_before_message(status.unseen_before)}", file=sys.stderr)
             if status is not None and status.budget_reached and status.in_flight == 0:
                 budget = True  # headless: nobody can raise the budget; stop cleanly
                 runner.cancel()
-    except KeyboardInterrupt:
-        interrupted = True
-        print("Stopping: finishing answers already on their way...", file=sys.stderr)
-        runner.cancel()
-        runner.join()
     status = runner.final_status
+    if status is not None and status.unseen_before and not told_unseen:
+        print(f"Note: {unseen_before_message(status.unseen_before)}", file=sys.stderr)
+    if status is not None and status.maybe_paid_twice:
+        print(
+            f"Possibly paid twice: {status.maybe_paid_twice} send(s) may have been billed "
+            "without their answer arriving (stalled, cut off, dropped, aborted by a stop, or "
+            "in flight at an abrupt end); their requests are marked may_be_paid_twice in the "
+            "exports.",
+            file=sys.stderr,
+        )
+    interrupted = stops.signal is not None
     if budget or (status and status.budget_reached):
         spent = status.cost_usd if status and status.cost_usd is not None else 0.0
         print(
@@ -345,8 +357,18 @@ def _run(
         )
         return EXIT_INCOMPLETE
     if interrupted or (status and status.state is RunState.CANCELLED):
-        print(f"Cancelled. Resume with: resume-auditor run {path}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        what = f"Stopped by {stops.name}" if stops.signal is not None else "Cancelled"
+        left = runner.left_sent
+        kept = f": {status.message}" if status and status.message else "."
+        print(f"{what}{kept}", file=sys.stderr)
+        if left:
+            print(
+                f"{left} request(s) are still marked as at the provider: the next run sends "
+                "them again and counts them as possibly paid twice.",
+                file=sys.stderr,
+            )
+        print(f"Resume with: resume-auditor run {path}", file=sys.stderr)
+        return 128 + stops.signal if stops.signal is not None else EXIT_INTERRUPTED
     if status is None or status.state is RunState.STOPPED or status.failed:
         print(
             f"The run did not finish. {status.message if status else ''}\n"
@@ -356,6 +378,55 @@ def _run(
         return EXIT_INCOMPLETE
     print(f"Done: {status.done} answers in {path}", file=sys.stderr)
     return EXIT_OK
+
+
+class _StopSignals:
+    """SIGINT (Ctrl-C), SIGTERM (`timeout`, systemd, a container stop) and SIGHUP (a
+    closed terminal) all stop a run the way Cancel does: answers on their way get the
+    runner's short grace, the rest go back to the queue, the files and the lock are
+    closed. The handler only asks the runner to stop: nothing is raised in the main
+    thread, so no wait is cut short and no thread is left writing. Answers already on
+    their way get as long as 99% of the run's answers took (at most 10 s): each one
+    that arrives is one not bought again on resume. A second signal stops waiting
+    for them; kill -9 remains the only abrupt end."""
+
+    def __init__(self, runner: Any) -> None:
+        self._runner = runner
+        self.signal: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signal).name if self.signal is not None else ""
+
+    def _handle(self, signum: int, _frame: Any) -> None:
+        if self.signal is not None:
+            print("Stopping now: answers still on their way are let go.", file=sys.stderr)
+            self._runner.cancel()  # a second signal: no more waiting
+            return
+        self.signal = signum
+        grace = self._runner.drain_s()
+        print(
+            f"{signal.Signals(signum).name}: stopping like Cancel — no new requests; answers "
+            f"already on their way get up to {grace:.1f} s (what 99% of this run's answers "
+            "took), the rest go back to the queue. Signal again to stop at once.",
+            file=sys.stderr,
+            flush=True,
+        )
+        self._runner.cancel(grace_s=grace)
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is not threading.main_thread():
+            return self  # only the main thread may set handlers (a test's runner thread)
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                self._previous[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, previous in self._previous.items():
+            signal.signal(number, previous)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

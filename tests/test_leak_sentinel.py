@@ -1,8 +1,9 @@
 """Acceptance: a full simulated audit with a sentinel key leaves no trace of the key.
 
-Also: a key typed into the server address (`https://user:KEY@host/v1?api-key=KEY`),
-and a server that echoes the key encoded (base64, base64url, JSON-escaped,
-URL-encoded, wrapped over lines, hex) in errors and in answers. There every output
+Also: a key typed into the server address (`https://user:KEY@host/v1?api-key=KEY`,
+after `#`, or as a segment of its path, which is refused), and a server that echoes
+the key encoded (base64, base64url, JSON-escaped, URL-encoded once or twice, wrapped
+over lines, hex, upper-cased, or only its tail) in errors and in answers. There every output
 is searched, decoded every way the key could have been encoded: stderr and stdout,
 the .audit file's bytes and rows, the HTML report, the XLSX, the CSV files and the
 bundle (its zip members, and the audit file inside it).
@@ -137,7 +138,8 @@ def _decodings(text: str) -> list[str]:
     joined = re.sub(r"\s+|\\[nrt]", "", text)
     unescaped = re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), joined)
     unescaped = re.sub(r"\\+(/)", r"\1", unescaped)
-    out = [text, joined, unescaped, unquote(joined)]
+    twice = unquote(unquote(joined))
+    out = [text, joined, unescaped, unquote(joined), twice, unquote(unquote(unescaped))]
     for run in _B64_RUN.findall(text) + _B64_RUN.findall(joined):
         for alphabet, skip in itertools.product((b"+/", b"-_"), range(4)):
             with contextlib.suppress(binascii.Error, ValueError):
@@ -152,9 +154,18 @@ def _decodings(text: str) -> list[str]:
 
 
 def _leaks(sentinel: str, texts: list[str]) -> list[str]:
-    """The texts in which the sentinel appears, in any encoding."""
-    core = sentinel[3:]  # without "sk-", whose dash the encodings change
-    return [t[:200] for t in texts if any(core in d for d in _decodings(t))]
+    """The texts in which the sentinel appears, in any encoding and either case, whole
+    or any PARTIAL_MIN characters of it (the shortest piece the redactor promises)."""
+    from resume_auditor.providers.redact import PARTIAL_MIN
+
+    core = sentinel[3:].lower()  # without "sk-", whose dash the encodings change
+    pieces = {core[i : i + PARTIAL_MIN] for i in range(len(core) - PARTIAL_MIN + 1)}
+    leaked = []
+    for t in texts:
+        decoded = [d.lower() for d in _decodings(t)]
+        if any(p in d for d in decoded for p in pieces):
+            leaked.append(t[:200])
+    return leaked
 
 
 def _zip_texts(data: bytes) -> list[str]:
@@ -217,18 +228,33 @@ def _report(out: Path, reports: Path) -> None:
     assert code == 0
 
 
-def _with_credentials(url: str, key: str) -> str:
+def _with_credentials(url: str, key: str, how: str = "userinfo") -> str:
     scheme, rest = url.split("://", 1)
+    if how == "fragment":
+        return f"{url}#{key}"
+    if how == "fragment_param":
+        return f"{url}#api_key={key}"
+    if how == "query_value":
+        return f"{url}?x={key}"
     return f"{scheme}://user:{key}@{rest}?api-key={key}"
 
 
 @pytest.mark.parametrize(
-    ("pid", "where"),
-    [("openai-compatible", "study"), ("azure", "cli"), ("openai", "study"), ("anthropic", "cli")],
+    ("pid", "where", "how"),
+    [
+        ("openai-compatible", "study", "userinfo"),
+        ("azure", "cli", "userinfo"),
+        ("openai", "study", "userinfo"),
+        ("anthropic", "cli", "userinfo"),
+        ("openai-compatible", "cli", "fragment"),
+        ("openrouter", "study", "fragment_param"),
+        ("gemini", "cli", "query_value"),
+    ],
 )
 def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
     pid: str,
     where: str,
+    how: str,
     small_study: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -244,7 +270,7 @@ def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
     caplog.set_level(logging.DEBUG)
     out = tmp_path / "url.audit"
     with Simulator(api_key=sentinel) as sim:
-        url = _with_credentials(sim.url_for(pid), sentinel)
+        url = _with_credentials(sim.url_for(pid), sentinel, how)
         args = ["-v", "audit", str(small_study), "--out", str(out), "--model", "sim-model"]
         if where == "study":
             text = small_study.read_text().replace(
@@ -262,6 +288,62 @@ def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
     texts = _everything(out, tmp_path / "reports", (printed.out, printed.err), caplog.text)
     assert _leaks(sentinel, texts) == []
     assert not any("user:" in t and "@127.0.0.1" in t for t in texts)
+
+
+@pytest.mark.parametrize("where", ["cli", "study"])
+def test_a_key_in_the_path_of_the_base_url_is_refused_before_anything_is_written(
+    where: str,
+    small_study: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`http://host/sk-.../v1`: the server reads the key from the path, so it cannot be
+    moved to a header; the address is refused, naming the setting, and nothing is kept."""
+    sentinel = f"sk-SENTINEL{secrets.token_hex(16)}"
+    caplog.set_level(logging.DEBUG)
+    out = tmp_path / "path.audit"
+    url = f"http://127.0.0.1:9/{sentinel}/v1"
+    args = ["-v", "audit", str(small_study), "--out", str(out), "--model", "m"]
+    if where == "study":
+        text = small_study.read_text().replace(
+            'provider = "local"', f'provider = "openai-compatible"\nbase_url = "{url}"'
+        )
+        small_study.write_text(text)
+    else:
+        args += ["--provider", "openai-compatible", "--base-url", url]
+    assert main(args) == 2
+    printed = capsys.readouterr()
+    assert "looks like a key in its path" in printed.err
+    assert ("--base-url" if where == "cli" else "model.base_url") in printed.err
+    assert not out.exists()
+    texts = [printed.out, printed.err, caplog.text]
+    texts += [p.read_bytes().decode("latin-1") for p in data_dir().rglob("*") if p.is_file()]
+    assert _leaks(sentinel, texts) == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "htp:/127.0.0.1",
+        "127.0.0.1:8080/v1",
+        "http:///v1",
+        "ftp://127.0.0.1/v1",
+    ],
+)
+def test_an_address_that_cannot_work_is_an_error_before_anything_is_queued(
+    url: str, small_study: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "bad.audit"
+    code = main(
+        ["audit", str(small_study), "--out", str(out)]
+        + ["--provider", "openai-compatible", "--base-url", url, "--model", "m"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--base-url" in err and "cannot be used" in err
+    assert not out.exists()
 
 
 def test_a_base_url_with_two_different_credentials_is_refused(

@@ -219,9 +219,12 @@ def test_an_unknown_host_asks_whether_the_computer_is_online() -> None:
 
 
 def test_an_address_without_a_scheme_is_a_plain_input_error() -> None:
-    err = _error(_provider("openai-compatible", "localhost:11434/v1"))
+    # refused when the provider is made, before any request could be queued or sent
+    with pytest.raises(ProviderError) as caught:
+        _provider("openai-compatible", "localhost:11434/v1")
+    err = caught.value
     assert err.kind is ErrorKind.BAD_REQUEST
-    assert "http://" in err.message
+    assert "http://" in err.message and "base URL" in err.message
 
 
 def test_https_to_a_plain_http_server_is_a_tls_error(sim: Simulator) -> None:

@@ -61,3 +61,54 @@ def test_url_credentials_are_split_off() -> None:
     for name in ("key", "token", "access_token", "sig", "code", "x-api-key", "secret"):
         assert url_credentials(f"http://h/v1?{name}=S")[1] == ["S"]
     assert url_credentials("http://localhost:11434/v1") == ("http://localhost:11434/v1", [])
+
+
+def test_nested_upper_cased_and_partial_echoes_are_masked() -> None:
+    from resume_auditor.providers.redact import PARTIAL_MIN
+
+    once = quote(KEY, safe="")
+    for shown in (
+        quote(once.replace("-", "%2D"), safe=""),  # URL-encoded twice
+        KEY.upper(),
+        KEY.replace("-", "&amp;#45;"),  # HTML-escaped twice
+        "..." + KEY[-PARTIAL_MIN:],  # the key's tail
+        KEY[5 : 5 + PARTIAL_MIN + 7],  # a piece from its middle
+    ):
+        out = redact(f"seen: {shown} (end)", KEY, shapes=False)
+        assert out.startswith("seen: ") and out.endswith(" (end)"), out
+        assert MASK in out
+        plain = out.lower()
+        assert not any(
+            KEY[i : i + PARTIAL_MIN].lower() in plain for i in range(len(KEY) - PARTIAL_MIN)
+        )
+    # a piece shorter than the promise is a vendor's hint ("sk-...wxyz"), left alone
+    short = KEY[-(PARTIAL_MIN - 1) :]
+    assert redact(f"key ending {short}", KEY, shapes=False) == f"key ending {short}"
+
+
+def test_credential_shaped_path_segments_query_values_and_fragments() -> None:
+    from resume_auditor.domain.study import credential_shaped, path_credentials
+
+    key = KEY[:-4]  # a key fit for an address (no slash)
+    assert credential_shaped(key) and credential_shaped("AIza" + "x1Y2" * 8)
+    assert credential_shaped("aZ3kR9pQ2mX7vB4nT8wL6yC1")  # random, no vendor prefix
+    for name in (
+        "v1",
+        "openai",
+        "Meta-Llama-3.1-70B-Instruct",
+        "0123456789abcdef0123456789abcdef",  # a Cloudflare account id
+        "6f1c2b9e-8d3a-4f5e-9b7c-1a2b3c4d5e6f",  # a UUID
+        "gpt-4o-mini-2024-07-18",
+    ):
+        assert not credential_shaped(name), name
+    assert path_credentials(f"http://h/{key}/v1") == [key]
+    assert (
+        path_credentials("https://gateway.ai.cloudflare.com/v1/0123456789abcdef0123/g/openai") == []
+    )
+    assert url_credentials(f"http://h/v1#{key}") == ("http://h/v1", [key])
+    assert url_credentials(f"http://h/v1#token={key}") == ("http://h/v1", [key])
+    assert url_credentials(f"http://h/v1?x={key}&api-version=2") == (
+        "http://h/v1?api-version=2",
+        [key],
+    )
+    assert url_credentials("http://h/v1#section") == ("http://h/v1#section", [])

@@ -68,5 +68,8 @@ def test_a_killed_run_resumes_and_pays_for_each_request_once(tmp_path: Path) -> 
         assert sim.abandoned == 4
         assert sum(sim.paid.values()) == n and set(sim.paid.values()) == {1}
     assert status.state is RunState.FINISHED and status.done == n
+    # the resume says that the 4 in flight at the kill may already have been paid
+    assert status.unseen_before == 4 and status.maybe_paid_twice == 4
     with ResultFile(out) as rf:
         assert len(rf.answers(run_id)) == n
+        assert len(rf.unseen_sends(run_id)) == 4

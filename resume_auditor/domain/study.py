@@ -254,12 +254,47 @@ def _secret_param(name: str) -> bool:
     return bool(_SECRET_PARAM.search(name)) or name.lower() in _SECRET_NAMES
 
 
+# Keys as vendors issue them (OpenAI, Anthropic, OpenRouter "sk-", Groq "gsk_", xAI,
+# Perplexity, NVIDIA, Hugging Face, GitHub, Replicate, Google "AIza").
+_VENDOR_KEY = re.compile(
+    r"(?:sk|gsk|xai|pplx|nvapi|hf|ghp|gho|github_pat|r8)[-_][A-Za-z0-9_\-]{12,}"
+    r"|AIza[0-9A-Za-z_\-]{20,}",
+)
+_TOKEN = re.compile(r"[A-Za-z0-9_\-.~+/=]{20,}")
+
+
+def credential_shaped(text: str) -> bool:
+    """Does `text` (a path segment, a query value, a fragment) look like a key?
+
+    A vendor's key shape, or one unbroken run of 20+ letters and digits mixing upper
+    case, lower case and digits, as random keys are. Words joined by dashes
+    (`Meta-Llama-3-8B-Instruct`), version segments, UUIDs and hexadecimal ids (one
+    case: Cloudflare account ids, Azure resource ids) are not: they name things.
+    A 32-character hexadecimal key (Azure's) cannot be told from such an id; it is
+    only found by its parameter name (`?api-key=`).
+    """
+    value = unquote(text).strip()
+    if not _TOKEN.fullmatch(value):
+        return False
+    if _VENDOR_KEY.fullmatch(value):
+        return True
+    longest = max(re.split(r"[-_.~+/=]", value), key=len)
+    return (
+        len(longest) >= 20
+        and any(c.islower() for c in longest)
+        and any(c.isupper() for c in longest)
+        and any(c.isdigit() for c in longest)
+    )
+
+
 def url_credentials(url: str) -> tuple[str, list[str]]:
     """(the address without credentials, the credentials it held).
 
-    A user name, password or key-like query parameter typed into a server address
-    would otherwise be stored in the audit file, its reports and bundle, and printed
-    in messages; the caller moves them to the key store or refuses the address.
+    A user name, password, key-like query parameter, credential-shaped query value,
+    path segment or fragment typed into a server address would otherwise be stored
+    in the audit file, its reports and bundle, and printed in messages; the caller
+    moves them to the key store or refuses the address (a key in the path always:
+    `path_credentials`).
     """
     from urllib.parse import urlencode, urlunsplit
 
@@ -281,15 +316,72 @@ def url_credentials(url: str) -> tuple[str, list[str]]:
     if query:
         kept = []
         for name, value in parse_qsl(query, keep_blank_values=True):
-            if _secret_param(name):
-                if value:
-                    found.append(value)
+            if _secret_param(name) or credential_shaped(value) or credential_shaped(name):
+                if value or credential_shaped(name):
+                    found.append(value or name)
             else:
                 kept.append((name, value))
         query = urlencode(kept)
+    path = parts.path
+    secret_segments = path_credentials(text)
+    if secret_segments:
+        found.extend(secret_segments)
+        path = "/".join(s for s in path.split("/") if s not in secret_segments)
+    fragment = parts.fragment
+    in_fragment = _fragment_credentials(fragment)
+    if in_fragment:
+        found.extend(in_fragment)
+        fragment = ""  # never sent to a server anyway
     if not found and netloc == parts.netloc and query == parts.query:
         return url, []
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)), found
+    return urlunsplit((parts.scheme, netloc, path, query, fragment)), found
+
+
+def path_credentials(url: str) -> list[str]:
+    """The segments of the address's path that look like a key (`http://host/sk-.../v1`).
+
+    They cannot be moved to the key store: the server reads them from the path.
+    """
+    try:
+        path = urlsplit(url.strip()).path
+    except ValueError:
+        return []
+    return [segment for segment in path.split("/") if segment and credential_shaped(segment)]
+
+
+def _fragment_credentials(fragment: str) -> list[str]:
+    if not fragment:
+        return []
+    if "=" in fragment:
+        return [
+            value
+            for name, value in parse_qsl(fragment, keep_blank_values=True)
+            if value and (_secret_param(name) or credential_shaped(value))
+        ]
+    return [fragment] if credential_shaped(fragment) else []
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why a server address cannot work (None: it can, or it is empty: the default).
+
+    Said before anything is queued: every request to such an address would fail,
+    and resuming could not help.
+    """
+    text = url.strip()
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        return f"it is not a valid web address ({exc})"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it must start with http:// or https://"
+    if not parts.hostname:
+        return "it names no server after http(s)://"
+    if port == 0:
+        return "port 0 is not a port a server listens on"
+    return None
 
 
 @dataclass(frozen=True)
@@ -558,6 +650,12 @@ def _base_url(value: Any, where: str, *, lenient: bool = False) -> str:
     clean, secrets = url_credentials(url)
     if (secrets or clean != url) and lenient:
         return clean
+    problem = None if lenient else base_url_problem(url)
+    if problem is not None:
+        raise StudyError(
+            f"{where} ({clean}) cannot be used: {problem}, for example "
+            "http://localhost:11434/v1 or https://api.openai.com/v1."
+        )
     if secrets or clean != url:
         raise StudyError(
             f"{where} holds a key or password (user:password@ or a key-like query parameter "

@@ -9,15 +9,26 @@ hold in each of those forms — raw, JSON-escaped, URL-encoded, HTML-escaped, he
 base64 and base64url at any alignment, with line breaks anywhere in it — plus
 anything shaped like a vendor key, so a message stays safe even when we do not
 know which key produced it.
+
+Servers also echo a key encoded more than once (a gateway URL-encodes what a
+proxy had already URL-encoded: `%252D`; `&amp;#45;`), upper-cased (a log line
+normalised to capitals), or only in part (the last characters of the key after
+an ellipsis, a line cut short). So every escape may be nested, letters match in
+either case, and any run of `PARTIAL_MIN` (12) or more consecutive characters of
+the key, anywhere in it, is masked — the shortest piece caught. Vendors' own
+hints (`sk-...wxyz`, the last 4) are shorter than that and say nothing usable.
+Base64 and hex of a *part* of the key, or of an upper-cased key, are not searched.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 MASK = "[redacted]"
 
@@ -34,6 +45,11 @@ SECRET_HEADERS = frozenset(
 )
 # Shorter secrets are not searched for in encoded forms: the pattern would match noise.
 _MIN_ENCODED = 12
+# The shortest run of consecutive characters of the key that is masked on its own
+# (a partial echo). 12 characters of a random key are ~70 bits: no answer or message
+# contains them by chance. Keys shorter than PARTIAL_KEY are only masked whole.
+PARTIAL_MIN = 12
+PARTIAL_KEY = 16
 # What may sit between two characters of an echoed key: spaces and line breaks,
 # raw or JSON-escaped (a wrapped or pretty-printed body).
 _GAP = r"(?:\s|\\+[nrt])*"
@@ -50,9 +66,9 @@ def _char(c: str) -> str:
     forms = [
         re.escape(c),
         r"\\+u" + _hex(code, 4),  # JSON
-        "%" + _hex(code, 2),  # URL
-        f"&#{code};",
-        "&#[xX]" + _hex(code, 1) + ";",  # HTML
+        "%(?:25)*" + _hex(code, 2),  # URL, encoded once or more (%2D, %252D, ...)
+        f"&(?:amp;)*#{code};",
+        "&(?:amp;)*#[xX]" + _hex(code, 1) + ";",  # HTML, escaped once or more
     ]
     if not c.isalnum():
         forms.append(r"\\+" + re.escape(c))  # JSON's "\/", a shell's "\-"
@@ -95,11 +111,81 @@ def _secret_pattern(secret: str) -> re.Pattern[str]:
     for form in _forms(secret):
         chars = [_char(c) for c in form]
         parts.append(_GAP.join(chars))
-    return re.compile("|".join(parts))
+    # Either case: an upper-cased echo (hex and base64 forms differ only in case of
+    # their letters already; a base64 core matching another case is still the key's).
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=32)
+def _partial_patterns(secret: str) -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]] | None:
+    """Any PARTIAL_MIN consecutive characters of `secret` (escaped or not, either case),
+    a named group per starting place; and each character after a gap, to follow a run."""
+    if len(secret) < PARTIAL_KEY:
+        return None
+    chars = [_char(c) for c in secret]
+    windows = [
+        f"(?P<w{i}>{_GAP.join(chars[i : i + PARTIAL_MIN])})"
+        for i in range(len(secret) - PARTIAL_MIN + 1)
+    ]
+    following = tuple(re.compile(_GAP + c, re.IGNORECASE) for c in chars)
+    return re.compile("|".join(windows), re.IGNORECASE), following
+
+
+_JSON_U = re.compile(r"\\+u([0-9a-fA-F]{4})")
+_JSON_GAP = re.compile(r"\\+[nrt]")
+_BACKSLASHED = re.compile(r"\\+(\W)")
+
+
+def _plain(text: str) -> str:
+    """`text` with every escape undone (nested ones too), gaps removed, lower-cased.
+
+    Only a quick test of whether the slow search can find anything: a run of
+    PARTIAL_MIN characters of the key always holds two of its aligned 4-character
+    blocks, and they show in this form whatever escapes the run went through.
+    """
+    text = _JSON_U.sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = _BACKSLASHED.sub(r"\1", _JSON_GAP.sub("", text))
+    for _ in range(4):
+        decoded = html.unescape(unquote(text))
+        if decoded == text:
+            break
+        text = decoded
+    return "".join(text.split()).lower()
+
+
+@functools.lru_cache(maxsize=32)
+def _blocks(secret: str) -> tuple[str, ...]:
+    lowered = secret.lower()
+    return tuple(lowered[i : i + 4] for i in range(0, len(lowered) - 3, 4))
+
+
+def _mask_partial(text: str, secret: str) -> str:
+    """Mask runs of the key's characters; a run is followed to its end, however long."""
+    patterns = _partial_patterns(secret)
+    if patterns is None:
+        return text
+    plain = _plain(text)
+    if not any(block in plain for block in _blocks(secret)):
+        return text
+    windows, following = patterns
+    out = []
+    at = 0
+    while (found := windows.search(text, at)) is not None:
+        end = found.end()
+        nxt = int(str(found.lastgroup)[1:]) + PARTIAL_MIN
+        while nxt < len(secret) and (more := following[nxt].match(text, end)) is not None:
+            end = more.end()
+            nxt += 1
+        out.append(text[at : found.start()])
+        out.append(MASK)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def redact(text: str, secret: str | None = None, *, shapes: bool = True) -> str:
-    """`text` without `secret` (if given, in any of its encodings) and without key shapes.
+    """`text` without `secret` (if given, in any of its encodings, whole or any part of at
+    least PARTIAL_MIN characters) and without key shapes.
 
     `shapes=False` removes only the secret: for a model's answer, whose words
     ("task-oriented") must not be changed by a guess at what a key looks like.
@@ -107,6 +193,7 @@ def redact(text: str, secret: str | None = None, *, shapes: bool = True) -> str:
     if secret and len(secret) >= 4:
         text = text.replace(secret, MASK)
         text = _secret_pattern(secret).sub(MASK, text)
+        text = _mask_partial(text, secret)
     return _KEY_SHAPES.sub(MASK, text) if shapes else text
 
 

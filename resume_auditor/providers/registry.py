@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from resume_auditor.domain.study import url_credentials
+from resume_auditor.domain.study import base_url_problem, url_credentials
 from resume_auditor.providers.anthropic import AnthropicProvider
 from resume_auditor.providers.azure import AzureOpenAIProvider
 from resume_auditor.providers.base import ErrorKind, Provider, ProviderError
@@ -208,6 +208,14 @@ def make_provider(
             f"The server address holds a key or password ({clean} with credentials). "
             "Remove them from the address and store the key in Settings (or: "
             f"resume-auditor keys set {provider_id} --base-url {clean}).",
+        )
+    problem = base_url_problem(base_url)
+    if problem is not None:
+        # Every request would fail the same way, and resuming could not help: say it now.
+        raise ProviderError(
+            ErrorKind.BAD_REQUEST,
+            f"The server address (base URL {clean}) cannot be used: {problem}. Fix it in the "
+            "study (model.base_url), with --base-url, or on the Run page.",
         )
     if info.needs_base_url and not base_url.strip():
         raise ProviderError(

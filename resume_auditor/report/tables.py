@@ -63,6 +63,7 @@ JUDGMENT_COLUMNS = [
     "correct",
     "justification",
     "received_at",
+    "may_be_paid_twice",
 ]
 
 METRIC_COLUMNS = [
@@ -132,6 +133,7 @@ def judgments_frame(result: ResultFile) -> pd.DataFrame:
             continue
         df = with_choice(judged)
         received = {rid: at for rid, *_rest, at in result.verdicts_since(run.id)}
+        unseen = result.unseen_sends(run.id)
         versions = [
             reported_version(result.raw_response(int(rid)) or {}) for rid in df["request_id"]
         ]
@@ -167,6 +169,9 @@ def judgments_frame(result: ResultFile) -> pd.DataFrame:
                     "correct": correct,
                     "justification": [mask(str(j)) for j in df["justification"].fillna("")],
                     "received_at": [received.get(int(r), "") for r in df["request_id"]],
+                    # sends of this request that may have been billed without their
+                    # answer arriving (docs/runner.md, "Never lose, never pay twice")
+                    "may_be_paid_twice": [unseen.get(int(r), 0) for r in df["request_id"]],
                 }
             )
         )
@@ -194,6 +199,7 @@ DESIGN_ANSWER_COLUMNS = [
     "answer",
     "parsed",
     "justification",
+    "may_be_paid_twice",
 ]
 
 
@@ -212,6 +218,7 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
         answers = result.answers(run.id)
         if answers.empty:
             continue
+        unseen = result.unseen_sends(run.id)
         for a in answers[answers["case_id"].isin(list(sets))].to_dict("records"):
             s = sets[int(a["case_id"])]
             meta = s.meta
@@ -248,6 +255,7 @@ def design_answers_frame(result: ResultFile) -> pd.DataFrame:
                     "answer": a["label"],
                     "parsed": json.dumps(a["parsed"], sort_keys=True),
                     "justification": a["justification"] or "",
+                    "may_be_paid_twice": unseen.get(int(a["request_id"]), 0),
                 }
             )
     return pd.DataFrame(rows, columns=DESIGN_ANSWER_COLUMNS)

@@ -63,6 +63,14 @@ class RunStatus:
     # Requests sent and not yet answered: never more than `concurrency`. (`in_flight`
     # also counts requests of this run still waiting for their turn to be sent.)
     at_provider: int = 0
+    # Sends the provider may have answered and billed without the answer arriving (a
+    # stall past its bound, a cut-off or dropped answer, a stop's abort, in flight at
+    # an abrupt end): each may be a request paid twice. `unseen_before` are those found
+    # at the start of this session (the last one ended abruptly with them in flight).
+    maybe_paid_twice: int = 0
+    unseen_before: int = 0
+    stalls: int = 0  # requests treated as stalled (past the learnt bound) this session
+    pacing: bool = False  # the app is holding requests to keep under the rate limit now
 
     @property
     def remaining(self) -> int:

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import random
 import threading
 import time
@@ -37,8 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from resume_auditor.prompts import INVALID, KINDS
-from resume_auditor.providers.base import ChatResponse, ErrorKind, Provider, ProviderError
+from resume_auditor.providers.base import (
+    RETRYABLE,
+    ChatRequest,
+    ChatResponse,
+    ErrorKind,
+    Provider,
+    ProviderError,
+)
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
 from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.answering import (
@@ -49,6 +59,7 @@ from resume_auditor.runner.answering import (
 )
 from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
+from resume_auditor.runner.latency import LatencyModel
 from resume_auditor.runner.prices import PriceTable
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.tokens import body_input_tokens
@@ -71,6 +82,13 @@ REASK_REMINDER = "\n\nReminder: give your final answer exactly in the format req
 # and shrank the window; it is tried again on resume). Never reached by a limit the
 # runner can learn.
 MAX_RATE_LIMITED = 30
+NOTE_S = 3.0  # how long a passing event (a 429, a retry) stays on the status line
+# Requests a learnt window keeps at the provider at least, over what the rate limit and
+# the model's answer time need (Little's law: rate x time per answer): the pace keeps the
+# run under the limit, so a 429 need not cut the window below what the limit allows.
+LITTLE_MARGIN = 1.25
+# Copies of one stalled request sent while its first send may still answer (_race).
+MAX_HEDGES = 2
 
 __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
@@ -94,6 +112,14 @@ class _Flight:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     outcome: ChatResponse | ProviderError | None = None  # an answer, or a refusal with a body
     failure: tuple[str, str] | None = None  # (kind, message) it failed with
+
+
+@dataclass
+class _Race:
+    """How often one request stalled and was sent once more (over its retries)."""
+
+    stalls: int = 0
+    hedges: int = 0
 
 
 class _Slot:
@@ -135,6 +161,9 @@ class _Counters:
     paid_input_tokens: int = 0
     paid_output_tokens: int = 0
     last_paid_at: float = 0.0
+    maybe_paid_twice: int = 0  # sends whose answer may have been billed but never came
+    unseen_before: int = 0  # of those, in flight when the last session ended abruptly
+    stalls: int = 0
 
 
 class Runner:
@@ -188,9 +217,19 @@ class Runner:
         self._parse = parse
         self.window = ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
         self._timeout_s = timeout_s
+        self.latency = LatencyModel(timeout_s)
+        # A passing event for the status line (a 429, a retry) and until when it shows.
+        self._note = ("", 0.0)
+        # request id -> sends that may have been billed unseen (store.unseen_sends)
+        self._unseen: dict[int, int] = {}
+        self._failure_summary = ""
+        self._jumped = False  # the window jumped to what the limit needs (_update_floor)
+        self.left_sent = 0  # requests still marked sent when the run ended (0 when orderly)
         self._max_retries = max_retries
         self._on_event = on_event or (lambda _e: None)
         self._cancel_grace_s = cancel_grace_s
+        self._grace_s = cancel_grace_s  # this stop's grace (cancel(grace_s=...))
+        self._hurry = threading.Event()  # a second cancel: stop waiting for answers
         self._rng = random.Random(seed)
         self.limiter = limiter or RateLimiter(smooth=True)
         self._budget = budget_usd
@@ -236,7 +275,13 @@ class Runner:
             self.set_state(RunState.RUNNING)
         self._resume.set()
 
-    def cancel(self) -> None:
+    def cancel(self, grace_s: float | None = None) -> None:
+        """Stop: answers on their way get `grace_s` (default `cancel_grace_s`) to come in,
+        then the rest go back to the queue. Called again, it stops waiting for them."""
+        if self._cancel.is_set():
+            self._hurry.set()
+        elif grace_s is not None:
+            self._grace_s = grace_s
         self._cancel.set()
         self._resume.set()
         wake = self._wake
@@ -308,6 +353,7 @@ class Runner:
             if span > 0:
                 eta = remaining / ((len(c.recent) - 1) / span)
         limits = self.limiter.state()
+        pacing = self._state is RunState.RUNNING and limits.waiting_s > 0.0
         return RunStatus(
             state=self._state,
             total=c.total,
@@ -320,7 +366,7 @@ class Runner:
             output_tokens=c.output_tokens,
             elapsed_s=elapsed,
             eta_s=eta,
-            message=self._message,
+            message=self._status_message(pacing),
             cost_usd=c.cost,
             budget_usd=self._budget,
             budget_reached=self._budget_blocked,
@@ -340,7 +386,41 @@ class Runner:
             concurrency=self.window.limit,
             concurrency_ceiling=self.window.ceiling,
             shared=c.shared,
+            maybe_paid_twice=c.maybe_paid_twice,
+            unseen_before=c.unseen_before,
+            stalls=c.stalls,
+            pacing=pacing,
         )
+
+    def _status_message(self, pacing: bool) -> str:
+        """What the status line says: why the run stopped or paused, else what is happening
+        now (a 429 or a retry for a few seconds, the app's own pacing), in words that match
+        the state: pacing is the app keeping itself under the limit, never "the provider's
+        rate limit was reached"."""
+        if self._message or self._state is not RunState.RUNNING:
+            return self._message
+        note, until = self._note
+        if note and time.monotonic() < until:
+            return note
+        if pacing:
+            rpm = self.limiter.rpm
+            limit = f" of {rpm:,.0f} requests/min" if rpm else ""
+            return f"Pacing to the limit{limit}."
+        return ""
+
+    def drain_s(self, most_s: float = 10.0) -> float:
+        """How long answers on their way take to come in: the run's 99th percentile
+        answer time so far (at most `most_s`; the default grace before anything is
+        learnt). A stop that waits this long lets almost every answer already paid for
+        arrive instead of buying it again on resume."""
+        p99 = self.latency.p99_all()
+        if p99 is None:
+            return self._cancel_grace_s
+        return max(self._cancel_grace_s, min(most_s, p99))
+
+    def note(self, text: str, seconds: float = NOTE_S) -> None:
+        """Show a passing event on the status line for `seconds` (at least NOTE_S)."""
+        self._note = (text, time.monotonic() + max(NOTE_S, seconds))
 
     def emit(self, event: Event) -> None:
         try:
@@ -411,11 +491,14 @@ class Runner:
                 await driver.run()
             else:
                 await self._dispatch(store, recorder, provider)
+            self._failure_summary = failure_summary(store.failures(self.run_id))
         finally:
             if provider is not None:
                 await provider.aclose()
             if cache is not None:
                 cache.close()
+            with contextlib.suppress(Exception):  # a courtesy count; the file may be gone
+                self.left_sent = len(store.sent_unanswered(self.run_id))
             store.close()
             if identity is not None:
                 self._remember_pace(identity)
@@ -428,11 +511,8 @@ class Runner:
                     self.limiter.learned_tpm,
                 )
         if self._state is RunState.RUNNING:
-            c = self.counters
             self._state = RunState.FINISHED
-            self._message = ""
-            if c.failed:
-                self._message = f"{c.failed} request(s) failed; resume the run to try them again."
+            self._message = self._failure_summary
 
     def _remember_pace(self, identity: RunIdentity) -> None:
         """Write down how fast the model answered, for the next run's estimate."""
@@ -552,8 +632,27 @@ class Runner:
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
+    def _find_unseen(self, store: ResultFile) -> None:
+        """Requests still marked sent were at the provider when the last session ended
+        abruptly (an orderly stop puts them back): they are sent again, and the provider
+        may have answered and billed them already. Counted, kept in the file, and said."""
+        self._unseen = store.unseen_sends(self.run_id)
+        orphans = store.sent_unanswered(self.run_id)
+        if not orphans:
+            return
+        store.note_unseen_sends(self.run_id, orphans)
+        for request_id in orphans:
+            self._unseen[request_id] = self._unseen.get(request_id, 0) + 1
+        c = self.counters
+        c.unseen_before = len(orphans)
+        c.maybe_paid_twice += len(orphans)
+        text = unseen_before_message(len(orphans))
+        logger.info("%s", text)
+        self.note(text, 10.0)
+
     async def _dispatch(self, store: ResultFile, recorder: Recorder, provider: Provider) -> None:
         self._dispatch_started = time.monotonic()
+        self._find_unseen(store)
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
@@ -637,8 +736,8 @@ class Runner:
             left = c.total - c.done - c.skipped
             self._state = RunState.CANCELLED
             self._message = (
-                f"{c.done} answer(s) kept, {left} request(s) left: resume to send them "
-                "(nothing answered is sent again)."
+                f"{c.done} answer(s) kept, {left} request(s) left, back in the queue: resume "
+                "to send them (nothing answered is sent again)."
             )
 
     async def _finish_tasks(self, tasks: set[asyncio.Task[None]], stop: asyncio.Event) -> None:
@@ -649,7 +748,9 @@ class Runner:
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stop.is_set() and tasks:
             # Give answers already on their way a moment, then let go.
-            await asyncio.wait(set(tasks), timeout=self._cancel_grace_s)
+            deadline = time.monotonic() + self._grace_s
+            while tasks and not self._hurry.is_set() and time.monotonic() < deadline:
+                await asyncio.wait(set(tasks), timeout=min(0.1, deadline - time.monotonic()))
             for task in list(tasks):
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -796,6 +897,7 @@ class Runner:
         tokens = body_input_tokens(req.body, recorder.run.provider) + request.max_tokens
         attempt = 0  # failures that count against max_retries (a 429 does not)
         limited = 0  # 429s this request met
+        race = _Race()  # stalls past the learnt bound (each doubles the next) and copies sent
         while True:
             # Wait for a place in the window (given back while it waited for a retry),
             # then for the rate limit; a pause holds it before it is sent.
@@ -817,25 +919,24 @@ class Runner:
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             number = self.window.on_send()
             try:
-                response = await asyncio.wait_for(provider.chat(request), timeout=self._timeout_s)
-            except TimeoutError:
-                error = ProviderError(
-                    ErrorKind.TIMEOUT,
-                    f"No answer within {self._timeout_s:.0f} s; trying again.",
-                )
+                response, took = await self._race(recorder, provider, request, req, tokens, race)
             except ProviderError as exc:
                 error = exc
             except BaseException:  # cancelled (the run stops): it is no longer out
                 self.window.on_return()
                 # No answer came: back in the queue, so `sent` keeps meaning "at the
-                # provider now" and a resume sends it again like any pending one.
+                # provider now" and a resume sends it again like any pending one. The
+                # provider may still finish (and bill) it: counted as such.
                 recorder.store.mark_unsent(req.id)
+                self._unseen_send(recorder.store, req.id)
                 raise
             else:
                 out = self.window.at_provider  # it included: was the window full?
                 self.window.on_return()
                 self.window.on_answer(out)
-                answer = recorder.accept(req, response)
+                self.latency.observe(req.kind, tokens, took)
+                self._update_floor(tokens)
+                answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
                     flight.outcome = response
                 usage = (
@@ -849,6 +950,8 @@ class Runner:
                 await self._after_answer(recorder, provider, req, answer, stop)
                 return
             self.window.on_return()
+            if _maybe_billed(error):
+                self._unseen_send(recorder.store, req.id)
             if error.kind is ErrorKind.RATE_LIMIT and not self._draining:
                 limited += 1
                 if self._requeue_after_429(recorder, req, error, tokens, limited, number):
@@ -867,10 +970,148 @@ class Runner:
                 delay = backoff_delay(attempt, self._rng)
             recorder.store.mark_unsent(req.id)  # not at the provider while it waits
             slot.release()  # its place goes to a request that can be sent now
-            self._message = f"{error.message} (retry {attempt + 1} in {delay:.1f} s)"
+            self.note(f"{error.message} (retry {attempt + 1} in {delay:.1f} s)", delay)
             self.emit(self.status())
             await self._sleep_unless_stopped(delay, stop)
             attempt += 1
+
+    async def _race(
+        self,
+        recorder: Recorder,
+        provider: Provider,
+        request: ChatRequest,
+        req: PendingRequest,
+        tokens: int,
+        race: _Race,
+    ) -> tuple[ChatResponse, float]:
+        """Send; past the stall bound, send once more *without dropping the first*; the
+        first answer wins and the other send is let go. (the answer, its own latency)
+
+        Dropping a stalled send does not stop a hosted provider from finishing and
+        billing it, so abandoning it and sending again pays twice whenever it was only
+        slow; keeping it costs nothing more and lets a slow answer still win. A copy
+        goes out only within the rate limit and the budget (its worst case must fit),
+        at most MAX_HEDGES per request; after that, or without room, the request waits
+        out the learnt bound and fails as a timeout (a retry). The bundled model is
+        never hedged: a second copy would only take turns with the first.
+        """
+        started: dict[asyncio.Future[ChatResponse], float] = {}
+
+        def send() -> None:
+            started[asyncio.ensure_future(provider.chat(request))] = time.monotonic()
+
+        send()
+        pending = set(started)
+        answered = False
+        error: BaseException | None = None
+        # sends the caller counts as possibly billed when this ends without an answer:
+        # one for a stop (it aborts the request) or a stall timeout (it stands for them)
+        caller_counts = 1
+        reserved = 0.0  # the worst case of the copies sent, held against the budget
+        try:
+            while pending:
+                bound = self.latency.bound(req.kind, tokens, race.stalls)
+                done, pending = await asyncio.wait(
+                    pending, timeout=bound, return_when=asyncio.FIRST_COMPLETED
+                )
+                newest = list(started)[-1]
+                for task in done:
+                    exc = task.exception()
+                    if exc is None:
+                        answered = True
+                        return task.result(), time.monotonic() - started[task]
+                    if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
+                        self._unseen_send(recorder.store, req.id)  # a copy is still out
+                    error = exc
+                if done and newest in done:
+                    # The latest copy failed; the sends still out have stalled already:
+                    # a retry (after its back-off) does better than waiting on them.
+                    caller_counts = 0  # the caller counts the failed copy, if at all
+                    break
+                if done:
+                    continue  # a stalled send failed while a newer copy is on its way
+                race.stalls += 1
+                self.counters.stalls += 1
+                worst = self._worst(req.body)
+                if (
+                    not self.window.adaptive
+                    or race.hedges >= MAX_HEDGES
+                    or not self._fits_budget(worst)
+                ):
+                    error = ProviderError(
+                        ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens)
+                    )
+                    caller_counts = 1
+                    break
+                race.hedges += 1
+                reserved += worst
+                self.counters.reserved += worst
+                self.note(
+                    f"A request stalled past {bound:.0f} s; sent once more while the first "
+                    "may still answer (the first answer is kept)."
+                )
+                await self.limiter.acquire(tokens)  # the copy counts against the limit
+                send()
+                pending = {t for t in started if not t.done()}
+            assert error is not None
+            raise error
+        finally:
+            self.counters.reserved -= reserved
+            out = [t for t in started if not t.done()]
+            for task in out:
+                task.cancel()
+            await asyncio.gather(*out, return_exceptions=True)
+            # Each send let go may still be finished and billed by the provider; the
+            # caller counts one of them when the request is aborted or times out.
+            for _ in range(len(out) if answered else max(0, len(out) - caller_counts)):
+                self._unseen_send(recorder.store, req.id)
+
+    def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
+        p99 = self.latency.p99(req.kind, tokens)
+        if p99 is None or bound >= self._timeout_s:
+            return f"No answer within {bound:.0f} s (the timeout); trying again."
+        return (
+            f"No answer after {bound:.0f} s, far past this model's usual time for such "
+            f"requests (99% within {p99:.1f} s): treated as stalled and sent again; the "
+            "provider may bill the first one too."
+        )
+
+    def _unseen_send(self, store: ResultFile, request_id: int) -> None:
+        """A send whose answer may have been billed but never arrived: kept in the file."""
+        store.note_unseen_sends(self.run_id, [request_id])
+        self._unseen[request_id] = self._unseen.get(request_id, 0) + 1
+        self.counters.maybe_paid_twice += 1
+
+    def _unseen_marks(self, request_id: int) -> dict[str, Any]:
+        """What an answer carries when earlier sends of its request may have been paid."""
+        sends = self._unseen.get(request_id, 0)
+        if not sends:
+            return {}
+        return {
+            "extra_notes": (
+                f"Sent {sends} time(s) before without the answer arriving (in flight when "
+                "the app stopped, stalled, cut off or dropped): the provider may have billed "
+                "those too.",
+            ),
+            "extra_parsed": {"may_be_paid_twice": sends},
+        }
+
+    def _update_floor(self, tokens: int) -> None:
+        """Keep at least what the known rate limit and the answer time need at once."""
+        mean = self.latency.mean_s()
+        if mean is None:
+            return
+        rates = []
+        if self.limiter.rpm:
+            rates.append(self.limiter.rpm / 60.0)
+        if self.limiter.tpm and tokens:
+            rates.append(self.limiter.tpm / 60.0 / tokens)
+        if rates:
+            need = math.ceil(min(rates) * mean * LITTLE_MARGIN)
+            self.window.set_floor(need)
+            if not self._jumped:  # once: the start's slow climb is skipped
+                self._jumped = True
+                self.window.jump_to(need)
 
     def _requeue_after_429(
         self,
@@ -896,9 +1137,10 @@ class Runner:
         self.window.on_rate_limited(number)
         self.limiter.cool_down(delay)
         recorder.store.mark_unsent(req.id)
-        self._message = (
-            f"The provider's rate limit was reached; waiting {delay:.1f} s, then "
-            f"{self.window.limit} request(s) at once."
+        self.note(
+            f"The provider refused (rate limit): waiting {delay:.1f} s, then "
+            f"{self.window.limit} request(s) at once.",
+            delay,
         )
         self.emit(self.status())
         return True
@@ -946,7 +1188,7 @@ class Runner:
             recorder.store.record_failure(req.id, error.kind.value, error.message)
             c.failed += not was_failed
             if not self._draining:  # a stopped run keeps saying why it stopped
-                self._message = error.message
+                self.note(error.message, 10.0)
             self.emit(self.status())
             return True
         return False
@@ -1030,3 +1272,45 @@ def _wire(provider: str) -> str:
         return provider_info(provider).wire
     except ProviderError:
         return "openai"
+
+
+def _maybe_billed(error: ProviderError) -> bool:
+    """Could the provider have made (and billed) the answer this error stands for?
+
+    A stall, an answer cut off or unreadable, a connection that dropped after the
+    request went out: the provider may well have finished it. A refusal to connect,
+    a 4xx or 5xx answer, a 429: nothing was made.
+    """
+    if error.kind in (ErrorKind.TIMEOUT, ErrorKind.MALFORMED):
+        return True
+    cause = error.__cause__
+    return error.kind is ErrorKind.CONNECTION and isinstance(
+        cause, httpx.ReadError | httpx.RemoteProtocolError | httpx.WriteError
+    )
+
+
+def unseen_before_message(count: int) -> str:
+    return (
+        f"The last session ended abruptly with {count} request(s) at the provider: they are "
+        f"sent again, and up to {count} may already have been paid (marked "
+        "may_be_paid_twice in the exports)."
+    )
+
+
+def failure_summary(failures: list[tuple[int, str, str]]) -> str:
+    """The failed requests by cause, and whether resuming can help."""
+    if not failures:
+        return ""
+    kinds: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for _, kind, message in failures:
+        kinds[kind] = kinds.get(kind, 0) + 1
+        first.setdefault(kind, message)
+    parts = ", ".join(f"{n} {kind or 'unknown'}" for kind, n in sorted(kinds.items()))
+    retryable = {k.value for k in RETRYABLE} | {"stopped", "internal"}
+    hopeless = [k for k in kinds if k not in retryable]
+    text = f"{len(failures)} request(s) failed ({parts})"
+    if not hopeless:
+        return text + "; resume the run to try them again."
+    kind = hopeless[0]
+    return f"{text}. For the {kinds[kind]} {kind} failure(s), fix the cause first: {first[kind]}"

@@ -11,6 +11,16 @@ The rate limiter (ratelimit.py) paces requests to the requests/min and
 tokens/min it has learnt; while it is the one holding requests back, the window
 does not grow: more in flight would only wait longer there.
 
+When the rate limit and the model's answer time are known, a 429 does not
+shrink the window below what they need: the requests the limit lets through per
+second times the seconds an answer takes (Little's law), with a margin
+(`set_floor`, from the runner). The pace already keeps the run under the limit,
+so a 429 from a burst (a bucket that refills differently from the app's count)
+must not cut the window below what the limit needs: at 3,000/min one 429 used
+to halve a window of ~150 to ~75, and it took minutes to climb back by one per
+window's worth of answers. Once, when that need is first known, the window also
+jumps to it (`jump_to`) instead of climbing there one answer at a time.
+
 A user's concurrency is a ceiling, never a starting point; `adaptive=False`
 keeps the window at that number (a local model serves one request at a time
 whatever the window says, and a bigger queue there only means timeouts).
@@ -51,6 +61,7 @@ class ConcurrencyWindow:
         self.sent = 0  # requests sent so far (numbers each send, for `decrease`)
         self._recover_until = 0  # sends before this number cannot shrink the window again
         self.decreases = 0
+        self.floor = 0  # requests the known rate limit and answer time need (set_floor)
         self.peak = self.limit
         self._waiters: list[asyncio.Future[None]] = []
 
@@ -58,6 +69,29 @@ class ConcurrencyWindow:
     def limit(self) -> int:
         """Requests allowed at once now."""
         return max(1, min(self.ceiling, int(self._cwnd + 1e-9)))  # 16.999... is 17
+
+    def set_floor(self, floor: int) -> None:
+        """A 429 never shrinks the window below this (ignored when not adaptive).
+
+        It does not grow the window: growth stays with the answers (a client short of
+        CPU measures slower answers, and a floor that grew the window with them would
+        only add to the load)."""
+        if self.adaptive:
+            self.floor = max(0, min(self.ceiling, int(floor)))
+
+    def jump_to(self, size: int) -> None:
+        """Grow at once to `size` (never above the ceiling): the runner does it once, when
+        the rate limit and the first answers' time say how many the limit needs, instead
+        of climbing there one answer at a time."""
+        if not self.adaptive:
+            return
+        # The order of magnitude is known now: from here the window grows by one per
+        # window's worth of answers, not by one per answer (slow start is over).
+        self.slow_start = False
+        if self._cwnd < size:
+            self._cwnd = float(min(self.ceiling, size))
+            self.peak = max(self.peak, self.limit)
+            self._wake()
 
     # -- slots -------------------------------------------------------------------------
 
@@ -127,7 +161,7 @@ class ConcurrencyWindow:
         if not self.adaptive or number < self._recover_until:
             return
         before = self.limit
-        self._cwnd = max(1.0, self._cwnd * DECREASE)
+        self._cwnd = max(1.0, float(self.floor), self._cwnd * DECREASE)
         self.slow_start = False
         self._recover_until = self.sent + 1
         self.decreases += 1

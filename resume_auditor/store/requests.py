@@ -145,6 +145,47 @@ class RequestTables:
             (request_id,),
         )
 
+    # -- sends that may have been paid without their answer arriving ------------------
+
+    def sent_unanswered(self, run_id: int) -> list[int]:
+        """Requests marked sent with no answer and no batch: at the provider when the last
+        session ended abruptly (a kill -9, a power cut), since every orderly stop puts them
+        back to pending."""
+        return [
+            int(r[0])
+            for r in self._db.execute(
+                "SELECT id FROM request WHERE run_id = ? AND status = 'sent' "
+                "AND batch_id IS NULL ORDER BY id",
+                (run_id,),
+            )
+        ]
+
+    def unseen_sends(self, run_id: int) -> dict[int, int]:
+        """request id -> sends of it the provider may have answered (and billed) without
+        the answer ever arriving: in flight at an abrupt end, stalled past its bound,
+        cut off, dropped, or aborted by a stop. Each may mean the request was paid twice."""
+        row = self._db.execute(
+            "SELECT value FROM meta WHERE key = ?", (_unseen_key(run_id),)
+        ).fetchone()
+        if row is None:
+            return {}
+        return {int(k): int(v) for k, v in json.loads(row[0]).items()}
+
+    def note_unseen_sends(self, run_id: int, request_ids: Iterable[int]) -> None:
+        """Count one more unseen send for each request (kept in the file's meta table)."""
+        ids = list(request_ids)
+        if not ids:
+            return
+        with self.transaction() as db:
+            counts = self.unseen_sends(run_id)
+            for request_id in ids:
+                counts[request_id] = counts.get(request_id, 0) + 1
+            db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (_unseen_key(run_id), json.dumps({str(k): v for k, v in sorted(counts.items())})),
+            )
+
     # -- answers -------------------------------------------------------------------
 
     def record_cached(
@@ -445,6 +486,10 @@ class RequestTables:
                 "SELECT id, status, body FROM request WHERE batch_id = ?", (batch_id,)
             )
         }
+
+
+def _unseen_key(run_id: int) -> str:
+    return f"run:{int(run_id)}:unseen_sends"
 
 
 ANSWER_COLUMNS = [

@@ -14,6 +14,7 @@ from resume_auditor.runner import Event, Runner, limits_memory
 from resume_auditor.runner.batch import BatchOptions
 from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.estimate import Estimate, estimate_run
+from resume_auditor.runner.latency import MOST_S
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
@@ -53,7 +54,9 @@ def provider_factory(
             return make_provider(
                 spec.provider, base_url=spec.base_url, api_key=api_key, timeout_s=timeout_s
             )
-        client = observing_client(on_headers, timeout_s, connections)
+        # The runner bounds each request by the model's learnt latency (runner/latency.py),
+        # which may be longer than timeout_s for a slow model: the client must not cut first.
+        client = observing_client(on_headers, max(timeout_s, MOST_S), connections)
         inner = make_provider(
             spec.provider,
             base_url=spec.base_url,

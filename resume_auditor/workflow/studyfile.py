@@ -20,6 +20,7 @@ from resume_auditor.domain.study import (
     StudyConfig,
     StudyError,
     check_schema,
+    path_credentials,
     study_from_dict,
     url_credentials,
 )
@@ -129,6 +130,14 @@ def split_url_key(url: str, provider: str, where: str) -> tuple[str, UrlKey | No
     or the provider takes no key.
     """
     clean, secrets = url_credentials(url)
+    if path_credentials(url):
+        raise StudyError(
+            f"{where} holds what looks like a key in its path ({clean} with it taken out). "
+            "A key in the path cannot be kept out of the audit file, its reports and "
+            "messages, and the app sends keys in a header, not in the address. Use the "
+            "server's address without it and store the key in Settings (or: resume-auditor "
+            f"keys set {provider} --base-url {clean})."
+        )
     if not secrets:
         return clean, None
     if len(set(secrets)) > 1:

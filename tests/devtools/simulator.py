@@ -70,6 +70,8 @@ class Fault:
       upstream    OpenRouter's 200-with-an-error-inside
       slow        wait `delay_s`, then answer normally
       hang        say nothing for `delay_s` (or until the simulator stops), then hang up
+      stall       the model makes (and bills) the answer, but it never reaches the client:
+                  nothing for `delay_s`, then hang up (a connection dead mid-answer)
       drop        close the connection without an answer
       truncate    send half of a normal answer, then close
       malformed   a 200 whose body is not JSON
@@ -118,13 +120,29 @@ def longer_resume_policy(body: dict[str, Any]) -> str:
     return "Resume 2 covers more of the required qualifications. <answer>second</answer>"
 
 
-ECHO_ENCODINGS = ("raw", "base64", "base64url", "json", "url", "wrapped", "hex")
+ECHO_ENCODINGS = (
+    "raw",
+    "base64",
+    "base64url",
+    "json",
+    "url",
+    "wrapped",
+    "hex",
+    "url2",
+    "upper",
+    "tail",
+)
+# How long a tail of the key "tail" echoes (a log line cut short, "...<tail>").
+ECHO_TAIL = 14
 
 
 def echo_key(key: str, how: str) -> str:
     """`key` as servers echo it: raw, in a base64 "Bearer" header, JSON-escaped, URL-encoded,
-    wrapped over lines, or in hex. For leak tests: redaction must catch every form."""
+    wrapped over lines, in hex, URL-encoded twice (a gateway behind a proxy), upper-cased
+    (a normalised log line), or only its last ECHO_TAIL characters. For leak tests:
+    redaction must catch every form."""
     import base64
+    from urllib.parse import quote
 
     if how == "base64":
         return base64.b64encode(f"Bearer {key}".encode()).decode()
@@ -138,6 +156,12 @@ def echo_key(key: str, how: str) -> str:
         return "\n".join(key[i : i + 7] for i in range(0, len(key), 7))
     if how == "hex":
         return key.encode().hex()
+    if how == "url2":
+        return quote("".join(f"%{b:02X}" for b in key.encode()), safe="")
+    if how == "upper":
+        return key.upper()
+    if how == "tail":
+        return "..." + key[-ECHO_TAIL:]
     return key
 
 
@@ -496,7 +520,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Act out `fault`; True if the request is finished."""
         sim = self.server.sim
         kind = fault.kind
-        if kind == "hang":
+        if kind in ("hang", "stall"):
+            if kind == "stall":
+                sim.count_paid(request)
             sim.stopping.wait(fault.delay_s or 30.0)
             self._drop()
             return True

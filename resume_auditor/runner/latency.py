@@ -1,0 +1,112 @@
+"""How long this model takes to answer, learnt as the run goes: when is a request stalled?
+
+A fixed timeout is wrong both ways: 120 s is forty times what a fast chat model
+needs (a stalled request then holds its place, and the run's tail, for minutes),
+and too short for a reasoning model that thinks for three minutes. So the runner
+learns each model's latency while it runs, separately for each prompt kind and
+size class (the prompt estimate plus `max_tokens`, in powers of two: a ranking
+of ten resumes with a long answer is not a Yes/No), and treats a request as
+stalled once it is far past what that class has shown:
+
+    bound = timeout_s (the study's or --timeout, 120 s by default)
+                                              until MIN_SAMPLES answers of the class are in
+    bound = min(MOST_S, max(FLOOR_S, FACTOR x p99))           after
+
+and each further wait of the same request gets twice the bound (up to MOST_S), so
+a live answer that is only slow still gets through. p99 is of the last WINDOW
+answers of the class, so the bound follows a provider that slows down. With the
+simulator's 0.3-3 s answers the bound is about 9 s instead of 120 s; a reasoning
+model whose answers take 60-150 s gets 450 s instead of failing every answer
+past 120 s. MOST_S is at least timeout_s.
+
+What the runner does at the bound is its business (runner.py `_race`): it sends
+the request once more *without dropping the first send*, so an answer that was
+only slow can still win. For answer times shaped like a log-normal, 3 x p99 is
+passed by about one request in 100,000: a copy is almost never paid for nothing.
+
+Runs on the runner's event loop; not thread-safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import deque
+
+logger = logging.getLogger(__name__)
+
+MIN_SAMPLES = 20  # answers of a class before its own bound is trusted
+FACTOR = 3.0  # a request this many times past the class's 99th percentile is stalled
+FLOOR_S = 5.0  # never sooner than this: network hiccups, a provider's queue
+WINDOW = 500  # latest answers per class that the percentile is taken from
+MOST_S = 900.0  # the longest a learnt bound waits (15 minutes)
+
+
+def size_class(tokens: int) -> int:
+    """Requests of similar size (prompt estimate + max_tokens), in powers of two."""
+    return int(math.log2(max(1, tokens)))
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The `share` quantile of `values` (nearest rank; `values` not empty)."""
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))
+    return ordered[rank]
+
+
+class LatencyModel:
+    """Latencies of answers per (prompt kind, size class), and the stall bound they give."""
+
+    def __init__(
+        self, first_s: float, *, floor_s: float = FLOOR_S, min_samples: int = MIN_SAMPLES
+    ) -> None:
+        """first_s: the bound before anything is learnt (the run's timeout_s)."""
+        self.first_s = first_s
+        self.most_s = max(first_s, MOST_S)
+        self.floor_s = floor_s
+        self.min_samples = min_samples
+        self._seen: dict[tuple[str, int], deque[float]] = {}
+        self._all: deque[float] = deque(maxlen=WINDOW)
+
+    def observe(self, kind: str, tokens: int, seconds: float) -> None:
+        """An answer of this kind and size took `seconds` (from send to answer)."""
+        key = (kind, size_class(tokens))
+        self._seen.setdefault(key, deque(maxlen=WINDOW)).append(seconds)
+        self._all.append(seconds)
+
+    def samples(self, kind: str, tokens: int) -> int:
+        return len(self._seen.get((kind, size_class(tokens)), ()))
+
+    def p99(self, kind: str, tokens: int) -> float | None:
+        seen = self._seen.get((kind, size_class(tokens)))
+        if not seen or len(seen) < self.min_samples:
+            return None
+        return percentile(list(seen), 0.99)
+
+    def typical_s(self) -> float | None:
+        """The median answer time of the run so far, all kinds together (None: too few)."""
+        if len(self._all) < self.min_samples:
+            return None
+        return percentile(list(self._all), 0.5)
+
+    def p99_all(self) -> float | None:
+        """The 99th percentile answer time of the run so far, all kinds together."""
+        if len(self._all) < self.min_samples:
+            return None
+        return percentile(list(self._all), 0.99)
+
+    def mean_s(self) -> float | None:
+        if len(self._all) < self.min_samples:
+            return None
+        return sum(self._all) / len(self._all)
+
+    def bound(self, kind: str, tokens: int, stalls: int = 0) -> float:
+        """Seconds after which a request of this kind and size is treated as stalled.
+
+        `stalls`: how often this request already stalled (each doubles its bound).
+        """
+        p99 = self.p99(kind, tokens)
+        if p99 is None:
+            return min(self.most_s, self.first_s * (2.0**stalls))
+        learnt = max(self.floor_s, FACTOR * p99) * (2.0**stalls)
+        return min(self.most_s, learnt)
