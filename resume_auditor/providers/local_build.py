@@ -126,11 +126,11 @@ def crash_message(
     else:
         text = f"The bundled local model's process crashed while answering ({how})."
     if returncode == -signal.SIGILL or (risky and returncode < 0):
-        built = f" (it was built with {', '.join(risky)})" if risky else ""
+        built = f"; it was built with {', '.join(risky)}" if risky else ""
         text += (
             " Its engine, llama-cpp-python, was compiled for processor features this computer "
-            f"does not let programs use{built} (an earlier build with native flags, often "
-            "reused from pip's cache). Rebuild it for this computer, then start the run "
+            f"does not let programs use (an earlier build with native flags, often reused "
+            f"from pip's cache{built}). Rebuild it for this computer, then start the run "
             "again:\n" + rebuild_command()
         )
     else:
