@@ -198,25 +198,15 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
     Reading the PDFs is the same in every audit and not what is being measured, so
     it happens once (template_audit); everything after it is the app's own path.
     """
-    import dataclasses
 
+    from devtools.seeded_audit import seeded_copy
     from devtools.simulator_policies import Oracle
 
     from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.workflow.cases import build_cases
     from resume_auditor.workflow.execute import make_runner
     from resume_auditor.workflow.metrics import metrics_report
-    from resume_auditor.workflow.prepare import _queue_run, study_of
 
-    out = workdir / f"audit-{seed}.audit"
-    shutil.copyfile(template, out)
-    with ResultFile(out) as result:
-        config = dataclasses.replace(study_of(result), seed=seed)
-        with result.transaction():
-            result.clear_cases()
-            build_cases(result, config)
-        _queue_run(result, config, config.model)
-        variants = result.variants()
+    out, variants = seeded_copy(template, workdir, seed)
     sim.policy = Oracle.from_variants(
         variants,
         seed=seed,

@@ -21,7 +21,6 @@ rebuilds the cases from its own seed. Prints how often the 95% interval covers P
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import shutil
 import sys
@@ -76,23 +75,14 @@ def template_audit(sim: Any, workdir: Path, dev: int) -> Path:
 
 
 def run_audit(sim: Any, template: Path, workdir: Path, seed: int, p: float) -> dict[str, Any]:
+    from devtools.seeded_audit import seeded_copy
     from devtools.simulator_policies import ValidityOracle
 
     from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.workflow.cases import build_cases
     from resume_auditor.workflow.execute import make_runner
     from resume_auditor.workflow.metrics import metrics_report
-    from resume_auditor.workflow.prepare import _queue_run, study_of
 
-    out = workdir / f"audit-{seed}.audit"
-    shutil.copyfile(template, out)
-    with ResultFile(out) as result:
-        config = dataclasses.replace(study_of(result), seed=seed)
-        with result.transaction():
-            result.clear_cases()
-            build_cases(result, config)
-        _queue_run(result, config, config.model)
-        variants = result.variants()
+    out, variants = seeded_copy(template, workdir, seed)
     sim.policy = ValidityOracle.from_variants(variants, p_correct=p, seed=seed)
     runner = make_runner(out, concurrency=8, use_cache=False, max_retries=1)
     runner.run()
