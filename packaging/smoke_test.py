@@ -78,6 +78,8 @@ files = ["{(sample / "resumes" / "01-jordan-ellery.pdf").as_posix()}"]
 orders = "both"
 [designs.d1]
 groups = ["black_woman", "white_man"]
+# pairs from the resume's own text only (no qualifications block): the counts below
+summary_block = "never"
 """,
         encoding="utf-8",
     )

@@ -241,6 +241,7 @@ concurrency = 4
 [designs.d1]
 groups = ["black_woman", "white_man"]
 k = [1]
+summary_block = "never"  # 10 requests a repeat, as the stress test counts them
 """,
         encoding="utf-8",
     )
