@@ -65,3 +65,23 @@ def test_presenter_covers_the_screen_when_the_window_manager_does_not(
     qtbot.waitUntil(lambda: presenter.geometry().contains(screen), timeout=5000)
     assert presenter.covered_by_hand
     presenter.close()
+
+
+def test_a_short_page_does_not_scroll_because_a_taller_page_is_behind_it(
+    qtbot: QtBot, window: MainWindow, answered: Path
+) -> None:
+    """The stack is as tall as the page on show: the Job page once scrolled at 1280×800
+    only because the Run page, hidden behind it, needed more height for its width."""
+    window.resize(1280, 800)
+    window.show()
+    with qtbot.waitSignal(window.session.loaded, timeout=60000):
+        window.open_path(answered)
+    run = window.run_page
+    tall = QWidget()
+    tall.setMinimumHeight(3000)
+    run.layout().addWidget(tall)
+    window.show_page(window.pages.index(run))
+    qtbot.waitUntil(lambda: window.stack_scroll.verticalScrollBar().maximum() > 0, timeout=5000)
+    window.show_page(window.pages.index(window.job_page))
+    qtbot.waitUntil(lambda: window.stack_scroll.verticalScrollBar().maximum() == 0, timeout=5000)
+    assert window.stack.height() <= window.stack_scroll.viewport().height()

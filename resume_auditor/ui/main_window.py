@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
@@ -51,6 +51,37 @@ from resume_auditor.workflow.prepare import fork_audit, new_audit
 MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
 
 
+class CurrentPageStack(QStackedWidget):
+    """A page stack as tall and wide as the page on show, not as its largest page.
+
+    QStackedWidget asks for the largest minimum (and, with wrapped labels, the largest
+    height for a width) of all its pages, so the short Job page scrolled at 1280×800
+    because the Run page behind it needed more room.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.currentChanged.connect(lambda _i: self.updateGeometry())
+
+    def sizeHint(self) -> QSize:
+        page = self.currentWidget()
+        return page.sizeHint() if page is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        page = self.currentWidget()
+        return page.minimumSizeHint() if page is not None else super().minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        page = self.currentWidget()
+        return page.hasHeightForWidth() if page is not None else False
+
+    def heightForWidth(self, width: int) -> int:
+        page = self.currentWidget()
+        if page is None or not page.hasHeightForWidth():
+            return -1
+        return page.heightForWidth(width)
+
+
 class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
@@ -83,7 +114,7 @@ class MainWindow(QMainWindow):
         self.steps = QListWidget()
         self.steps.setFixedWidth(190)
         self.steps.setAccessibleName("Workflow steps")
-        self.stack = QStackedWidget()
+        self.stack = CurrentPageStack()
         for page in self.pages:
             self.stack.addWidget(page)
             self.steps.addItem(QListWidgetItem(page.title))
