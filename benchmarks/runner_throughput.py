@@ -9,7 +9,7 @@ rate    N requests (default 1,000) per setting against a simulated provider with
           - the best flags of old (`--rpm 600 --concurrency 16`),
           - `--concurrency 64` (too many at once for this limit: must slow, not fail),
           - the defaults with 10% injected faults (500, 503, malformed, truncated,
-            dropped, stalled answers),
+            dropped, stalled answers; stalled or dropped mid-stream),
           - the defaults under a tokens/min limit that binds before the 600/min
             (its share is of the requests/min that limit allows),
           - the defaults against a provider that sends no rate-limit headers:
@@ -29,7 +29,8 @@ limits  The share of the limit over the whole run (first request to last answer)
         60, 600 and 3,000 requests/min (token buckets, x-ratelimit-* headers, 0.3-3 s
         latency), each without and with 10% injected faults (500, overload,
         malformed, cut-off and dropped answers, and stalls: the provider makes and
-        bills the answer but it never arrives), and under a tokens/min limit that
+        bills the answer but it never arrives, before its first piece or mid-stream,
+        or drops the connection mid-stream), and under a tokens/min limit that
         binds before the requests/min. About two minutes' worth of requests each
         (N scales it: N/1,000 of that). Reports answers/min and their share of the
         limit, requests paid more than once (the simulator's bills) next to the
@@ -169,6 +170,10 @@ RATE_FAULTS = (
     # a stall: the provider makes and bills the answer, which never arrives; only the
     # runner's learnt bound (runner/latency.py) ends the wait before 60 s
     lambda: Fault(kind="stall", delay_s=60.0),
+    # the same mid-answer: the first pieces of a streamed answer arrive, then nothing
+    # (stall_mid) or the connection drops (drop_mid); both made and billed
+    lambda: Fault(kind="stall_mid", delay_s=60.0),
+    lambda: Fault(kind="drop_mid"),
 )
 TPM = 450_000  # the tokens/min setting: about 360 of these requests a minute
 SETTINGS: tuple[tuple[str, dict[str, Any], bool, int | None, bool], ...] = (

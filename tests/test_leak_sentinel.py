@@ -158,7 +158,7 @@ def _leaks(sentinel: str, texts: list[str]) -> list[str]:
     or any PARTIAL_MIN characters of it (the shortest piece the redactor promises)."""
     from resume_auditor.providers.redact import PARTIAL_MIN
 
-    core = sentinel[3:].lower()  # without "sk-", whose dash the encodings change
+    core = sentinel.removeprefix("sk-").lower()  # without "sk-": encodings change its dash
     pieces = {core[i : i + PARTIAL_MIN] for i in range(len(core) - PARTIAL_MIN + 1)}
     leaked = []
     for t in texts:
@@ -249,6 +249,8 @@ def _with_credentials(url: str, key: str, how: str = "userinfo") -> str:
         ("openai-compatible", "cli", "fragment"),
         ("openrouter", "study", "fragment_param"),
         ("gemini", "cli", "query_value"),
+        ("azure", "cli", "query_value_hex"),
+        ("openai-compatible", "study", "fragment_hex"),
     ],
 )
 def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
@@ -263,7 +265,11 @@ def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
 ) -> None:
     from resume_auditor.providers import keys as keys_module
 
-    sentinel = f"sk-SENTINEL{secrets.token_hex(16)}"
+    # Azure's shape: 32 hexadecimal digits, no prefix
+    sentinel = (
+        secrets.token_hex(16) if how.endswith("_hex") else f"sk-SENTINEL{secrets.token_hex(16)}"
+    )
+    how = how.removesuffix("_hex")
     monkeypatch.delenv(provider_info(pid).env_var, raising=False)
     # a session of its own: the key taken from the address must not outlive the test
     monkeypatch.setattr(keys_module, "_default", keys_module.KeyStore(environ={}))
@@ -290,9 +296,12 @@ def test_a_key_in_the_base_url_is_used_but_never_stored_or_printed(
     assert not any("user:" in t and "@127.0.0.1" in t for t in texts)
 
 
-@pytest.mark.parametrize("where", ["cli", "study"])
+@pytest.mark.parametrize(
+    ("where", "shape"), [("cli", "sk"), ("study", "sk"), ("cli", "hex"), ("study", "hex")]
+)
 def test_a_key_in_the_path_of_the_base_url_is_refused_before_anything_is_written(
     where: str,
+    shape: str,
     small_study: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -300,8 +309,9 @@ def test_a_key_in_the_path_of_the_base_url_is_refused_before_anything_is_written
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`http://host/sk-.../v1`: the server reads the key from the path, so it cannot be
-    moved to a header; the address is refused, naming the setting, and nothing is kept."""
-    sentinel = f"sk-SENTINEL{secrets.token_hex(16)}"
+    moved to a header; the address is refused, naming the setting, and nothing is kept.
+    `hex` is Azure's key shape: 32 hexadecimal digits with no prefix."""
+    sentinel = secrets.token_hex(16) if shape == "hex" else f"sk-SENTINEL{secrets.token_hex(16)}"
     caplog.set_level(logging.DEBUG)
     out = tmp_path / "path.audit"
     url = f"http://127.0.0.1:9/{sentinel}/v1"

@@ -96,12 +96,18 @@ def test_credential_shaped_path_segments_query_values_and_fragments() -> None:
         "v1",
         "openai",
         "Meta-Llama-3.1-70B-Instruct",
-        "0123456789abcdef0123456789abcdef",  # a Cloudflare account id
-        "6f1c2b9e-8d3a-4f5e-9b7c-1a2b3c4d5e6f",  # a UUID
+        "0123456789abcdef0123",  # a short hexadecimal id
+        "507f1f77bcf86cd799439011",  # a 24-character object id
+        "6f1c2b9e-8d3a-4f5e-9b7c-1a2b3c4d5e6f",  # a UUID: names a deployment or account
+        "my-gpt4-deployment",
+        "textembeddingada002",
+        "aaaaaaaa11111111aaaaaaaa11111111",  # not spread out like a random key
         "gpt-4o-mini-2024-07-18",
     ):
         assert not credential_shaped(name), name
     assert path_credentials(f"http://h/{key}/v1") == [key]
+    for path in ("/v1", "/api/v1", "/openai/deployments/my-gpt4", "/openai/v1"):
+        assert path_credentials(f"https://h{path}") == [], path
     assert (
         path_credentials("https://gateway.ai.cloudflare.com/v1/0123456789abcdef0123/g/openai") == []
     )
@@ -112,3 +118,38 @@ def test_credential_shaped_path_segments_query_values_and_fragments() -> None:
         [key],
     )
     assert url_credentials("http://h/v1#section") == ("http://h/v1#section", [])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_keys_without_a_vendor_prefix_are_caught_in_any_place_of_the_address(seed: int) -> None:
+    """Azure's 32 hexadecimal digits, Together's 64, base36 and base62 keys: credential-
+    shaped wherever they sit, unless the segment before names an id (`/accounts/<id>`)."""
+    import random
+    import string
+
+    from resume_auditor.domain.study import credential_shaped, path_credentials
+    from resume_auditor.providers.redact import redact
+
+    rng = random.Random(seed)
+    keys = [
+        "".join(rng.choice("0123456789abcdef") for _ in range(32)),
+        "".join(rng.choice("0123456789ABCDEF") for _ in range(64)),
+        "".join(rng.choice(string.ascii_lowercase + string.digits) for _ in range(32)),
+        "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(40)),
+    ]
+    for key in keys:
+        assert credential_shaped(key), key
+        assert path_credentials(f"https://r.openai.azure.com/{key}/openai/v1") == [key]
+        assert path_credentials(f"https://h/openai/deployments/x/{key}") == [key]
+        assert url_credentials(f"https://h/openai/v1?x={key}")[1] == [key]
+        assert url_credentials(f"https://h/openai/v1#{key}")[1] == [key]
+        # the redactor masks it in a message, even when it does not know the key
+        message = f"Access denied due to invalid subscription key {key}. Make sure"
+        assert key.lower() not in redact(message).lower()
+    hex_id = keys[0]
+    # ids that the address names as ids stay: Cloudflare Workers AI, AI Gateway
+    assert path_credentials(f"https://api.cloudflare.com/client/v4/accounts/{hex_id}/ai/v1") == []
+    assert path_credentials(f"https://gateway.ai.cloudflare.com/v1/{hex_id}/g/openai") == []
+    assert url_credentials(f"https://h/v1?project_id={hex_id}")[1] == []
+    # ... but a random mixed-case key is a key whatever names it
+    assert path_credentials(f"https://h/accounts/{keys[3]}/v1") == [keys[3]]

@@ -35,8 +35,10 @@ from resume_auditor.store.writelock import lock_path
 from resume_auditor.workflow.execute import make_runner
 
 
-def _audit(tmp_path: Path, sim: Simulator, n: int) -> tuple[Path, int]:
-    model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+def _audit(
+    tmp_path: Path, sim: Simulator, n: int, provider: str = "openai-compatible"
+) -> tuple[Path, int]:
+    model = ModelSpec(provider=provider, base_url=sim.url_for(provider), model="sim-model")
     out = tmp_path / "s.audit"
     run_id, ids = new_audit(out, model)
     specs = []
@@ -255,3 +257,40 @@ def test_the_cli_says_on_resume_what_an_abrupt_end_may_have_paid(
     assert "Note: The last session ended abruptly with 2 request(s) at the provider" in err
     assert "up to 2 may already have been paid" in err
     assert "Possibly paid twice: 2 send(s)" in err
+
+
+@pytest.mark.parametrize("kind", ["trickle", "stall_mid", "stall", "drop_mid"])
+def test_the_stall_bound_is_on_silence_so_a_live_stream_is_never_cut(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streamed answers beat the bound's clock with every piece: a live answer taking far
+    longer in all than the bound is never cut (no copy, nothing paid twice), while one
+    that falls silent before its first piece or mid-answer is found within the bound.
+    OpenAI streams these yes/no requests with their log-probabilities."""
+    n = 30
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-streaming")
+    with Simulator(policy=kind_policy) as sim:
+        out, run_id = _audit(tmp_path, sim, n, provider="openai")
+        runner = make_runner(out, run_id, concurrency=1, use_cache=False, timeout_s=60.0)
+        runner.latency = LatencyModel(60.0, floor_s=0.6, min_samples=10)
+        answered = 0
+
+        def on_event(event: object) -> None:
+            nonlocal answered
+            if getattr(event, "source", "") == "api":
+                answered += 1
+                if answered == 15:  # the class's silences are learnt: the bound is 0.6 s
+                    # trickle: four pieces 0.4 s apart (1.2 s+ in all, twice the bound)
+                    sim.inject(Fault(kind=kind, delay_s=0.4 if kind == "trickle" else 30.0))
+
+        runner._on_event = on_event
+        status = runner.run()
+        twice = sum(c - 1 for c in sim.paid.values() if c > 1)
+        assert all(b.get("stream") for b in sim.bodies)
+    assert status.state is RunState.FINISHED and status.done == n
+    if kind == "trickle":
+        assert status.stalls == 0 and status.maybe_paid_twice == 0 and twice == 0
+    elif kind == "drop_mid":  # cut off mid-answer: retried at once, and it may be billed
+        assert status.stalls == 0 and status.maybe_paid_twice == 1 and twice == 1
+    else:  # silent before the first piece or mid-answer: a copy after 0.6 s of silence
+        assert status.stalls == 1 and status.maybe_paid_twice == 1 and twice == 1

@@ -326,3 +326,34 @@ def test_a_reader_brings_an_older_file_up_to_date_only_when_nobody_writes_it(
     with ResultFile(audit, readonly=True) as rf:  # nobody writes it now: updated, then read
         assert rf._db.execute("PRAGMA user_version").fetchone()[0] == len(newer)  # noqa: SLF001
         assert rf.study()["name"] == "runner test"
+
+
+def test_reading_an_audit_nobody_writes_leaves_no_wal_or_shm(audit: Path) -> None:
+    """metrics, report and cases open read-only; SQLite creates -wal/-shm for any reader
+    of a WAL file and only a read-write close deletes them: the reader tidies them."""
+    wal, shm = Path(f"{audit}-wal"), Path(f"{audit}-shm")
+    assert not wal.exists() and not shm.exists()
+    with ResultFile(audit, readonly=True) as rf:
+        assert rf.meta("file")
+        assert wal.exists() or shm.exists()  # what SQLite makes for a reader
+    assert not wal.exists() and not shm.exists()
+    for argv in (["cases", str(audit)], ["metrics", str(audit)]):
+        main(argv)
+        assert not wal.exists() and not shm.exists(), argv
+    assert not writelock.holds(audit) and writelock.holder(audit) is None
+
+
+def test_a_reader_leaves_a_live_writers_log_and_a_crashed_writers_log_alone(
+    audit: Path, holder: subprocess.Popen[str]
+) -> None:
+    wal, shm = Path(f"{audit}-wal"), Path(f"{audit}-shm")
+    assert _say(holder, "w1") == "wrote"
+    with ResultFile(audit, readonly=True) as rf:
+        assert rf.meta("n") == "w1"
+    assert wal.exists() and shm.exists()  # the writer's, in use
+    holder.kill()  # an abrupt end: its log holds the last write
+    holder.wait(10)
+    size = wal.stat().st_size
+    with ResultFile(audit, readonly=True) as rf:
+        assert rf.meta("n") == "w1"
+    assert wal.exists() and wal.stat().st_size == size  # not the reader's to fold in

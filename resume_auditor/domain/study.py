@@ -8,7 +8,9 @@ does not read files itself.
 from __future__ import annotations
 
 import difflib
+import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -261,30 +263,101 @@ _VENDOR_KEY = re.compile(
     r"|AIza[0-9A-Za-z_\-]{20,}",
 )
 _TOKEN = re.compile(r"[A-Za-z0-9_\-.~+/=]{20,}")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+# A random key in one letter case: hexadecimal (Azure's 32 characters, Together's 64)
+# or base36. Names are words joined by separators, so their runs stay short.
+MIN_HEX_KEY = 32
+MIN_ONE_CASE_KEY = 24
+MIN_BITS_PER_CHAR = 3.0  # a random run's letters are spread out; "aaaa1111..." is not a key
+# A path segment or query parameter that says the next value is an id, not a key:
+# `/accounts/<32 hex>/ai/v1` (Cloudflare Workers AI), `/deployments/<name>`.
+_ID_NOUNS = frozenset(
+    {
+        "account",
+        "accounts",
+        "project",
+        "projects",
+        "subscription",
+        "subscriptions",
+        "resourcegroup",
+        "resourcegroups",
+        "deployment",
+        "deployments",
+        "workspace",
+        "workspaces",
+        "organization",
+        "organizations",
+        "org",
+        "orgs",
+        "tenant",
+        "tenants",
+        "endpoint",
+        "endpoints",
+        "model",
+        "models",
+        "gateway",
+        "gateways",
+        "instance",
+        "instances",
+    }
+)
+# Vendors whose documented address puts an id at a fixed place with no word naming it:
+# host -> the path segment before the id. Cloudflare AI Gateway:
+# https://gateway.ai.cloudflare.com/v1/{account_id}/{gateway_id}/{provider}.
+_ID_AFTER_ON_HOST = {"gateway.ai.cloudflare.com": "v1"}
 
 
-def credential_shaped(text: str) -> bool:
+def _bits_per_char(text: str) -> float:
+    """Shannon entropy of the characters of `text` (bits per character)."""
+    counts = Counter(text.lower())
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def names_an_id(previous: str) -> bool:
+    """Does a path segment or parameter name say that what follows is an id?"""
+    word = re.sub(r"[^a-z]", "", previous.lower())
+    return word in _ID_NOUNS or word.removesuffix("id") in _ID_NOUNS or word == "id"
+
+
+def credential_shaped(text: str, *, named: bool = False) -> bool:
     """Does `text` (a path segment, a query value, a fragment) look like a key?
 
-    A vendor's key shape, or one unbroken run of 20+ letters and digits mixing upper
-    case, lower case and digits, as random keys are. Words joined by dashes
-    (`Meta-Llama-3-8B-Instruct`), version segments, UUIDs and hexadecimal ids (one
-    case: Cloudflare account ids, Azure resource ids) are not: they name things.
-    A 32-character hexadecimal key (Azure's) cannot be told from such an id; it is
-    only found by its parameter name (`?api-key=`).
+    A vendor's key shape (`sk-`, `AIza`...), or a credential-shaped run of letters
+    and digits between separators (`-_.~+/=`): 20+ mixing upper case, lower case and
+    digits (random base62 and base64 keys), or in one letter case 32+ hexadecimal
+    digits (Azure's 32, Together's 64) or 24+ of base36, with both letters and digits
+    and spread-out characters (at least 3 bits each), as random keys are.
+
+    Not keys: words joined by separators (`Meta-Llama-3-8B-Instruct`,
+    `my-gpt4-deployment`), versions, UUIDs (8-4-4-4-12: they name deployments,
+    subscriptions and accounts; a vendor that issues UUID keys sends them in a
+    header), short hexadecimal ids (24-character object ids), and, with `named`
+    (the segment or parameter before it names an id: `/accounts/<hex>`), a long
+    hexadecimal id. A 32-character hexadecimal id anywhere else cannot be told from
+    an Azure key and is treated as one.
     """
     value = unquote(text).strip()
     if not _TOKEN.fullmatch(value):
         return False
     if _VENDOR_KEY.fullmatch(value):
         return True
-    longest = max(re.split(r"[-_.~+/=]", value), key=len)
-    return (
-        len(longest) >= 20
-        and any(c.islower() for c in longest)
-        and any(c.isupper() for c in longest)
-        and any(c.isdigit() for c in longest)
-    )
+    for run in re.split(r"[-_.~+/=]", value):
+        has_digit = any(c.isdigit() for c in run)
+        has_lower = any(c.islower() for c in run)
+        has_upper = any(c.isupper() for c in run)
+        if len(run) >= 20 and has_digit and has_lower and has_upper:
+            return True
+        if named or not (has_digit and (has_lower or has_upper)):
+            continue
+        if _bits_per_char(run) < MIN_BITS_PER_CHAR:
+            continue
+        if _HEX.fullmatch(run):
+            if len(run) >= MIN_HEX_KEY:
+                return True
+        elif len(run) >= MIN_ONE_CASE_KEY and run.isalnum():
+            return True
+    return False
 
 
 def url_credentials(url: str) -> tuple[str, list[str]]:
@@ -316,7 +389,8 @@ def url_credentials(url: str) -> tuple[str, list[str]]:
     if query:
         kept = []
         for name, value in parse_qsl(query, keep_blank_values=True):
-            if _secret_param(name) or credential_shaped(value) or credential_shaped(name):
+            shaped = credential_shaped(value, named=names_an_id(name))
+            if _secret_param(name) or shaped or credential_shaped(name):
                 if value or credential_shaped(name):
                     found.append(value or name)
             else:
@@ -340,13 +414,25 @@ def url_credentials(url: str) -> tuple[str, list[str]]:
 def path_credentials(url: str) -> list[str]:
     """The segments of the address's path that look like a key (`http://host/sk-.../v1`).
 
-    They cannot be moved to the key store: the server reads them from the path.
+    They cannot be moved to the key store: the server reads them from the path. A
+    segment after one that names an id (`/accounts/<id>`, `credential_shaped`) is
+    an id.
     """
     try:
-        path = urlsplit(url.strip()).path
+        parts = urlsplit(url.strip())
     except ValueError:
         return []
-    return [segment for segment in path.split("/") if segment and credential_shaped(segment)]
+    segments = parts.path.split("/")
+    after_on_host = _ID_AFTER_ON_HOST.get((parts.hostname or "").lower())
+    found = []
+    for i, segment in enumerate(segments):
+        previous = segments[i - 1] if i else ""
+        named = names_an_id(previous) or (
+            after_on_host is not None and i == 2 and previous == after_on_host
+        )
+        if segment and credential_shaped(segment, named=named):
+            found.append(segment)
+    return found
 
 
 def _fragment_credentials(fragment: str) -> list[str]:

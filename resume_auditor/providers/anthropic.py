@@ -33,6 +33,7 @@ MAX_TEMPERATURE = 1.0
 class AnthropicProvider(WireProvider):
     wire = "anthropic"
     provider_id = "anthropic"
+    stream_format: str | None = "anthropic"
     default_base_url = DEFAULT_BASE_URL
 
     @classmethod
@@ -68,6 +69,8 @@ class AnthropicProvider(WireProvider):
         }
         if request.system:
             body["system"] = request.system
+        if plan.stream:
+            body["stream"] = True
         if plan.temperature and request.temperature is not None:
             body["temperature"] = max(0.0, min(MAX_TEMPERATURE, request.temperature))
         if plan.structured and request.json_schema is not None:

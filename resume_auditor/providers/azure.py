@@ -43,6 +43,7 @@ class AzureOpenAIProvider(OpenAICompatProvider):
     wire = "openai"
     provider_id = "azure"
     max_tokens_field = "max_completion_tokens"
+    streams_logprobs = True  # OpenAI's models and chunks
 
     @classmethod
     def canonical_base_url(cls, base_url: str) -> str:

@@ -47,6 +47,7 @@ def model_path(model: str) -> str:
 class GeminiProvider(WireProvider):
     wire = "gemini"
     provider_id = "gemini"
+    stream_format: str | None = "gemini"
     max_top_logprobs = 19  # the documented range is [0, 20)
     default_base_url = DEFAULT_BASE_URL
 
@@ -61,6 +62,9 @@ class GeminiProvider(WireProvider):
 
     def _chat_url(self, request: ChatRequest) -> str:
         return f"{self.base_url}/{API}/{model_path(request.model)}:generateContent"
+
+    def _stream_url(self, request: ChatRequest) -> str:
+        return f"{self.base_url}/{API}/{model_path(request.model)}:streamGenerateContent?alt=sse"
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}

@@ -320,6 +320,9 @@ class LocalProvider(OpenAICompatProvider):
     """
 
     provider_id = "local"
+    # Not streamed: the bundled model is never hedged (a copy would only take turns
+    # with the first), so its stall bound stays on the whole answer time.
+    stream_format = None
 
     def __init__(self, server: LocalModelServer, **kwargs: Any) -> None:
         super().__init__(server.base_url, **kwargs)

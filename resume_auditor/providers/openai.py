@@ -28,6 +28,7 @@ class OpenAIProvider(OpenAICompatProvider):
     default_base_url = DEFAULT_BASE_URL
 
     display_name = "OpenAI"
+    streams_logprobs = True  # documented in the streamed chunks
 
     async def list_models(self) -> list[str]:
         return [m for m in await super().list_models() if not _NOT_CHAT.search(m)]

@@ -48,6 +48,7 @@ class OpenAICompatProvider(WireProvider):
     """Chat completions against `{base_url}/chat/completions`."""
 
     wire = "compatible"  # any model family: settings are learnt from the server's answers
+    stream_format: str | None = "openai"
     provider_id = "openai-compatible"
     # Most servers of this family still read `max_tokens`; OpenAI itself wants
     # `max_completion_tokens` (see OpenAIProvider).
@@ -89,8 +90,10 @@ class OpenAICompatProvider(WireProvider):
             "model": request.model,
             "messages": request.messages(),
             self.max_tokens_field: plan.max_tokens,
-            "stream": False,
+            "stream": plan.stream,
         }
+        if plan.stream:  # the whole request's token counts, in a last chunk
+            body["stream_options"] = {"include_usage": True}
         if plan.temperature and request.temperature is not None:
             body["temperature"] = request.temperature
         if plan.seed and request.seed is not None:

@@ -7,8 +7,10 @@ key as it was sent: a JSON body escapes its dashes (`sk\\u002d...`) and slashes
 in base64, and a long line is wrapped. So redaction looks for the exact key we
 hold in each of those forms — raw, JSON-escaped, URL-encoded, HTML-escaped, hex,
 base64 and base64url at any alignment, with line breaks anywhere in it — plus
-anything shaped like a vendor key, so a message stays safe even when we do not
-know which key produced it.
+anything shaped like a vendor key or a random key (a long high-entropy run of
+letters and digits: an Azure key is 32 hexadecimal digits and has no prefix), so
+a message stays safe even when we do not know which key produced it. A model's
+answer is only searched for the key we hold (`shapes=False`).
 
 Servers also echo a key encoded more than once (a gateway URL-encodes what a
 proxy had already URL-encoded: `%252D`; `&amp;#45;`), upper-cased (a log line
@@ -39,6 +41,11 @@ _KEY_SHAPES = re.compile(
     rf"(?:sk{_DASH}(?:[A-Za-z0-9_*.]|{_DASH}){{6,}}|AIza(?:[0-9A-Za-z_]|{_DASH}){{20,}}"
     r"|(?i:bearer)\s+[A-Za-z0-9_\-.~+/=]{8,})"
 )
+
+# A run of letters and digits long enough to be a key with no vendor prefix: masked
+# when it is credential-shaped (`domain.study.credential_shaped`: 20+ mixing cases and
+# digits, 32+ hexadecimal such as an Azure key, 24+ base36, spread-out characters).
+_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{20,}(?![A-Za-z0-9])")
 
 SECRET_HEADERS = frozenset(
     {"authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization"}
@@ -194,7 +201,15 @@ def redact(text: str, secret: str | None = None, *, shapes: bool = True) -> str:
         text = text.replace(secret, MASK)
         text = _secret_pattern(secret).sub(MASK, text)
         text = _mask_partial(text, secret)
-    return _KEY_SHAPES.sub(MASK, text) if shapes else text
+    if not shapes:
+        return text
+    return _RUN.sub(_mask_shaped, _KEY_SHAPES.sub(MASK, text))
+
+
+def _mask_shaped(found: re.Match[str]) -> str:
+    from resume_auditor.domain.study import credential_shaped
+
+    return MASK if credential_shaped(found.group()) else found.group()
 
 
 def redact_json(value: Any, secret: str | None = None, *, shapes: bool = True) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ from resume_auditor.providers.capabilities import (
     rejected_feature,
 )
 from resume_auditor.providers.errors import ErrorInfo, classify, transport_error
+from resume_auditor.providers.streaming import PULSE, READERS, Pulse
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +66,7 @@ class Plan:
     structured: bool
     max_tokens: int
     reasoning: bool = False
+    stream: bool = False  # ask for a streamed answer (providers/streaming.py)
     dropped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -82,6 +85,18 @@ class Plan:
             self.dropped.append(feature)
 
 
+def _about_streaming(info: ErrorInfo) -> bool:
+    text = f"{info.message} {info.param or ''} {info.code}".lower()
+    return re.search(r"\bstream(?:_options|ing)?\b", text) is not None
+
+
+def _has_usage(body: dict[str, Any]) -> bool:
+    """Did an assembled streamed body bring its token counts (any vendor's shape)?"""
+    return any(isinstance(body.get(k), dict) for k in ("usage", "usageMetadata")) or (
+        "error" in body
+    )
+
+
 def read_json(content: bytes, provider: str) -> Any:
     try:
         return json.loads(content)
@@ -96,6 +111,10 @@ class WireProvider:
     """Shared machinery; subclasses implement the vendor's wire format."""
 
     wire = "openai"  # which family of model ids `model_traits` applies
+    # The vendor's streamed format (providers/streaming.py READERS), or None: never streamed.
+    stream_format: str | None = None
+    # Whether the vendor documents log-probabilities in its streamed chunks (OpenAI).
+    streams_logprobs = False
     provider_id = "openai-compatible"  # the registry id, for capability memory
     max_top_logprobs = 20
     default_base_url = ""
@@ -123,11 +142,17 @@ class WireProvider:
         self._own_client = client is None
         self._client = client or httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0))
         self._caps = capabilities if capabilities is not None else default_cache()
+        # models this server will not stream for us (refused it, or streamed no usage)
+        self._no_stream: set[str] = set()
 
     # -- to implement ----------------------------------------------------------------
 
     def _chat_url(self, request: ChatRequest) -> str:
         raise NotImplementedError
+
+    def _stream_url(self, request: ChatRequest) -> str:
+        """Where a streamed answer is asked for (the same address, for most vendors)."""
+        return self._chat_url(request)
 
     def _headers(self) -> dict[str, str]:
         raise NotImplementedError
@@ -206,15 +231,74 @@ class WireProvider:
     def error(self, response: httpx.Response) -> ProviderError:
         return classify(self._error_info(response), self.name, secret=self._api_key)
 
+    def streams(self, request: ChatRequest, plan: Plan) -> bool:
+        """Ask for a streamed answer? When someone watches for signs of life (the runner
+        sets a `Pulse`), the vendor streams (with log-probabilities, when they are
+        asked for), and this model has not refused streaming or streamed without its
+        token counts or log-probabilities."""
+        return (
+            self.stream_format is not None
+            and PULSE.get() is not None
+            and (not plan.logprobs or self.streams_logprobs)
+            and request.model not in self._no_stream
+        )
+
+    async def _send_streamed(
+        self, url: str, body: Any, pulse: Pulse
+    ) -> tuple[httpx.Response, dict[str, Any] | None, float]:
+        """POST and read a streamed answer, beating `pulse` on every line that arrives.
+
+        (the response, the assembled body or None when the server did not stream: an
+        error status, or a server that ignores `stream` and answers in one body; its
+        latency). A stream cut short raises a retryable ProviderError.
+        """
+        assert self.stream_format is not None
+        logger.debug("POST %s (streamed) headers=%s", url, self._headers_for_log())
+        started = time.monotonic()
+        try:
+            async with self._client.stream(
+                "POST", url, headers=self._headers(), json=body
+            ) as response:
+                pulse.beat()  # the status line and headers arrived
+                kind = response.headers.get("content-type", "")
+                if response.status_code >= 400 or "event-stream" not in kind:
+                    await response.aread()
+                    return response, None, time.monotonic() - started
+                pulse.streamed = True
+                reader = READERS[self.stream_format](self.name, self._api_key)
+                async for line in response.aiter_lines():
+                    pulse.beat()
+                    reader.feed_line(line)
+                    if reader.done:
+                        break
+                data = reader.close()
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise transport_error(exc, self.name, url) from exc
+        return response, data, time.monotonic() - started
+
     async def chat(self, request: ChatRequest) -> ChatResponse:
-        url = self._chat_url(request)
         plan = self.plan(request)
         key = self.key(request.model)
-        for _ in range(len(FEATURES) + 1):
+        pulse = PULSE.get()
+        for _ in range(len(FEATURES) + 2):
+            plan.stream = pulse is not None and self.streams(request, plan)
             body = self.build_body(request, plan)
-            response, latency = await self._send("POST", url, body=body)
+            streamed: dict[str, Any] | None = None
+            if plan.stream:
+                assert pulse is not None
+                url = self._stream_url(request)
+                response, streamed, latency = await self._send_streamed(url, body, pulse)
+            else:
+                url = self._chat_url(request)
+                response, latency = await self._send("POST", url, body=body)
             if response.status_code >= 400:
                 info = self._error_info(response)
+                if plan.stream and info.status in (400, 404, 422) and _about_streaming(info):
+                    # A server (an older Azure API version, a small local server) that
+                    # will not stream, or not with usage: nothing was made; ask again.
+                    logger.info("%s refuses streaming; asking without it", request.model)
+                    self._no_stream.add(request.model)
+                    continue
                 feature = None
                 if response.status_code in (400, 404, 422):
                     feature = self.refused_feature(info, plan)
@@ -224,8 +308,25 @@ class WireProvider:
                 self._caps.set(key, feature, False)
                 plan.drop(feature)
                 continue
-            answer = self._parse(response.content, latency)
-            return self._finish(request, plan, answer)
+            learn = True
+            if streamed is None:
+                answer = self._parse(response.content, latency)
+            else:
+                answer = self._parse(json.dumps(streamed).encode(), latency)
+                if plan.logprobs and not answer.logprobs:
+                    # Said nothing about the model (a server may drop them from streams
+                    # only): not remembered as lacking them; asked plainly from now on.
+                    learn = False
+                    self._no_stream.add(request.model)
+                if not _has_usage(streamed):
+                    # Token counts are the audit's cost: never guessed. This model is
+                    # asked without streaming from now on, where they come whole.
+                    self._no_stream.add(request.model)
+                    plan.notes.append(
+                        f"{self.name} streamed this answer without its token counts (they "
+                        "show as 0); later requests to this model are not streamed."
+                    )
+            return self._finish(request, plan, answer, learn_logprobs=learn)
         raise ProviderError(
             ErrorKind.BAD_REQUEST, f"{self.name} kept rejecting the request's settings."
         )
@@ -236,14 +337,21 @@ class WireProvider:
             return None
         return rejected_feature(info.message, info.param, plan.sent())
 
-    def _finish(self, request: ChatRequest, plan: Plan, answer: ChatResponse) -> ChatResponse:
+    def _finish(
+        self,
+        request: ChatRequest,
+        plan: Plan,
+        answer: ChatResponse,
+        *,
+        learn_logprobs: bool = True,
+    ) -> ChatResponse:
         key = self.key(request.model)
         notes = list(plan.notes)
         logprobs = answer.logprobs
         if plan.logprobs:
             got = bool(logprobs)
             # An empty answer has no tokens to score: it proves nothing either way.
-            if got or answer.text.strip():
+            if learn_logprobs and (got or answer.text.strip()):
                 self._caps.set(key, LOGPROBS, got)
             if not got:
                 plan.drop(LOGPROBS)

@@ -1,5 +1,12 @@
 """How long this model takes to answer, learnt as the run goes: when is a request stalled?
 
+The bound is on *silence*: the time since anything of the answer arrived
+(runner.py `_race`, providers/streaming.py). A streamed answer shows signs of
+life with every piece, so what is learnt is its longest wait (the first piece,
+or a gap between two); an unstreamed answer is silent until it arrives whole, so
+its whole time is learnt. A slow reasoning model that is still writing is then
+never cut, and a dead connection is found within the bound of its silence.
+
 A fixed timeout is wrong both ways: 120 s is forty times what a fast chat model
 needs (a stalled request then holds its place, and the run's tail, for minutes),
 and too short for a reasoning model that thinks for three minutes. So the runner
@@ -68,16 +75,24 @@ class LatencyModel:
         self._seen: dict[tuple[str, int], deque[float]] = {}
         self._all: deque[float] = deque(maxlen=WINDOW)
 
-    def observe(self, kind: str, tokens: int, seconds: float) -> None:
-        """An answer of this kind and size took `seconds` (from send to answer)."""
+    def observe(
+        self, kind: str, tokens: int, seconds: float, *, silence: float | None = None
+    ) -> None:
+        """An answer of this kind and size took `seconds` (from send to answer); its
+        longest `silence` (a streamed answer: the wait for its first piece or between
+        two pieces; None: unstreamed, silent until it arrived whole) is what the stall
+        bound is learnt from. The answer times feed `typical_s`, `p99_all`, `mean_s`."""
         key = (kind, size_class(tokens))
-        self._seen.setdefault(key, deque(maxlen=WINDOW)).append(seconds)
+        self._seen.setdefault(key, deque(maxlen=WINDOW)).append(
+            seconds if silence is None else silence
+        )
         self._all.append(seconds)
 
     def samples(self, kind: str, tokens: int) -> int:
         return len(self._seen.get((kind, size_class(tokens)), ()))
 
     def p99(self, kind: str, tokens: int) -> float | None:
+        """The class's 99th percentile of the longest silence (see `observe`)."""
         seen = self._seen.get((kind, size_class(tokens)))
         if not seen or len(seen) < self.min_samples:
             return None

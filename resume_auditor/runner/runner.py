@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import logging
 import math
@@ -50,6 +51,7 @@ from resume_auditor.providers.base import (
     ProviderError,
 )
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
+from resume_auditor.providers.streaming import PULSE, Pulse
 from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.answering import (
     Parser,
@@ -919,7 +921,9 @@ class Runner:
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             number = self.window.on_send()
             try:
-                response, took = await self._race(recorder, provider, request, req, tokens, race)
+                response, took, silence = await self._race(
+                    recorder, provider, request, req, tokens, race
+                )
             except ProviderError as exc:
                 error = exc
             except BaseException:  # cancelled (the run stops): it is no longer out
@@ -934,7 +938,7 @@ class Runner:
                 out = self.window.at_provider  # it included: was the window full?
                 self.window.on_return()
                 self.window.on_answer(out)
-                self.latency.observe(req.kind, tokens, took)
+                self.latency.observe(req.kind, tokens, took, silence=silence)
                 self._update_floor(tokens)
                 answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
@@ -983,9 +987,17 @@ class Runner:
         req: PendingRequest,
         tokens: int,
         race: _Race,
-    ) -> tuple[ChatResponse, float]:
+    ) -> tuple[ChatResponse, float, float]:
         """Send; past the stall bound, send once more *without dropping the first*; the
-        first answer wins and the other send is let go. (the answer, its own latency)
+        first answer wins and the other send is let go. (the answer, its own latency,
+        its longest silence)
+
+        The bound applies to silence: the time since anything of the answer arrived.
+        A streamed answer beats its `Pulse` with every piece, so a slow reasoning
+        model that is still writing is never cut, and a connection that died (no
+        first byte, or nothing more mid-answer) is found within the bound. An
+        unstreamed send is silent until its whole answer arrives: its bound is on
+        the total time, as before.
 
         Dropping a stalled send does not stop a hosted provider from finishing and
         billing it, so abandoning it and sending again pays twice whenever it was only
@@ -995,10 +1007,19 @@ class Runner:
         out the learnt bound and fails as a timeout (a retry). The bundled model is
         never hedged: a second copy would only take turns with the first.
         """
-        started: dict[asyncio.Future[ChatResponse], float] = {}
+        started: dict[asyncio.Future[ChatResponse], Pulse] = {}
 
         def send() -> None:
-            started[asyncio.ensure_future(provider.chat(request))] = time.monotonic()
+            # Each send watches its own signs of life: a provider that streams beats the
+            # pulse on every piece, so the bound applies to silence, not to total time.
+            pulse = Pulse()
+            context = contextvars.copy_context()
+            context.run(PULSE.set, pulse)
+            task = asyncio.get_running_loop().create_task(provider.chat(request), context=context)
+            started[task] = pulse
+
+        def last_heard() -> float:
+            return max(started[t].last for t in pending)
 
         send()
         pending = set(started)
@@ -1011,15 +1032,19 @@ class Runner:
         try:
             while pending:
                 bound = self.latency.bound(req.kind, tokens, race.stalls)
+                wait = max(0.0, last_heard() + bound - time.monotonic())
                 done, pending = await asyncio.wait(
-                    pending, timeout=bound, return_when=asyncio.FIRST_COMPLETED
+                    pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED
                 )
                 newest = list(started)[-1]
                 for task in done:
                     exc = task.exception()
                     if exc is None:
                         answered = True
-                        return task.result(), time.monotonic() - started[task]
+                        pulse = started[task]
+                        now = time.monotonic()
+                        silence = max(pulse.longest_silence, now - pulse.last)
+                        return task.result(), now - pulse.started, silence
                     if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
                         self._unseen_send(recorder.store, req.id)  # a copy is still out
                     error = exc
@@ -1030,6 +1055,8 @@ class Runner:
                     break
                 if done:
                     continue  # a stalled send failed while a newer copy is on its way
+                if time.monotonic() - last_heard() < bound:
+                    continue  # pieces of a streamed answer still arrive: live, however slow
                 race.stalls += 1
                 self.counters.stalls += 1
                 worst = self._worst(req.body)
@@ -1069,11 +1096,11 @@ class Runner:
     def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
         p99 = self.latency.p99(req.kind, tokens)
         if p99 is None or bound >= self._timeout_s:
-            return f"No answer within {bound:.0f} s (the timeout); trying again."
+            return f"Nothing of the answer arrived for {bound:.0f} s (the timeout); trying again."
         return (
-            f"No answer after {bound:.0f} s, far past this model's usual time for such "
-            f"requests (99% within {p99:.1f} s): treated as stalled and sent again; the "
-            "provider may bill the first one too."
+            f"Nothing of the answer arrived for {bound:.0f} s, far past this model's usual "
+            f"wait for such requests (99% within {p99:.1f} s): treated as stalled and sent "
+            "again; the provider may bill the first one too."
         )
 
     def _unseen_send(self, store: ResultFile, request_id: int) -> None:

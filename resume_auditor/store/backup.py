@@ -76,7 +76,10 @@ def make_backup(path: str | Path) -> Path | None:
     _remove_with_sidecars(partial)
     started = time.time_ns()
     try:
-        source = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0)
+        # Read-write, which the writer lock allows: when the audit was just closed (the
+        # app quitting), this is the last connection, and SQLite removes the -wal/-shm
+        # as it closes; a read-only one would make them again and leave them behind.
+        source = sqlite3.connect(path, timeout=10.0)
         try:
             problem = check_integrity(source)
             if problem:

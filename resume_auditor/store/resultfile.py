@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,8 @@ from resume_auditor.store.packing import now_iso, pack, unpack
 from resume_auditor.store.qualtexts import QualTextTables
 from resume_auditor.store.requests import RequestSpec, RequestTables
 from resume_auditor.store.schema import MIGRATIONS, REBUILDS, SCHEMA_VERSION
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "APP_FILE_ID",
@@ -148,6 +151,8 @@ class ResultFile(RequestTables, QualTextTables):
             raise ResultFileError(f"There is no result file at {self.path}.")
         if not readonly:
             self._lock = writelock.hold(self.path)  # raises AuditInUse, naming the holder
+        # the -wal/-shm a read-only open creates, which it alone may tidy away
+        self._made_sidecars = readonly and not any(p.exists() for p in self._sidecars())
         try:
             if readonly:
                 self._db = self._open_readonly()
@@ -258,6 +263,37 @@ class ResultFile(RequestTables, QualTextTables):
             self._db.close()
         finally:
             self._release_lock()
+        if self._made_sidecars:
+            self._tidy_sidecars()
+
+    def _sidecars(self) -> list[Path]:
+        return [Path(f"{self.path}-wal"), Path(f"{self.path}-shm")]
+
+    def _tidy_sidecars(self) -> None:
+        """Remove the empty -wal/-shm that opening a WAL file read-only leaves beside it.
+
+        SQLite creates them for any reader and only a read-write connection, the last
+        one to close, deletes them. So when nobody writes the audit (no lock held, in
+        this process or another), a read-write connection is opened and closed under
+        the writer lock; with a writer or another reader still there, SQLite itself
+        keeps them, and the writer tidies them as it closes.
+        """
+        if writelock.holds(self.path) or not any(p.exists() for p in self._sidecars()):
+            return
+        try:
+            lock = writelock.hold(self.path)
+        except AuditInUse:
+            return
+        try:
+            db = sqlite3.connect(self.path, timeout=0.0, isolation_level=None)
+            try:
+                db.execute("PRAGMA user_version").fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error as exc:  # busy, a read-only folder: leave them
+            logger.debug("could not tidy -wal/-shm beside %s: %s", self.path, exc)
+        finally:
+            lock.release()
 
     def _release_lock(self) -> None:
         if self._lock is not None:

@@ -8,6 +8,7 @@ One server speaks three wire formats, chosen by the request path:
     POST /openai/deployments/{d}/chat/completions Azure OpenAI (dated API)
     POST /v1/messages                            Anthropic Messages
     POST /v1beta/models/{m}:generateContent      Google Gemini
+    POST /v1beta/models/{m}:streamGenerateContent?alt=sse   Gemini, streamed
     GET  .../models                              the model list, in each vendor's shape
 
 with scripted answers (a `policy` sees every request in one neutral shape: model,
@@ -15,9 +16,13 @@ messages, max_tokens) and injectable faults, each rendered the way that vendor
 renders it: rate limits with the vendor's retry hint, out-of-quota, overload
 (529 for Anthropic, 503 otherwise), unknown model, context too long, refusals,
 content filters, slow answers, hangs, malformed or truncated bodies and dropped
-connections. A configurable rate limit in requests/min and tokens/min answers
-429 the vendor's way once exceeded. Tests, benchmarks and the screenshot script
-point the app at it instead of a paid API.
+connections. A request that asks to stream (`"stream": true`, Gemini's
+streamGenerateContent) is answered in that vendor's server-sent events, in
+pieces after its latency (the time to the first token), and the stream faults
+act on it mid-answer (`stall_mid`, `drop_mid`, `trickle`). A configurable rate
+limit in requests/min and tokens/min answers 429 the vendor's way once exceeded.
+Tests, benchmarks and the screenshot script point the app at it instead of a paid
+API.
 
     with Simulator(policy=longer_resume_policy) as sim:
         provider = OpenAICompatProvider(sim.base_url)
@@ -74,6 +79,12 @@ class Fault:
                   nothing for `delay_s`, then hang up (a connection dead mid-answer)
       drop        close the connection without an answer
       truncate    send half of a normal answer, then close
+      stall_mid   (streamed) send the first pieces, then nothing for `delay_s`, then hang
+                  up; the answer is billed. Unstreamed: like stall.
+      drop_mid    (streamed) send the first pieces, then close the connection abruptly;
+                  the answer is billed. Unstreamed: half the body, then close.
+      trickle     a live but slow answer: (streamed) each piece `delay_s` after the last;
+                  unstreamed, the whole answer after that many times `delay_s`
       malformed   a 200 whose body is not JSON
       echo        a normal 200 answer that also echoes the API key, encoded as `body`
                   names (see `echo_key`): a proxy or gateway that reflects the request
@@ -267,9 +278,102 @@ def error_body(vendor: str, status: int, message: str, code: str = "", etype: st
     return json.dumps({"error": err}).encode()
 
 
+STREAM_PIECES = 4  # pieces of text a streamed answer comes in
+
+
+def _pieces(text: str, n: int = STREAM_PIECES) -> list[str]:
+    """`text` in up to n consecutive pieces (the first may be empty for an empty answer)."""
+    size = max(1, math.ceil(len(text) / n))
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def _sse(data: dict[str, Any] | str, event: str | None = None) -> bytes:
+    payload = data if isinstance(data, str) else json.dumps(data)
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {payload}\n\n".encode()
+
+
+def stream_frames(vendor: str, data: dict[str, Any], *, include_usage: bool) -> list[bytes]:
+    """The server-sent events in which `vendor` streams the answer `data` (its unstreamed
+    body), one frame per write."""
+    if vendor == "anthropic":
+        text = "".join(b.get("text", "") for b in data["content"])
+        usage = dict(data["usage"])
+        start = {**data, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+        frames = [
+            _sse({"type": "message_start", "message": start}, "message_start"),
+            _sse(
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "text", "text": ""},
+                },
+                "content_block_start",
+            ),
+            _sse({"type": "ping"}, "ping"),
+        ]
+        for piece in _pieces(text):
+            delta = {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": piece},
+            }
+            frames.append(_sse(delta, "content_block_delta"))
+        frames.append(_sse({"type": "content_block_stop", "index": 0}, "content_block_stop"))
+        end = {
+            "type": "message_delta",
+            "delta": {"stop_reason": data["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": usage["output_tokens"]},
+        }
+        frames.append(_sse(end, "message_delta"))
+        frames.append(_sse({"type": "message_stop"}, "message_stop"))
+        return frames
+    if vendor == "gemini":
+        cand = data["candidates"][0]
+        parts = cand["content"]["parts"]
+        thoughts = [p for p in parts if p.get("thought")]
+        text = "".join(p["text"] for p in parts if not p.get("thought"))
+        head = {k: v for k, v in data.items() if k not in ("candidates", "usageMetadata")}
+        pieces = _pieces(text)
+        frames = []
+        for i, piece in enumerate(pieces):
+            piece_parts = [*thoughts, {"text": piece}] if i == 0 else [{"text": piece}]
+            chunk: dict[str, Any] = {
+                **head,
+                "candidates": [{"content": {"role": "model", "parts": piece_parts}, "index": 0}],
+            }
+            if i == len(pieces) - 1:
+                chunk["candidates"][0]["finishReason"] = cand["finishReason"]
+                chunk["usageMetadata"] = data["usageMetadata"]
+            frames.append(_sse(chunk))
+        return frames
+    # OpenAI chat completions (OpenAI, Azure, OpenRouter, OpenAI-compatible servers)
+    choice = data["choices"][0]
+    head = {k: v for k, v in data.items() if k not in ("choices", "usage", "object")}
+    head["object"] = "chat.completion.chunk"
+    frames = [b": OPENROUTER PROCESSING\n\n"] if vendor == "openrouter" else []
+    first = {"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}
+    frames.append(_sse({**head, "choices": [first]}))
+    pieces = _pieces(str(choice["message"].get("content") or ""))
+    tokens = (choice.get("logprobs") or {}).get("content")
+    for i, piece in enumerate(pieces):
+        part: dict[str, Any] = {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+        if tokens is not None:  # each chunk carries its share of the tokens
+            share = math.ceil(len(tokens) / len(pieces))
+            part["logprobs"] = {"content": tokens[i * share : (i + 1) * share]}
+        frames.append(_sse({**head, "choices": [part]}))
+    last = {"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}
+    frames.append(_sse({**head, "choices": [last]}))
+    if include_usage or vendor == "openrouter":  # OpenRouter always sends it
+        frames.append(_sse({**head, "choices": [], "usage": data["usage"]}))
+    frames.append(_sse("[DONE]"))
+    return frames
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    _body: dict[str, Any] | None = None
 
     def log_message(self, *args: object) -> None:  # quiet
         pass
@@ -293,7 +397,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self) -> tuple[str, str, str] | None:
         """(vendor, what, model) for this path; what is chat | models."""
         path = urlsplit(self.path).path.rstrip("/")
-        m = re.search(r"/v1beta/models/([^:/]+):generateContent$", path)
+        m = re.search(r"/v1beta/models/([^:/]+):(?:stream)?[gG]enerateContent$", path)
         if m:
             return "gemini", "chat", m.group(1)
         if path.endswith("/v1beta/models"):
@@ -440,6 +544,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._send(400, error_body(vendor, 400, "body is not JSON"))
             return
+        self._body = body if isinstance(body, dict) else None
         with sim.lock:
             sim.in_flight += 1
         try:
@@ -489,6 +594,14 @@ class _Handler(BaseHTTPRequestHandler):
         text = sim.policy(request)
         if fault is not None and fault.kind == "echo":
             text += " (request seen with " + echo_key(sim.api_key or "", fault.body or "") + ")"
+        if self._streamed(vendor, body):
+            self._stream(vendor, request, body, text, fault)
+            return
+        if fault is not None and fault.kind == "trickle":
+            sim.stopping.wait(fault.delay_s * STREAM_PIECES)
+        if fault is not None and fault.kind == "drop_mid":
+            fault = Fault(kind="truncate")
+            sim.count_paid(request)
         payload = self._answer(vendor, request, text)
         if fault is not None and fault.kind == "malformed":
             self._send(200, b'{"choices": [oops')
@@ -520,12 +633,16 @@ class _Handler(BaseHTTPRequestHandler):
         """Act out `fault`; True if the request is finished."""
         sim = self.server.sim
         kind = fault.kind
+        if kind == "stall_mid" and not self._streamed(vendor, self._body or {}):
+            kind = "stall"
         if kind in ("hang", "stall"):
             if kind == "stall":
                 sim.count_paid(request)
             sim.stopping.wait(fault.delay_s or 30.0)
             self._drop()
             return True
+        if kind in ("stall_mid", "drop_mid", "trickle"):
+            return False  # acted out while answering (`delay_s` is theirs, not a wait before)
         if fault.delay_s:
             sim.stopping.wait(fault.delay_s)
         if kind in ("slow", "malformed", "truncate", "echo"):
@@ -720,7 +837,73 @@ class _Handler(BaseHTTPRequestHandler):
         msg = "Rate limit reached for requests."
         return 429, error_body(vendor, 429, msg, "rate_limit_exceeded", "requests"), headers
 
+    # -- streamed answers ------------------------------------------------------------------
+
+    def _streamed(self, vendor: str, body: dict[str, Any]) -> bool:
+        if vendor == "gemini":
+            return ":streamGenerateContent" in urlsplit(self.path).path
+        return bool(body.get("stream"))
+
+    def _stream(
+        self,
+        vendor: str,
+        request: dict[str, Any],
+        body: dict[str, Any],
+        text: str,
+        fault: Fault | None,
+    ) -> None:
+        """Answer in the vendor's server-sent events, acting out a stream fault if any.
+
+        The latency already waited stands for the time to the first token; the pieces
+        then follow at once (or `delay_s` apart for `trickle`).
+        """
+        sim = self.server.sim
+        data = self._answer_data(vendor, request, text)
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+        frames = stream_frames(vendor, data, include_usage=include_usage)
+        kind = fault.kind if fault is not None else ""
+        if kind == "malformed":  # a piece that is not JSON, then the end (as unstreamed:
+            frames = [frames[0], b'data: {"choices": [oops\n\n']  # not counted answered)
+        if kind == "truncate":  # half the answer, then the connection closes
+            kind = "drop_mid"
+        cut = max(1, len(frames) // 2)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        for k, v in sim.limit_headers(vendor).items():
+            self.send_header(k, v)
+        self.end_headers()
+        try:
+            for i, frame in enumerate(frames):
+                if i == cut and kind in ("stall_mid", "drop_mid"):
+                    sim.count_paid(request)  # made (and billed); it never arrives whole
+                    if kind == "stall_mid":
+                        sim.stopping.wait(fault.delay_s if fault and fault.delay_s else 30.0)
+                    self._drop()
+                    return
+                if i and kind == "trickle" and fault is not None:
+                    sim.stopping.wait(fault.delay_s)
+                self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            if kind == "malformed":
+                return
+        except OSError:  # the client hung up mid-answer: made and billed all the same
+            with sim.lock:
+                sim.abandoned += 1
+            sim.count_paid(request)
+            self.close_connection = True
+            return
+        with sim.lock:
+            sim.answered += 1
+        sim.count_paid(request)
+
     def _answer(self, vendor: str, request: dict[str, Any], text: str) -> bytes:
+        return json.dumps(self._answer_data(vendor, request, text)).encode()
+
+    def _answer_data(self, vendor: str, request: dict[str, Any], text: str) -> dict[str, Any]:
         sim = self.server.sim
         with sim.lock:
             n = sim.received
@@ -812,11 +995,14 @@ class _Handler(BaseHTTPRequestHandler):
             if vendor == "openrouter":
                 data["provider"] = "SimUpstream"
                 usage["cost"] = 0.0
-        return json.dumps(data).encode()
+        return data
 
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # The listen backlog: socketserver's default of 5 resets connections when hundreds
+    # of requests arrive at once (3,000/min), which no hosted API does.
+    request_queue_size = 4096
     sim: Simulator
 
     def handle_error(self, request: Any, client_address: Any) -> None:
