@@ -294,3 +294,21 @@ def test_the_stall_bound_is_on_silence_so_a_live_stream_is_never_cut(
         assert status.stalls == 0 and status.maybe_paid_twice == 1 and twice == 1
     else:  # silent before the first piece or mid-answer: a copy after 0.6 s of silence
         assert status.stalls == 1 and status.maybe_paid_twice == 1 and twice == 1
+
+
+def test_a_request_that_stalls_before_the_bound_is_learnt_is_judged_by_the_learnt_bound(
+    tmp_path: Path,
+) -> None:
+    """The first request of a run stalls: it was sent under the 60 s first timeout, but
+    once the others have taught the runner that answers take a moment, it is treated as
+    stalled by that bound and sent once more, instead of holding its place for 60 s (a
+    30 s stall answers within the timeout, so without this there is no stall at all)."""
+    n = 30
+    with Simulator(policy=kind_policy) as sim:
+        out, run_id = _audit(tmp_path, sim, n)
+        runner = make_runner(out, run_id, concurrency=4, use_cache=False, timeout_s=60.0)
+        runner.latency = LatencyModel(60.0, floor_s=0.5, min_samples=10)
+        sim.inject(Fault(kind="stall", delay_s=30.0))  # the very first request
+        status = runner.run()
+    assert status.state is RunState.FINISHED and status.done == n
+    assert status.stalls == 1 and status.maybe_paid_twice == 1

@@ -20,7 +20,10 @@ stalled once it is far past what that class has shown:
     bound = min(MOST_S, max(FLOOR_S, FACTOR x p99))           after
 
 and each further wait of the same request gets twice the bound (up to MOST_S), so
-a live answer that is only slow still gets through. p99 is of the last WINDOW
+a live answer that is only slow still gets through. A request sent before its
+class was learnt is held to the bound learnt meanwhile (runner.py looks again
+every RELEARN_S), so a stall early in a run does not hold its place for the whole
+first timeout. p99 is of the last WINDOW
 answers of the class, so the bound follows a provider that slows down. With the
 simulator's 0.3-3 s answers the bound is about 9 s instead of 120 s; a reasoning
 model whose answers take 60-150 s gets 450 s instead of failing every answer

@@ -89,6 +89,9 @@ NOTE_S = 3.0  # how long a passing event (a 429, a retry) stays on the status li
 # the model's answer time need (Little's law: rate x time per answer): the pace keeps the
 # run under the limit, so a 429 need not cut the window below what the limit allows.
 LITTLE_MARGIN = 1.25
+# While a request's class has no learnt stall bound yet, how often its wait looks
+# again at the bound learnt meanwhile (_race).
+RELEARN_S = 1.0
 # Copies of one stalled request sent while its first send may still answer (_race).
 MAX_HEDGES = 2
 
@@ -1033,6 +1036,11 @@ class Runner:
             while pending:
                 bound = self.latency.bound(req.kind, tokens, race.stalls)
                 wait = max(0.0, last_heard() + bound - time.monotonic())
+                if self.latency.p99(req.kind, tokens) is None:
+                    # Not learnt yet: the bound is the long first timeout. Look again
+                    # soon, so a request that stalled early in the run is judged by the
+                    # bound learnt meanwhile, not held to the timeout it was sent under.
+                    wait = min(wait, RELEARN_S)
                 done, pending = await asyncio.wait(
                     pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED
                 )
