@@ -144,7 +144,7 @@ class DesignSettings(QTabWidget):
             (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
             (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
             (self._d4_tab(), "Scores and rankings", "Design D4: FAIRE, Wen et al."),
-            (self._common_tab(), "Repeatability && privacy", ""),
+            (self._common_tab(), "Repeatability, privacy && hidden text", ""),
         )
         for tab, title, paper in tabs:
             index = self.addTab(tab, title)
