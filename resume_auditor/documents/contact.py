@@ -512,10 +512,10 @@ def find_personal_details(text: str) -> list[Span]:
 # A birth label set off by one space only ("DOB 04/11/1996", "Born 12 March 1994"): the
 # label alone is prose as often as not, so the value counts only when a date parser
 # reads a date there.
-_BIRTH_SPACED = re.compile(
+BIRTH_SPACED = re.compile(
     r"(?i)(?<![\w'\u2019])(?:(?P<strong>date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date)|birthday|"
-    r"born(?:\s+on)?)[ \t]+(?=\d|[^\W\d_]+\.?[ \t]+\d)"
-)
+    r"born(?:\s+on)?)(?:[ \t]+|[ \t]*\n[ \t]*)(?=\d|[^\W\d_]+\.?[ \t]+\d)"
+)  # the label may end a line a narrow column broke ("Born" / "1991-11-30 Gender : ...")
 _DATE_WORDS = re.compile(r"[^\s,|\u2022\u00b7;]+")
 
 
@@ -534,7 +534,7 @@ def _spaced_birth_dates(text: str) -> list[Span]:
     from dateutil import parser as dates
 
     out: list[Span] = []
-    for m in _BIRTH_SPACED.finditer(text):
+    for m in BIRTH_SPACED.finditer(text):
         line_end = text.find("\n", m.end())
         line_end = len(text) if line_end < 0 else line_end
         following = PERSONAL_LABEL.search(text, m.end(), line_end)  # "... Nationality : X"

@@ -269,13 +269,26 @@ def _bullet(style: str, n: int) -> str:
     return f"{n}." if style == "1." else style
 
 
+BIRTH_LABELS = ("Date of Birth", "DOB ", "Born ", "D.O.B.", "Date of birth ")
+
+
+def _field(label: str, value: str, wide: bool = False) -> str:
+    """ "Label: value" ("Label : value" in a one-line block), or "Label value" for a
+    label that ends in a space."""
+    if label.endswith(" "):
+        return f"{label}{value}"
+    return f"{label}{' : ' if wide else ': '}{value}"
+
+
 def _personal_fields(p: Person, shape: ResumeShape) -> list[tuple[str, str]]:
     fields = []
     if shape.name == "label":
         fields.append(("Name", p.name))
     if shape.personal != "none":
         fields += [
-            ("Date of Birth", p.birth),
+            # the label as resumes write it: a trailing space sets the date off by one
+            # space only ("DOB 04/11/1996", "Born 12 March 1994")
+            (BIRTH_LABELS[shape.person % len(BIRTH_LABELS)], p.birth),
             ("Gender", p.gender),
             ("Nationality", p.nationality),
             ("Marital Status", p.marital),
@@ -320,8 +333,8 @@ def _personal_lines(p: Person, shape: ResumeShape, markdown: bool) -> list[str]:
         return []
     head = _heading("Personal Information", shape.heading, markdown)
     if shape.personal == "one_line" or (shape.personal == "none" and shape.name == "label"):
-        return [head, " ".join(f"{k} : {v}" for k, v in fields), ""]
-    return [head, *(f"{k}: {v}" for k, v in fields), ""]
+        return [head, " ".join(_field(k, v, wide=True) for k, v in fields), ""]
+    return [head, *(_field(k, v) for k, v in fields), ""]
 
 
 def resume_text(shape: ResumeShape) -> tuple[str, ResumeTruth]:
@@ -414,9 +427,10 @@ def resume_html(shape: ResumeShape) -> tuple[str, ResumeTruth]:
     if fields:
         personal = _html_heading("Personal Information", h)
         if shape.personal == "lines":
-            personal += "".join(f"<p>{escape(k)}: {escape(v)}</p>" for k, v in fields)
+            personal += "".join(f"<p>{escape(_field(k, v))}</p>" for k, v in fields)
         else:
-            personal += "<p>" + " ".join(f"{escape(k)} : {escape(v)}" for k, v in fields) + "</p>"
+            line = " ".join(_field(k, v, wide=True) for k, v in fields)
+            personal += f"<p>{escape(line)}</p>"
     body = _html_heading("Summary", h)
     body += "<p>Operations analyst with six years of experience in logistics and retail.</p>"
     body += _html_heading("Experience", h)
