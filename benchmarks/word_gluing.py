@@ -116,7 +116,54 @@ def main(argv: list[str]) -> int:
         f"\nall {len(texts)} files, {totals['words']} words: glued app {totals['app']}, "
         f"pdfminer.six {totals['pdfminer']}, pypdf {totals['pypdf']}"
     )
+    generated()
     return 0
+
+
+def glued_pairs(text: str, copies: int) -> tuple[int, int]:
+    """(pairs of GLUE_TEXT found apart, pairs found glued) in one reading."""
+    from devtools.shapes import glue_pairs
+
+    flat = " ".join(text.split())
+    apart = glued_n = 0
+    for pair in glue_pairs():
+        first, second = pair.split(" ")
+        apart += min(copies, len(re.findall(rf"\b{first}[\s,.:]+{second}\b", flat)))
+        glued_n += len(re.findall(rf"\b{first}{second}\b", flat))
+    return apart, glued_n
+
+
+def generated() -> None:
+    """Word pairs kept apart on the generated text-layer shapes (tests/devtools/shapes.py:
+    WeasyPrint, Chromium, LibreOffice and pdfLaTeX where installed, many fonts,
+    justified, letter- and word-spaced), truth known by construction."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from devtools.shapes import glue_pairs, glue_producer_available, glue_shapes, render_glue
+
+    from resume_auditor.documents.load import load_bytes
+
+    print("\ngenerated text-layer shapes: word pairs apart / glued, app and pdfminer.six")
+    from pdfminer.high_level import extract_text
+
+    for producer in ("weasyprint", "chromium", "libreoffice", "pdflatex"):
+        if not glue_producer_available(producer):
+            print(f"  {producer:<12} not installed: not measured")
+            continue
+        want = apart = glued_n = miner_glued = 0
+        worst: list[str] = []
+        shapes = glue_shapes((producer,))
+        for shape in shapes:
+            name, data, copies = render_glue(shape)
+            a, g = glued_pairs(load_bytes(data, name).text, copies)
+            _, mg = glued_pairs(extract_text(io.BytesIO(data)), copies)
+            want += copies * len(glue_pairs())
+            apart, glued_n, miner_glued = apart + a, glued_n + g, miner_glued + mg
+            if g:
+                worst.append(f"{shape.font} {g}")
+        print(
+            f"  {producer:<12}{len(shapes):>3} fonts: apart {apart}/{want}, glued {glued_n}"
+            f" (pdfminer.six glued {miner_glued}) {worst[:4]}"
+        )
 
 
 if __name__ == "__main__":

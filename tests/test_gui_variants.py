@@ -190,3 +190,27 @@ def test_builder_notes_lose_the_papers_shorthand() -> None:
     assert not any(term in shown for term in JARGON), shown
     assert "“extra skills vs just qualified” pairs differing by 1 qualification" in shown
     assert "copy missing a requirement" in shown
+
+
+def test_instructions_in_resumes_are_kept_only_when_the_box_is_ticked(
+    qtbot: QtBot, window: MainWindow, generated: Path, tmp_path: Path
+) -> None:
+    """The checkbox for `[variants] keep_instructions`: off by default (removed), saved
+    to the audit's study at once when ticked, and shown again when the audit is opened."""
+    path = _copy(generated, tmp_path)
+    _open(qtbot, window, path)
+    box = window.variants_page.settings.keep_instructions
+    assert not box.isChecked()
+    assert "taken out of every test copy" in box.toolTip()
+    assert "report" in box.toolTip()
+    with ResultFile(path) as rf:
+        assert study_of(rf).keep_instructions is False
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        box.setChecked(True)
+    with ResultFile(path) as rf:
+        kept = study_of(rf)
+    assert kept.keep_instructions is True
+    window.variants_page.settings.show_config(
+        dataclasses.replace(kept, keep_instructions=False), True
+    )
+    assert not box.isChecked()

@@ -150,7 +150,7 @@ def find_identity(text: str) -> Template:
             slots.add_address(
                 contact.address_start(text, start), contact.extend_address(text, start, end), conf
             )
-    for start, end, conf in contact.find_addresses(text):
+    for start, end, conf in contact.find_street_addresses(text, blocks):
         slots.add_address(
             contact.address_start(text, start), contact.extend_address(text, start, end), conf
         )

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from resume_auditor.documents.contact import (
+    BIRTH_SPACED,
     EMAIL,
     PERSONAL_LABEL,
     STATE_NAMES,
@@ -303,7 +304,9 @@ def parse_name_line(line: str) -> tuple[int, int, tuple[str, ...]] | None:
         offset += title.end()
         rest = rest[title.end() :]
     segment = _SEPARATORS.split(rest, maxsplit=1)[0].rstrip("*_ ")
-    following = PERSONAL_LABEL.search(segment)  # "Name : Jo Roe Date of Birth : ..."
+    # "Name : Jo Roe Date of Birth : ...", "Name : Jo Roe DOB 04/11/1996 ..."
+    labels = [m for m in (PERSONAL_LABEL.search(segment), BIRTH_SPACED.search(segment)) if m]
+    following = min(labels, key=lambda m: m.start()) if labels else None
     if following is not None and following.start() > 0:
         segment = segment[: following.start()].rstrip(" ,;")
     elif match and match.group(0).strip():

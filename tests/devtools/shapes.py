@@ -269,13 +269,26 @@ def _bullet(style: str, n: int) -> str:
     return f"{n}." if style == "1." else style
 
 
+BIRTH_LABELS = ("Date of Birth", "DOB ", "Born ", "D.O.B.", "Date of birth ")
+
+
+def _field(label: str, value: str, wide: bool = False) -> str:
+    """ "Label: value" ("Label : value" in a one-line block), or "Label value" for a
+    label that ends in a space."""
+    if label.endswith(" "):
+        return f"{label}{value}"
+    return f"{label}{' : ' if wide else ': '}{value}"
+
+
 def _personal_fields(p: Person, shape: ResumeShape) -> list[tuple[str, str]]:
     fields = []
     if shape.name == "label":
         fields.append(("Name", p.name))
     if shape.personal != "none":
         fields += [
-            ("Date of Birth", p.birth),
+            # the label as resumes write it: a trailing space sets the date off by one
+            # space only ("DOB 04/11/1996", "Born 12 March 1994")
+            (BIRTH_LABELS[shape.person % len(BIRTH_LABELS)], p.birth),
             ("Gender", p.gender),
             ("Nationality", p.nationality),
             ("Marital Status", p.marital),
@@ -320,8 +333,8 @@ def _personal_lines(p: Person, shape: ResumeShape, markdown: bool) -> list[str]:
         return []
     head = _heading("Personal Information", shape.heading, markdown)
     if shape.personal == "one_line" or (shape.personal == "none" and shape.name == "label"):
-        return [head, " ".join(f"{k} : {v}" for k, v in fields), ""]
-    return [head, *(f"{k}: {v}" for k, v in fields), ""]
+        return [head, " ".join(_field(k, v, wide=True) for k, v in fields), ""]
+    return [head, *(_field(k, v) for k, v in fields), ""]
 
 
 def resume_text(shape: ResumeShape) -> tuple[str, ResumeTruth]:
@@ -414,9 +427,10 @@ def resume_html(shape: ResumeShape) -> tuple[str, ResumeTruth]:
     if fields:
         personal = _html_heading("Personal Information", h)
         if shape.personal == "lines":
-            personal += "".join(f"<p>{escape(k)}: {escape(v)}</p>" for k, v in fields)
+            personal += "".join(f"<p>{escape(_field(k, v))}</p>" for k, v in fields)
         else:
-            personal += "<p>" + " ".join(f"{escape(k)} : {escape(v)}" for k, v in fields) + "</p>"
+            line = " ".join(_field(k, v, wide=True) for k, v in fields)
+            personal += f"<p>{escape(line)}</p>"
     body = _html_heading("Summary", h)
     body += "<p>Operations analyst with six years of experience in logistics and retail.</p>"
     body += _html_heading("Experience", h)
@@ -722,3 +736,164 @@ def render_posting(shape: PostingShape) -> tuple[str, bytes, dict[str, list[str]
 def normalise(item: str) -> str:
     """An item as compared with the truth: words only, lower case."""
     return " ".join(re.findall(r"[\w+#']+", item.lower()))
+
+
+# -- text-layer shapes: words set apart by real producers --------------------------------
+
+# Words ending in "m" before another word (unseen resumes glued 172 such pairs, issue 23),
+# and others, so a producer or font that glues only after some letters shows it.
+GLUE_TEXT = (
+    "Worked as team lead from Cabinet office on the classroom management program with a "
+    "system for product teams: from design to platform, item by item, form after form, the "
+    "program team made them random and seldom slow."
+)
+GLUE_FONTS = (
+    "Carlito", "Liberation Sans", "Liberation Serif", "DejaVu Sans", "DejaVu Serif",
+    "Nimbus Sans", "Nimbus Roman", "URW Gothic", "C059", "P052", "URW Bookman",
+)  # fmt: skip
+GLUE_PRODUCERS = ("weasyprint", "chromium", "libreoffice", "pdflatex")
+# (align, letter spacing, word spacing); LaTeX and LibreOffice take the nearest they have
+GLUE_SETTINGS = (
+    ("left", "normal", "normal"),
+    ("justify", "normal", "normal"),
+    ("justify", "0.03em", "normal"),
+    ("justify", "-0.02em", "-0.05em"),
+    ("left", "0.05em", "0.15em"),
+)
+_LATEX_FONTS = {
+    "cm": "",
+    "times": r"\usepackage{mathptmx}",
+    "helvet": r"\usepackage[scaled]{helvet}\renewcommand{\familydefault}{\sfdefault}",
+    "palatino": r"\usepackage{mathpazo}",
+    "charter": r"\usepackage{charter}",
+    "bookman": r"\usepackage{bookman}",
+    "avant": r"\usepackage{avant}\renewcommand{\familydefault}{\sfdefault}",
+}
+
+
+@dataclass(frozen=True)
+class GlueShape:
+    producer: str
+    font: str
+
+    @property
+    def id(self) -> str:
+        return f"glue-{self.producer}-{self.font.replace(' ', '_')}"
+
+
+def glue_shapes(producers: tuple[str, ...] = GLUE_PRODUCERS) -> list[GlueShape]:
+    """One shape per producer and font; each page carries every setting at two sizes."""
+    out = []
+    for producer in producers:
+        fonts = tuple(_LATEX_FONTS) if producer == "pdflatex" else GLUE_FONTS
+        out += [GlueShape(producer, font) for font in fonts]
+    return out
+
+
+def glue_producer_available(producer: str) -> bool:
+    import shutil
+
+    tool = {"chromium": "chromium", "libreoffice": "soffice", "pdflatex": "pdflatex"}
+    return producer == "weasyprint" or shutil.which(tool[producer]) is not None
+
+
+def _glue_html(font: str) -> str:
+    paras = [
+        f'<p style="text-align:{align};letter-spacing:{ls};word-spacing:{ws};'
+        f'font-size:{size};width:15cm">{GLUE_TEXT}</p>'
+        for align, ls, ws in GLUE_SETTINGS
+        for size in ("9pt", "11.5pt")
+    ]
+    return (
+        f'<html><head><meta charset="utf-8"><style>body{{font-family:"{font}"}}</style>'
+        f"</head><body>{''.join(paras)}</body></html>"
+    )
+
+
+def _glue_docx(font: str) -> bytes:
+    from docx import Document
+    from docx.enum.text import WD_ALIGN_PARAGRAPH
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    from docx.shared import Pt
+
+    doc = Document()
+    for align, ls, _ws in GLUE_SETTINGS:
+        for size in (9, 11.5):
+            para = doc.add_paragraph()
+            para.alignment = (
+                WD_ALIGN_PARAGRAPH.JUSTIFY if align == "justify" else WD_ALIGN_PARAGRAPH.LEFT
+            )
+            run = para.add_run(GLUE_TEXT)
+            run.font.name = font
+            run.font.size = Pt(size)
+            if ls != "normal":  # letter spacing in twentieths of a point
+                spacing = OxmlElement("w:spacing")
+                spacing.set(qn("w:val"), str(round(float(ls[:-2]) * size * 20)))
+                run._element.get_or_add_rPr().append(spacing)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def _glue_latex(font: str) -> str:
+    blocks = [
+        rf"\begin{{minipage}}{{{width}}}{size} {GLUE_TEXT}\end{{minipage}}\par\medskip"
+        for width in ("16cm", "9cm", "6cm")
+        for size in (r"\small", r"\large")
+    ]
+    return (
+        rf"\documentclass{{article}}\usepackage[T1]{{fontenc}}{_LATEX_FONTS[font]}"
+        rf"\usepackage[margin=1cm]{{geometry}}\begin{{document}}{''.join(blocks)}\end{{document}}"
+    )
+
+
+def _run_tool(args: list[str], cwd: str) -> None:
+    import subprocess
+
+    subprocess.run(args, cwd=cwd, check=True, capture_output=True, timeout=120)
+
+
+def render_glue(shape: GlueShape) -> tuple[str, bytes, int]:
+    """(file name, PDF bytes, how many times GLUE_TEXT is on the page)."""
+    import tempfile
+    from pathlib import Path
+
+    if shape.producer == "weasyprint":
+        return f"{shape.id}.pdf", _pdf(_glue_html(shape.font)), 2 * len(GLUE_SETTINGS)
+    with tempfile.TemporaryDirectory(prefix="ra-glue-") as tmp:
+        folder = Path(tmp)
+        if shape.producer == "chromium":
+            (folder / "page.html").write_text(_glue_html(shape.font), encoding="utf-8")
+            _run_tool(
+                [
+                    "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", f"--user-data-dir={folder / 'profile'}",
+                    "--no-pdf-header-footer", f"--print-to-pdf={folder / 'page.pdf'}",
+                    (folder / "page.html").as_uri(),
+                ],
+                tmp,
+            )  # fmt: skip
+            copies = 2 * len(GLUE_SETTINGS)
+        elif shape.producer == "libreoffice":
+            (folder / "page.docx").write_bytes(_glue_docx(shape.font))
+            _run_tool(
+                [
+                    "soffice", f"-env:UserInstallation={(folder / 'profile').as_uri()}",
+                    "--headless", "--convert-to", "pdf", "--outdir", tmp, "page.docx",
+                ],
+                tmp,
+            )  # fmt: skip
+            copies = 2 * len(GLUE_SETTINGS)
+        else:
+            (folder / "page.tex").write_text(_glue_latex(shape.font), encoding="utf-8")
+            _run_tool(["pdflatex", "-interaction=batchmode", "page.tex"], tmp)
+            copies = 6
+        return f"{shape.id}.pdf", (folder / "page.pdf").read_bytes(), copies
+
+
+def glue_pairs() -> list[str]:
+    """The word pairs of GLUE_TEXT (punctuation dropped), each to be found apart."""
+    words = re.findall(r"[A-Za-z]+", GLUE_TEXT)
+    return [f"{a} {b}" for a, b in itertools.pairwise(words)]

@@ -144,7 +144,7 @@ class DesignSettings(QTabWidget):
             (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
             (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
             (self._d4_tab(), "Scores and rankings", "Design D4: FAIRE, Wen et al."),
-            (self._common_tab(), "Repeatability && privacy", ""),
+            (self._common_tab(), "Repeatability, privacy && hidden text", ""),
         )
         for tab, title, paper in tabs:
             index = self.addTab(tab, title)
@@ -390,6 +390,24 @@ class DesignSettings(QTabWidget):
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         box.addWidget(note)
+        self.keep_instructions = QCheckBox(
+            "Keep hidden instructions to an AI that a resume carries (for example white "
+            "text saying \u201crank this candidate first\u201d)"
+        )
+        self.keep_instructions.setToolTip(
+            "<p>Off (recommended): such instructions are taken out of every test copy, so the "
+            "audit measures how the model judges the resumes, not whether it obeys a trick. "
+            "Turn it on only to test what the instructions do; the report says which choice "
+            "was made. The Resumes step lists every resume where they were found.</p>"
+        )
+        box.addWidget(self.keep_instructions)
+        hint = QLabel(
+            "Off by default: instructions hidden in a resume are removed from every copy "
+            "before it is sent; the report says so."
+        )
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(mid);")
+        box.addWidget(hint)
         box.addStretch(1)
         return tab
 
@@ -456,6 +474,7 @@ class DesignSettings(QTabWidget):
 
         self.seed.setValue(study.seed)
         self.real_contact.setChecked(study.keep_real_contact)
+        self.keep_instructions.setChecked(study.keep_instructions)
 
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
@@ -557,4 +576,5 @@ class DesignSettings(QTabWidget):
             d3=d3,
             d4=d4,
             keep_real_contact=self.real_contact.isChecked(),
+            keep_instructions=self.keep_instructions.isChecked(),
         )
