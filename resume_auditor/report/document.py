@@ -585,8 +585,9 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
         kinds = ", ".join(f"{k.replace('_', ' ')} ({n})" for k, n in facts.findings)
         injected = any(k == "prompt_injection" for k, _ in facts.findings)
         what = (
-            "Instructions to an AI were kept in every copy, as the study asked "
-            "(variants.keep_instructions); the rest went to the model as it was."
+            "Instructions to an AI were kept in every copy, as the study asked (Test cases "
+            "\u2192 \u201cKeep hidden instructions to an AI\u201d, or "
+            "variants.keep_instructions in a study file); the rest went to the model as it was."
             if facts.keep_instructions and injected
             else "Instructions to an AI were removed from every copy (the default); the rest "
             "went to the model as it was."
