@@ -50,6 +50,12 @@ from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 logger = logging.getLogger(__name__)
 
+POWER_POINTER = (
+    "Power for the literature's effect sizes (a 10-point selection gap, an impact ratio of "
+    "0.8, 0.3 SD) is simulated through the report's own tests on request: "
+    "`resume-auditor cases FILE --power`, or Check power… on the Test cases step."
+)
+
 
 @dataclass(frozen=True)
 class PlanCell:
@@ -208,7 +214,12 @@ def plan_run(
     plan.generation = _generation_line(result, study)
     plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
     alpha = active_thresholds().value("group_gap_alpha")
-    plan.power = design_power_lines(_sizes(result, study), alpha)
+    # The normal approximation's "effect it can flag" promised power the real tests did
+    # not have (issue 25); only its "too few to flag even a large effect" is kept, and
+    # power itself is simulated on request (it takes seconds to a minute the first time).
+    plan.power = [POWER_POINTER] + [
+        line for line in design_power_lines(_sizes(result, study), alpha) if "too few" in line
+    ]
     if simulate:
         plan.sizing = simulated_sizing(result, study, alpha, effects)
         plan.sizing_lines = sizing_lines(plan)
