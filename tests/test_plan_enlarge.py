@@ -126,3 +126,25 @@ def test_the_power_widget_offers_and_applies_only_when_accepted(prepared: Path, 
         widget.offer()
     with ResultFile(prepared, readonly=True) as result:
         assert study_of(result).run.repeats == 2
+
+
+def test_the_cli_sizes_an_ll144_impact_ratio_the_user_chooses(
+    prepared: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    seen: list[tuple[str, float]] = []
+
+    def sized(size: Any, effect: float, share: float, **_: Any) -> Sizing:
+        seen.append((size.design, effect))
+        return Sizing(size.design, effect, 0.9, size.units, size.units, 1.0)
+
+    monkeypatch.setattr("resume_auditor.workflow.plan.size_for_power", sized)
+    capsys.readouterr()
+    assert main(["cases", str(prepared), "--power", "--effect-ir", "0.75", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    by_design = {z["design"]: z for z in out["sizing"]}
+    assert by_design["IR"]["effect"] == 0.75  # LL144's ratio, beside D1's gap test
+    assert by_design["D1"]["effect"] == 0.10 and by_design["D2"]["effect"] == 0.3
+    assert ("IR", 0.75) in seen
+    assert any("impact ratio of 0.75" in line for line in out["power"])
