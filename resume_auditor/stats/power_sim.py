@@ -106,7 +106,8 @@ class Assumptions:
 DEFAULT_ASSUMPTIONS = Assumptions()
 CAUTIOUS = Assumptions(spread=0.0, noise=1.0)  # D2, D4: every difference is the answer's
 # LL144: at a fixed impact ratio, abstentions shrink the gap in points (both rates fall),
-# so a model that abstains on about a third of equal pairs is the cautious case there
+# so with a prompt that allows abstaining the plan sizes the ratio for a model that
+# abstains on about a third of equal pairs (D1's gap in points: forced choice is cautious)
 ABSTAINING = Assumptions(abstain_band=0.6)
 
 

@@ -271,7 +271,9 @@ def simulated_sizing(
             sized = dataclasses.replace(size, design=what)
             cautious = CAUTIOUS if what in ("D2", "D4") else None
             if what == "IR" and _abstains(study):
-                cautious = ABSTAINING
+                # at a fixed impact ratio abstentions shrink the gap, so forced choice would
+                # promise too much (measured: 84% claimed, 60% found at 87 resumes)
+                sized = dataclasses.replace(sized, assume=ABSTAINING)
             out.append(_sized(sized, chosen[what], share, cache, cautious))
     return out
 
@@ -336,6 +338,12 @@ def sizing_lines(plan: RunPlan) -> list[str]:
         line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
         if z.basis == "answers":
             line += " (simulated on this audit's own answers)"
+        elif z.design == "IR":
+            line += (
+                f" (LL144: its selection rate {z.effect:g} times the others'; a prompt that allows "
+                "abstaining is assumed to get it on about a third of equal pairs, which makes "
+                "the same ratio a smaller gap)"
+            )
         needed = plan.requests_needed(z)
         if z.units_needed is None or needed is None:
             line += f"; even {MOST} {unit} would not reach {TARGET:.0%}"
@@ -349,14 +357,8 @@ def sizing_lines(plan: RunPlan) -> list[str]:
             )
             if z.power_cautious is not None:
                 line += (
-                    f" — {z.power_cautious:.0%} there "
-                    + (
-                        "if the model abstains on about a third of equal pairs (the same ratio "
-                        "is then a smaller gap)"
-                        if z.design == "IR"
-                        else "if one resume's ratings vary as much as ratings across resumes do"
-                    )
-                    + " (a pilot run tells which)"
+                    f" — {z.power_cautious:.0%} there if one resume's ratings vary as much "
+                    "as ratings across resumes do (a pilot run tells which)"
                 )
         if z.repeats_needed is not None and z.power_repeats is not None:
             line += (
