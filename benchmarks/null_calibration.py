@@ -50,6 +50,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+sys.path.insert(0, str(ROOT))  # this checkout's package, not the one the venv finds first
 SAMPLE = ROOT / "resources" / "sample"
 EFFECT = 0.6  # --effect
 COPIES = 12  # --resumes: source resumes of the "larger" study
