@@ -50,6 +50,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped
+sys.path.insert(0, str(ROOT))  # this checkout's package, not the one the venv finds first
 SAMPLE = ROOT / "resources" / "sample"
 EFFECT = 0.6  # --effect
 COPIES = 12  # --resumes: source resumes of the "larger" study
@@ -96,14 +97,22 @@ def _study_text(kind: str, seed: int, orders: str, resumes: list[Path]) -> str:
     return text
 
 
-def _larger_resumes(workdir: Path) -> list[Path]:
-    """COPIES source resumes (default 12): the sample's 4, byte-distinct copies of each."""
-    out = []
-    pdfs = sorted((SAMPLE / "resumes").glob("*.pdf"))
-    for i in range(-(-COPIES // len(pdfs))):
+def _larger_resumes(
+    workdir: Path, pdfs: list[Path] | None = None, count: int | None = None
+) -> list[Path]:
+    """`count` (default COPIES) source resumes: `pdfs` (default the sample's 4), then
+    byte-distinct copies of each (the oracle draws a quality per file, so a copy is a
+    source resume of its own for the statistics)."""
+    count = COPIES if count is None else count
+    out: list[Path] = []
+    pdfs = pdfs or sorted((SAMPLE / "resumes").glob("*.pdf"))
+    for i in range(-(-count // len(pdfs))):
         for pdf in pdfs:
-            if len(out) == COPIES:
+            if len(out) == count:
                 return out
+            if i == 0:
+                out.append(pdf)
+                continue
             target = workdir / f"copy{i}-{pdf.name}"
             shutil.copyfile(pdf, target)
             with target.open("ab") as fh:  # a trailing comment keeps the PDF valid
@@ -155,17 +164,21 @@ def _kind(path: tuple[str, ...]) -> str:
     return f"D4 {path[1]}"
 
 
-def template_audit(sim: Any, workdir: Path, study_kind: str, orders: str) -> Path:
-    """The study prepared once (job and resumes read, cases built): each audit copies it."""
+def template_audit(
+    sim: Any, workdir: Path, study_kind: str, orders: str, resumes: list[Path] | None = None
+) -> Path:
+    """The study prepared once (job and resumes read, cases built): each audit copies it.
+    `resumes`: the files to read (default: the sample's, or their copies for "larger")."""
     from resume_auditor.domain.study import ModelSpec
     from resume_auditor.workflow.prepare import prepare
     from resume_auditor.workflow.studyfile import read_study
 
-    resumes = (
-        sorted((SAMPLE / "resumes").glob("*.pdf"))
-        if study_kind == "sample"
-        else _larger_resumes(workdir)
-    )
+    if resumes is None:
+        resumes = (
+            sorted((SAMPLE / "resumes").glob("*.pdf"))
+            if study_kind == "sample"
+            else _larger_resumes(workdir)
+        )
     study_path = workdir / f"study-{study_kind}.toml"
     study_path.write_text(_study_text(study_kind, 1, orders, resumes), encoding="utf-8")
     out = workdir / f"template-{study_kind}.audit"
@@ -192,7 +205,15 @@ def true_effects(effect: float = EFFECT) -> dict[str, float]:
     return {"D1": abs(gap), "D2": shift, "D4": shift}
 
 
-def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -> dict[str, Any]:
+def run_audit(
+    sim: Any,
+    template: Path,
+    workdir: Path,
+    seed: int,
+    policy: str,
+    shift: float | None = None,
+    claim: dict[str, float] | bool | None = None,
+) -> dict[str, Any]:
     """One audit: the template's resumes, cases built from `seed`, run over HTTP, metrics.
 
     Reading the PDFs is the same in every audit and not what is being measured, so
@@ -211,12 +232,15 @@ def run_audit(sim: Any, template: Path, workdir: Path, seed: int, policy: str) -
         variants,
         seed=seed,
         position_bias=1.0 if policy == "position" else 0.0,
-        effects={"black_woman": -EFFECT} if policy == "planted" else {},
+        effects={"black_woman": -(EFFECT if shift is None else shift)}
+        if policy == "planted"
+        else {},
     )
     runner = make_runner(out, concurrency=8, use_cache=False, max_retries=1)
     runner.run()
     with ResultFile(out) as result:
-        claim = true_effects(EFFECT) if policy == "planted" else False
+        if claim is None:
+            claim = true_effects(EFFECT) if policy == "planted" else False
         metrics = metrics_report(result, power=claim)
     for p in workdir.glob(f"audit-{seed}.audit*"):
         p.unlink()

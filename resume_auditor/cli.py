@@ -109,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         ("d2", "0.3", "SD of ratings"),
         ("d3", "0.3", "SD of scores"),
         ("d4", "0.3", "SD of the overall score"),
+        ("ir", "0.8", "D1 impact ratio (NYC LL144's four-fifths line)"),
     ):
         c.add_argument(
             f"--effect-{design}",
@@ -459,6 +460,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     concurrency = args.concurrency or config.run.concurrency
+    from resume_auditor.workflow.plan import _d3_logprob_notes, probe_d3_logprobs
+
+    if probe_d3_logprobs(config, prepared.model) is False and not args.prepare_only:
+        for note in _d3_logprob_notes(config, prepared.model):  # the plan says it otherwise
+            print(f"Note: {note}", file=sys.stderr)
     if args.prepare_only:
         _print_plan(prepared.path)
         _estimate(prepared.path, prepared.run_id, concurrency, args)
@@ -523,7 +529,7 @@ def _sizing_costs(path: Path, plan: Any) -> list[str]:
 def cmd_cases(args: argparse.Namespace) -> int:
     effects = {
         design.upper(): value / 100 if design == "d1" else value
-        for design in ("d1", "d2", "d3", "d4")
+        for design in ("d1", "d2", "d3", "d4", "ir")
         if (value := getattr(args, f"effect_{design}", None)) is not None
     }
     simulate = bool(getattr(args, "power", False)) or bool(effects)

@@ -29,3 +29,47 @@ def test_a_model_known_to_give_no_logprobs_is_said(
     default_cache().set(key, LOGPROBS, False)
     (note,) = _d3_logprob_notes(_study(), model)
     assert "bare answers" in note and "plain-model" in note
+
+
+def _probe_study() -> StudyConfig:
+    from resume_auditor.domain.study import D3Spec
+
+    return StudyConfig(
+        name="t", seed=1, job=JobSpec(text="x"), resumes=(), d3=D3Spec(prompt="d3-yes-no")
+    )
+
+
+@pytest.mark.parametrize("gives", [True, False])
+def test_the_server_is_probed_once_before_a_d3_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gives: bool
+) -> None:
+    # Issue 25: an OpenAI-compatible server's log-probabilities depend on how it was
+    # started; one short request before the run settles it, the plan then says it, and
+    # the finding is cached so the next plan asks nothing.
+    from devtools.simulator import Simulator
+
+    from resume_auditor.workflow.plan import probe_d3_logprobs
+
+    monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path))
+    with Simulator(logprobs=gives) as sim:
+        model = ModelSpec("openai-compatible", sim.base_url, "probe-model")
+        assert probe_d3_logprobs(_probe_study(), model) is gives
+        asked = len(sim.requests)
+        assert asked == (1 if gives else 2)  # a refusal is asked again without them
+        assert probe_d3_logprobs(_probe_study(), model) is None  # known: not asked again
+        assert len(sim.requests) == asked
+    notes = _d3_logprob_notes(_probe_study(), model)
+    assert bool(notes) is (not gives)
+
+
+def test_no_probe_without_a_d3_prompt_that_uses_log_probabilities(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from resume_auditor.workflow.plan import probe_d3_logprobs
+
+    monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path))
+    model = ModelSpec("openai-compatible", "http://127.0.0.1:9/v1", "m")
+    bare = StudyConfig(name="t", seed=1, job=JobSpec(text="x"), resumes=())
+    assert probe_d3_logprobs(bare, model) is None
+    # an unreachable server: the probe says nothing and never stops the run
+    assert probe_d3_logprobs(_probe_study(), model, timeout_s=2) is None

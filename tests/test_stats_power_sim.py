@@ -60,9 +60,47 @@ def test_power_from_the_audits_own_answers() -> None:
     from resume_auditor.stats.power_sim import power_from_data
 
     rng = np.random.default_rng(4)
-    block = _d2(rng, Size("D2", 14, 4), 0.0)[0]
+    block = _d2(rng, Size("D2", 30, 4), 0.0)[0]
     none = power_from_data([block], "d2.g0", 0.0, 0.01, sims=80)
     big = power_from_data([block], "d2.g0", -1.5, 0.01, sims=80)
     assert none is not None and none <= 0.05
     assert big is not None and big >= 0.8
     assert power_from_data([block], "no.such.test", -1.0, 0.01) is None
+
+
+def test_the_latent_shift_makes_the_effect_in_the_reports_units() -> None:
+    # Issue 25: "0.3 SD" is 0.3 of the report's standard deviation of ratings, spread
+    # between resumes included; each design's simulation must plant exactly that, under
+    # any assumptions, or the plan sizes for an effect the report would not show.
+    from resume_auditor.stats.power_sim import Assumptions, _d1, _d4, latent_shift
+
+    rng = np.random.default_rng(0)
+    for assume in (Assumptions(), Assumptions(spread=0.0), Assumptions(spread=1.5, noise=0.5)):
+        big = Size("D2", 20_000, 2, assume=assume)
+        ratings = _d2(rng, big, 0.3)[0].values
+        sd = float(ratings.std())
+        assert abs((ratings[:, 1].mean() - ratings[:, 0].mean()) / sd - 0.3) < 0.03
+        d4 = _d4(rng, Size("D4", 20_000, 2, assume=assume), 0.3)[0].values
+        assert abs((d4[:, 0].mean() - d4[:, 1].mean()) / d4[:, 0].std() - 0.3) < 0.04
+    for band in (0.0, 0.6):
+        assume = Assumptions(abstain_band=band)
+        net = _d1(rng, Size("D1", 40_000, 2, 1, assume=assume), 0.10)[0].values
+        assert abs(net[:, 0].mean() + 0.10) < 0.015  # the shifted group's gap: -10 points
+        # LL144: the group is picked 0.8 times as often as the others
+        net = _d1(rng, Size("IR", 40_000, 2, 1, assume=assume), 0.8)[0].values
+        picked, lost = (net[:, 0] > 0).mean(), (net[:, 0] < 0).mean()
+        assert abs(picked / lost - 0.8) < 0.03
+    assert latent_shift("D2", 0.0) == 0.0
+
+
+def test_repeats_at_temperature_raise_power_and_are_sized() -> None:
+    from resume_auditor.stats.power_sim import repeats_for_power
+
+    one = simulated_power(Size("D2", 20, 4, 1), 0.3, 0.01, sims=60)
+    four = simulated_power(Size("D2", 20, 4, 4), 0.3, 0.01, sims=60)
+    assert four > one
+    found = repeats_for_power(Size("D2", 40, 4, 1), 0.5, 0.01, sims=80)
+    assert found is not None
+    r, power = found
+    assert r > 1 and power >= 0.8
+    assert repeats_for_power(Size("D3", 40, 4), 0.5, 0.01) is None  # pools: more rounds

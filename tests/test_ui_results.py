@@ -279,3 +279,37 @@ def test_answers_lost_unevenly_by_group_are_flagged_on_the_page(page: ResultsPag
     page._show_flags(report, rows)  # noqa: SLF001
     assert "lost unevenly by group" in page.flags.text()
     assert not page.flags.isHidden()
+
+
+def test_a_refresh_with_no_new_answer_computes_nothing(
+    qtbot: Any, page: ResultsPage, audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: every refresh ran every permutation test again (about a second for a
+    mid-sized audit); the report is kept while the audit's answers are the same."""
+    from resume_auditor.ui.pages import results_page
+
+    calls: list[int | None] = []
+
+    def counted(result: ResultFile, run_id: int | None = None, **kw: Any) -> Any:
+        calls.append(run_id)
+        return metrics_report(result, run_id, **kw)
+
+    monkeypatch.setattr(results_page, "metrics_report", counted)
+    shown = page._report  # noqa: SLF001
+    for _ in range(2):
+        page.refresh()
+        qtbot.waitUntil(lambda: not page._refreshing, timeout=30000)  # noqa: SLF001
+    assert calls == [] and page._report is shown  # noqa: SLF001
+    # a new answer (here: a re-asked one, whose history changes the run's counts)
+    with ResultFile(audit) as result:
+        run_id = result.runs()[-1].id
+        before = results_page.answer_state(result, run_id, None)
+        request_id, text, label = result._db.execute(  # noqa: SLF001 - test set-up
+            "SELECT request_id, text, label FROM response LIMIT 1"
+        ).fetchone()
+        # the same answer asked again: the counts stay, its history grows
+        result.record_response(request_id, {}, text, label, "", (7, 7, 0, 0), "m", 0.1)
+        assert results_page.answer_state(result, run_id, None) != before
+    page.refresh()
+    qtbot.waitUntil(lambda: not page._refreshing, timeout=30000)  # noqa: SLF001
+    assert len(calls) == 1

@@ -10,21 +10,34 @@ false-alarm rate that design's group tests get in the report (flags.decide's wei
 before any share is passed on, so the figure is "at least"). Power is the share of
 simulated audits that flag the shifted group.
 
-What is simulated (stated wherever the figures are shown):
+What is simulated (stated wherever the figures are shown): one screener model for
+every design, the one a real audit's answers come from (issue 25: the plan's own
+sizing for D2 at 0.3 SD gave 53% measured power, not 80%, because the old per-design
+models assumed ratings of one resume vary far less than ratings across resumes).
+Each source resume has a quality u ~ N(0, spread); each answer reads
+u + group shift + e, e ~ N(0, noise) drawn per answer (a name change, or a sample at
+a temperature above 0: at temperature 0 repeats are one answer). `Assumptions`
+holds spread, noise and D1's abstention band; the plan states them. The effect is
+given in the report's own units and turned into the latent shift that produces it
+under these assumptions (`latent_shift`), so "0.3 SD" is 0.3 of the report's
+standard deviation of ratings, between-resume spread included.
+
 Each figure is from SIMS simulated audits (a standard error of about 3 points near
 80%).
 
-- D1: per source resume, each comparison of the shifted group with an equally
-  qualified candidate of another group picks it with probability (1 + gap) / 2
-  (forced choice, answers independent); other comparisons are even.
-- D2: ratings 1-5, a resume's level N(3.3, 0.8) plus N(0, 0.6) per rating, rounded;
-  the shift is the effect times the ratings' standard deviation.
+- D1: a pair of copies of one source resume differs by the groups' shifts plus two
+  answers' noise; the model picks the higher unless they are within the abstention
+  band (0: forced choice). The gap is picked minus other picked, in points.
+- D2: a rating is floor(3.5 + u + shift + e) in 1..5 (integer ratings, ties),
+  averaged over informative repeats.
 - D3: per pool one candidate per group with a N(0, 1) score; the shifted group's
   scores move by the effect (in SD). With bare Yes/No answers (no log-probabilities)
   scores tie and power is lower than this.
-- D4: five 1-5 dimensions per copy around the resume's level N(3.5, 0.5), N(0, 0.4)
-  per dimension, rounded; the name-perturbed copy of the shifted group moves by the
-  effect times the overall score's SD; ranked batches carry the same shift.
+- D4: five 1-5 dimensions per copy, each floor(3.5 + u + shift + e) with its own e;
+  the overall score is their mean and the effect is in its SD; ranked batches of
+  different resumes rank u + shift + e.
+- LL144: an impact ratio r for one group in D1 (its selection rate r times the
+  others'), found by D1's gap test.
 Results are cached per design, size, effect and share (in memory and in the data
 folder), so a plan asks for each only once. After a run, `power_from_data` does the
 same on the audit's own answers (resampled, every group difference removed, the
@@ -36,7 +49,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,11 +60,11 @@ from resume_auditor.stats.permutation import Block, joint_test
 logger = logging.getLogger(__name__)
 
 SIMS = 200
-DRAWS = 1999  # relabellings per simulated audit: resolution 1 / 2000, below every share
-MOST = 256  # the largest size searched
+DRAWS = 999  # relabellings per simulated audit: resolution 1 / 1000, below every share sized
+MOST = 1024  # the largest size searched
 SEARCH_SIMS = 40  # the search for the size uses coarse figures; the answer is checked
 SEARCH_DRAWS = 999
-VERSION = 1
+VERSION = 2
 TARGET = 0.8
 # Effect sizes from the literature, user-choosable (plan --effect-* options):
 DEFAULT_EFFECTS = {
@@ -59,13 +72,43 @@ DEFAULT_EFFECTS = {
     "D2": 0.30,  # 0.3 SD in ratings (Gaebler et al. 2024, Figure 2)
     "D3": 0.30,  # 0.3 SD in candidate scores
     "D4": 0.30,  # 0.3 SD in the overall score
+    "IR": 0.80,  # an impact ratio of 0.8: NYC Local Law 144's four-fifths line, in D1
 }
 UNIT_WORDS = {
     "D1": "source resumes",
     "D2": "source resumes",
     "D3": "pools (rounds)",
     "D4": "source resumes",
+    "IR": "source resumes",
 }
+_CALIBRATION = 200_000  # draws that turn an effect in report units into a latent shift
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What an answer varies with before any answer is seen (stated in the plan).
+
+    spread: the standard deviation of source resumes' quality; noise: of one answer's
+    own variation (what a name change or a sample at temperature adds); both in the
+    latent units one rating step spans. abstain_band: D1 pairs whose latent difference
+    is under it are called equal (0: forced choice, the cautious case for a gap in
+    points). The defaults give two thirds of a rating's variance to the answer, one
+    third to the resume; the plan also shows the cautious case spread = 0 (every
+    difference between ratings is the answer's), and a pilot run replaces both with
+    the audit's own answers (power_from_data).
+    """
+
+    spread: float = 0.7
+    noise: float = 1.0
+    abstain_band: float = 0.0
+
+
+DEFAULT_ASSUMPTIONS = Assumptions()
+CAUTIOUS = Assumptions(spread=0.0, noise=1.0)  # D2, D4: every difference is the answer's
+# LL144: at a fixed impact ratio, abstentions shrink the gap in points (both rates fall),
+# so with a prompt that allows abstaining the plan sizes the ratio for a model that
+# abstains on about a third of equal pairs (D1's gap in points: forced choice is cautious)
+ABSTAINING = Assumptions(abstain_band=0.6)
 
 
 @dataclass(frozen=True)
@@ -75,27 +118,93 @@ class Size:
     design: str
     units: int  # source resumes (D1, D2, D4 scores) or pools (D3)
     groups: int
-    per_unit: int = 1  # D1: comparisons per group per resume; D2: ratings per copy
+    per_unit: int = 1  # D1: comparisons per group per resume; D2: informative ratings per copy
     batches: int = 0  # D4: ranked batches of `groups`
+    assume: Assumptions = DEFAULT_ASSUMPTIONS
 
 
 def effect_words(design: str, effect: float) -> str:
     if design == "D1":
         return f"a {100 * effect:.0f}-point selection gap"
+    if design == "IR":
+        return f"an impact ratio of {effect:.2g}"
     return f"a {effect:.2g} SD difference"
+
+
+def _rating(x: np.ndarray) -> np.ndarray:
+    return np.clip(np.floor(3.5 + x), 1, 5)
+
+
+@lru_cache(maxsize=256)
+def latent_shift(
+    design: str, effect: float, assume: Assumptions = DEFAULT_ASSUMPTIONS, groups: int = 2
+) -> float:
+    """The latent shift (one group lower) that gives `effect` in the report's units.
+
+    D1: the selection gap in points (picked minus other picked against an equal
+    candidate of another group); IR: the impact ratio against the other groups
+    (forced choice, or the abstention band); D2: the difference in ratings over their
+    standard deviation; D4: in the overall score's standard deviation; D3: the effect
+    itself (scores are N(0, 1)). Found by bisection on a fixed draw, so the same
+    inputs give the same shift.
+    """
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    if effect == 0 or design == "D3":
+        return float(effect)
+    pair_sd = max(assume.noise, 1e-9) * math.sqrt(2.0)
+    band = assume.abstain_band
+
+    def gap(delta: float) -> float:  # the lower group's gap, as a positive number
+        return float(norm.cdf((band + delta) / pair_sd) - norm.cdf((band - delta) / pair_sd))
+
+    if design == "D1":
+        return float(brentq(lambda d: gap(d) - abs(effect), 0.0, 20.0 * pair_sd))
+    if design == "IR":
+        null_rate = 1 - norm.cdf(band / pair_sd)
+
+        def ratio(delta: float) -> float:
+            # LL144: the group's selection rate over the most selected group's; each other
+            # group meets it in 1 of its (groups - 1) opponents
+            picked = 1 - norm.cdf((band + delta) / pair_sd)
+            beats = 1 - norm.cdf((band - delta) / pair_sd)
+            other = (beats + (groups - 2) * null_rate) / max(groups - 1, 1)
+            return float(picked / other)
+
+        target = min(max(effect, 1e-6), 1 - 1e-9)
+        return float(brentq(lambda d: ratio(d) - target, 0.0, 20.0 * pair_sd))
+    rng = np.random.default_rng(12345)
+    dims = 5 if design == "D4" else 1
+    u = rng.normal(0, assume.spread, (_CALIBRATION, 1))
+    e = rng.normal(0, assume.noise, (_CALIBRATION, dims))
+    base = _rating(u + e).mean(axis=1)
+    sd = float(base.std())
+    if sd <= 0:
+        return 0.0
+
+    def moved(delta: float) -> float:
+        return float(base.mean() - _rating(u + e - delta).mean(axis=1).mean()) / sd
+
+    top = 10.0 * (assume.noise + assume.spread + 1)
+    if moved(top) < abs(effect):
+        return top
+    return float(brentq(lambda d: moved(d) - abs(effect), 0.0, top))
 
 
 def _d1(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
     k = size.groups
     labels = [f"g{j}" for j in range(k)]
     per_pair = max(1, round(size.per_unit / max(k - 1, 1)))
+    design = "IR" if size.design == "IR" else "D1"
+    delta = latent_shift(design, effect, size.assume, k)
+    pair_sd = size.assume.noise * math.sqrt(2.0)
+    band = size.assume.abstain_band
     net = np.zeros((size.units, k))
-    p_target = (1 + effect) / 2
     for a in range(k):
         for b in range(a + 1, k):
-            p = p_target if a == 0 else 0.5
-            wins = rng.binomial(per_pair, p, size=size.units)
-            d = 2 * wins - per_pair
+            diff = rng.normal(-delta if a == 0 else 0.0, pair_sd, size=(size.units, per_pair))
+            d = (diff > band).sum(axis=1) - (diff < -band).sum(axis=1)
             net[:, a] += d
             net[:, b] -= d
     return [Block(net, labels, {g: f"d1.{g}" for g in labels})]
@@ -104,12 +213,12 @@ def _d1(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
 def _d2(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
     k = size.groups
     labels = [f"g{j}" for j in range(k)]
-    sd = math.sqrt(0.8**2 + 0.6**2 + 1 / 12)
-    level = rng.normal(3.3, 0.8, size=(size.units, 1, 1))
-    noise = rng.normal(0, 0.6, size=(size.units, k, max(size.per_unit, 1)))
+    delta = latent_shift("D2", effect, size.assume)
+    level = rng.normal(0, size.assume.spread, size=(size.units, 1, 1))
+    noise = rng.normal(0, size.assume.noise, size=(size.units, k, max(size.per_unit, 1)))
     shift = np.zeros((1, k, 1))
-    shift[0, 0, 0] = -effect * sd
-    ratings = np.clip(np.rint(level + noise + shift), 1, 5).mean(axis=2)
+    shift[0, 0, 0] = -delta
+    ratings = _rating(level + noise + shift).mean(axis=2)
     keys = {g: f"d2.{g}" for g in labels[:-1]}
     return [Block(ratings, labels, keys, labels[-1])]
 
@@ -126,24 +235,26 @@ def _d3(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
 def _d4(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
     k = size.groups
     copies = ["original", *(f"name:g{j}" for j in range(k)), *(f"exp:g{j}" for j in range(k))]
-    level = rng.normal(3.5, 0.5, size=(size.units, 1, 1))
-    dims = np.clip(np.rint(level + rng.normal(0, 0.4, size=(size.units, len(copies), 5))), 1, 5)
-    overall = dims.mean(axis=2)
-    sd = float(np.sqrt(0.5**2 + 0.4**2 / 5 + 1 / 60))
-    overall[:, 1] -= effect * sd
+    a = size.assume
+    delta = latent_shift("D4", effect, a)
+    level = rng.normal(0, a.spread, size=(size.units, 1, 1))
+    dims = 5 * max(size.per_unit, 1)  # informative repeats: more readings of each copy
+    latent = level + rng.normal(0, a.noise, size=(size.units, len(copies), dims))
+    latent[:, 1, :] -= delta
+    overall = _rating(latent).mean(axis=2)
     keys = {c: f"d4.{c}" for c in copies[1:]}
     blocks = [Block(overall, copies, keys, "original")]
     if size.batches:
-        z = rng.normal(0, 1, size=(size.batches, k))
-        z[:, 0] -= effect
+        z = rng.normal(0, math.hypot(a.spread, a.noise), size=(size.batches, k))
+        z[:, 0] -= delta
         ranks = (-z).argsort(axis=1).argsort(axis=1).astype(float) + 1 - (k + 1) / 2
         labels = [f"r{j}" for j in range(k)]
         blocks.append(Block(ranks, labels, {g: f"d4.rank.{g}" for g in labels}))
     return blocks
 
 
-_SIMULATORS = {"D1": _d1, "D2": _d2, "D3": _d3, "D4": _d4}
-_TARGET_KEY = {"D1": "d1.g0", "D2": "d2.g0", "D3": "d3.g0", "D4": "d4.name:g0"}
+_SIMULATORS = {"D1": _d1, "IR": _d1, "D2": _d2, "D3": _d3, "D4": _d4}
+_TARGET_KEY = {"D1": "d1.g0", "IR": "d1.g0", "D2": "d2.g0", "D3": "d3.g0", "D4": "d4.name:g0"}
 
 
 @lru_cache(maxsize=512)
@@ -174,7 +285,7 @@ def simulated_power(
     """Share of simulated audits of `size` whose shifted group is flagged at `share`."""
     if size.units < 2 or size.groups < 2:
         return 0.0
-    key = json.dumps([VERSION, size.__dict__, round(effect, 6), round(share, 8), sims, seed, draws])
+    key = json.dumps([VERSION, asdict(size), round(effect, 6), round(share, 8), sims, seed, draws])
     stored = _read_cache(cache)
     if key in stored:
         return float(stored[key])
@@ -216,6 +327,9 @@ class Sizing:
     units_needed: int | None  # None: not reached within `most` units
     scale: float  # units_needed / units_now (requests scale with it)
     basis: str = "model"  # or "answers": simulated on an audit's own answers
+    power_cautious: float | None = None  # at units_needed, under CAUTIOUS assumptions
+    repeats_needed: int | None = None  # informative repeats per answer at units_now, if any
+    power_repeats: float | None = None  # at units_now with repeats_needed
 
 
 def size_for_power(
@@ -240,7 +354,7 @@ def size_for_power(
         return Sizing(size.design, effect, now, size.units, size.units, 1.0)
 
     def at(units: int, fine: bool = False) -> float:
-        grown = Size(size.design, units, size.groups, size.per_unit, _batches(size, units))
+        grown = replace(size, units=units, batches=_batches(size, units))
         if fine:
             return simulated_power(grown, effect, share, sims=sims, cache=cache)
         return simulated_power(
@@ -263,6 +377,37 @@ def size_for_power(
         if high > most:
             return Sizing(size.design, effect, now, size.units, None, math.inf)
     return Sizing(size.design, effect, now, size.units, high, high / max(size.units, 1))
+
+
+REPEATS = (2, 3, 4, 6, 8, 12, 16)  # informative repeats tried when resumes are all there are
+
+
+def repeats_for_power(
+    size: Size,
+    effect: float,
+    share: float,
+    *,
+    target: float = TARGET,
+    sims: int = SIMS,
+    cache: Path | None = None,
+) -> tuple[int, float] | None:
+    """The fewest informative repeats (answers per copy or pair, at a temperature above
+    0) with `target` power at this many resumes, and the power then; None when even
+    the most tried do not reach it, or for designs whose units are not resumes."""
+    if size.design not in ("D1", "IR", "D2", "D4") or size.units < 2:
+        return None
+    base = max(size.per_unit, 1)
+    for r in REPEATS:
+        grown = replace(size, per_unit=base * r, batches=size.batches * r)
+        coarse = simulated_power(
+            grown, effect, share, sims=SEARCH_SIMS, cache=cache, draws=SEARCH_DRAWS
+        )
+        if coarse < target - 0.1:
+            continue
+        fine = simulated_power(grown, effect, share, sims=sims, cache=cache)
+        if fine >= target:
+            return r, fine
+    return None
 
 
 def power_from_data(

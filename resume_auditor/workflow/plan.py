@@ -10,6 +10,7 @@ too wide to read much into, and the plan says so before anything is paid for.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,13 +24,20 @@ from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.stats.power_sim import (
+    ABSTAINING,
+    CAUTIOUS,
+    DEFAULT_ASSUMPTIONS,
     DEFAULT_EFFECTS,
     MOST,
+    REPEATS,
     TARGET,
     UNIT_WORDS,
+    Assumptions,
     Size,
     Sizing,
     effect_words,
+    repeats_for_power,
+    simulated_power,
     size_for_power,
 )
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
@@ -39,6 +47,14 @@ from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.identity_check import identity_lines, real_details_sent
 from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
+
+logger = logging.getLogger(__name__)
+
+POWER_POINTER = (
+    "Power for the literature's effect sizes (a 10-point selection gap, an impact ratio of "
+    "0.8, 0.3 SD) is simulated through the report's own tests on request: "
+    "`resume-auditor cases FILE --power`, or Check power… on the Test cases step."
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +152,9 @@ class RunPlan:
                     "units_now": z.units_now,
                     "units_needed": z.units_needed,
                     "requests_needed": self.requests_needed(z),
+                    "power_cautious": z.power_cautious,
+                    "repeats_needed": z.repeats_needed,
+                    "power_repeats": z.power_repeats,
                 }
                 for z in self.sizing
             ],
@@ -145,7 +164,7 @@ class RunPlan:
         """Requests of the design at the size that reaches the target power."""
         if z.units_needed is None:
             return None
-        have = self.by_design().get(z.design, {}).get("requests", 0)
+        have = self.by_design().get(_design_of(z), {}).get("requests", 0)
         return int(math.ceil(have * z.units_needed / max(z.units_now, 1)))
 
 
@@ -195,7 +214,12 @@ def plan_run(
     plan.generation = _generation_line(result, study)
     plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
     alpha = active_thresholds().value("group_gap_alpha")
-    plan.power = design_power_lines(_sizes(result, study), alpha)
+    # The normal approximation's "effect it can flag" promised power the real tests did
+    # not have (issue 25); only its "too few to flag even a large effect" is kept, and
+    # power itself is simulated on request (it takes seconds to a minute the first time).
+    plan.power = [POWER_POINTER] + [
+        line for line in design_power_lines(_sizes(result, study), alpha) if "too few" in line
+    ]
     if simulate:
         plan.sizing = simulated_sizing(result, study, alpha, effects)
         plan.sizing_lines = sizing_lines(plan)
@@ -211,32 +235,83 @@ def simulated_sizing(
     """Each design's power at this size and the size for 80%, simulated through the
     report's own tests (stats/power_sim.py) at the share of alpha its group tests get:
     on the latest run's answers when there are some (a pilot run), else from the
-    model's assumptions."""
+    screener model's stated assumptions (power_sim.Assumptions), with the power the
+    recommended size keeps under the cautious ones, and the informative repeats that
+    reach 80% with the resumes the audit has. D1 also sizes for an LL144 impact ratio
+    ("IR"): the same gap test, with the effect given as a ratio of selection rates."""
     sizes = _sizes(result, study)
     chosen = DEFAULT_EFFECTS | (effects or {})
     designs = len(sizes)
     cache = data_dir() / "power-cache.json"
     pilot = {z.design: z for z in pilot_sizing(result, active_thresholds(), effects)}
+    repeats = _informative_repeats(study)
     out = []
     for design, n in sorted(sizes.items()):
-        if design in pilot:
-            out.append(pilot[design])
-            continue
         share = alpha / max(designs, 1) * (0.8 if design in ("D1", "D2") else 1.0)
         groups = max(int(n.get("groups", 2)), 2)
+        wanted = [design]
         if design == "D1":
             units = n.get("resumes", 0)
-            size = Size("D1", units, groups, max(1, n.get("answers_per_group", 0) // max(units, 1)))
+            # answers_per_group counts every repeat; at temperature 0 they are one answer
+            per = n.get("answers_per_group", 0) // max(study.run.repeats, 1) * repeats
+            size = Size("D1", units, groups, max(1, per // max(units, 1)))
+            wanted.append("IR")
         elif design == "D2":
-            size = Size("D2", n.get("resumes", 0), groups, _informative_repeats(study))
+            size = Size("D2", n.get("resumes", 0), groups, repeats)
         elif design == "D3":
             size = Size("D3", n.get("pools", 0), groups)
         else:
-            size = Size("D4", n.get("resumes", 0), groups, 1, n.get("batches", 0))
+            size = Size("D4", n.get("resumes", 0), groups, repeats, n.get("batches", 0))
         if size.units < 2:
             continue
-        out.append(size_for_power(size, chosen[design], share, cache=cache))
+        for what in wanted:
+            if what in pilot:
+                out.append(pilot[what])
+                continue
+            sized = dataclasses.replace(size, design=what)
+            cautious = CAUTIOUS if what in ("D2", "D4") else None
+            if what == "IR" and _abstains(study):
+                # at a fixed impact ratio abstentions shrink the gap, so forced choice would
+                # promise too much (measured: 84% claimed, 60% found at 87 resumes)
+                sized = dataclasses.replace(sized, assume=ABSTAINING)
+            out.append(_sized(sized, chosen[what], share, cache, cautious))
     return out
+
+
+def _abstains(study: StudyConfig) -> bool:
+    try:
+        return get_preset(study.run.prompt).kind != "forced_choice"
+    except (KeyError, ValueError):
+        return True
+
+
+def _sized(
+    size: Size, effect: float, share: float, cache: Path, assume: Assumptions | None
+) -> Sizing:
+    """Sized under the default assumptions; `assume`: the cautious ones whose power at
+    the recommended size the plan also states."""
+    z = size_for_power(size, effect, share, cache=cache)
+    cautious = None
+    if z.units_needed is not None and assume is not None:
+        at = dataclasses.replace(
+            size, units=z.units_needed, assume=assume, batches=_grown_batches(size, z)
+        )
+        cautious = simulated_power(at, effect, share, cache=cache)
+    more = None
+    if z.units_needed is None or z.units_needed > z.units_now:
+        more = repeats_for_power(size, effect, share, cache=cache)
+    return dataclasses.replace(
+        z,
+        power_cautious=cautious,
+        repeats_needed=more[0] if more else None,
+        power_repeats=more[1] if more else None,
+    )
+
+
+def _grown_batches(size: Size, z: Sizing) -> int:
+    if not size.batches or z.units_needed is None:
+        return size.batches
+    return max(1, round(size.batches * z.units_needed / max(size.units, 1)))
 
 
 def _informative_repeats(study: StudyConfig) -> int:
@@ -250,10 +325,12 @@ def sizing_lines(plan: RunPlan) -> list[str]:
     """The sizing in sentences: power now, and what gives 80% power."""
     if not plan.sizing:
         return []
+    a = DEFAULT_ASSUMPTIONS
     out = [
         f"Power, simulated through the report's own tests ({TARGET:.0%} target; the effect "
-        "sizes can be chosen with --effect-d1 .. --effect-d4; before any answer, from the "
-        "assumptions in stats/power_sim.py, after a pilot run from its answers):"
+        "sizes can be chosen with --effect-d1 .. --effect-d4 and --effect-ir). Before any "
+        f"answer it assumes resumes differ by {a.spread:g} and one answer varies by "
+        f"{a.noise:g} (of a rating step; D1 forced choice); after a run, from its answers:"
     ]
     for z in plan.sizing:
         what = effect_words(z.design, z.effect)
@@ -261,28 +338,52 @@ def sizing_lines(plan: RunPlan) -> list[str]:
         line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
         if z.basis == "answers":
             line += " (simulated on this audit's own answers)"
+        elif z.design == "IR":
+            line += (
+                f" (LL144: its selection rate {z.effect:g} times the others'; a prompt that allows "
+                "abstaining is assumed to get it on about a third of equal pairs, which makes "
+                "the same ratio a smaller gap)"
+            )
         needed = plan.requests_needed(z)
         if z.units_needed is None or needed is None:
-            line += f"; even {MOST} {unit} would not reach {TARGET:.0%}."
+            line += f"; even {MOST} {unit} would not reach {TARGET:.0%}"
         elif z.units_needed <= z.units_now:
-            line += "."
+            pass
         else:
             line += (
                 f"; {TARGET:.0%} needs about {z.units_needed} {UNIT_WORDS[z.design]} "
                 f"({needed:,} requests for this design instead of "
-                f"{plan.by_design().get(z.design, {}).get('requests', 0):,}): "
-                + _how_to_grow(z.design)
+                f"{plan.by_design().get(_design_of(z), {}).get('requests', 0):,})"
             )
-        out.append(line)
+            if z.power_cautious is not None:
+                line += (
+                    f" — {z.power_cautious:.0%} there if one resume's ratings vary as much "
+                    "as ratings across resumes do (a pilot run tells which)"
+                )
+        if z.repeats_needed is not None and z.power_repeats is not None:
+            line += (
+                f"; with the resumes there are, {z.repeats_needed} informative repeats "
+                f"(temperature above 0) give {z.power_repeats:.0%}"
+            )
+        short = needed is None or z.units_needed is None or z.units_needed > z.units_now
+        out.append(line + (". " + _how_to_grow(z.design) if short else "."))
     return out
+
+
+def _design_of(z: Sizing) -> str:
+    return "D1" if z.design == "IR" else z.design
 
 
 def _how_to_grow(design: str) -> str:
     return {
-        "D1": "add source resumes (each brings its own pairs).",
-        "D2": "add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
-        "D3": "raise `rounds` in [designs.d3].",
-        "D4": "add source resumes and raise `race_batches` / `gender_batches` in [designs.d4].",
+        "D1": "Add source resumes (each brings its own pairs), or repeats at a temperature "
+        "above 0.",
+        "IR": "Add source resumes (each brings its own pairs), or repeats at a temperature "
+        "above 0.",
+        "D2": "Add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
+        "D3": "Raise `rounds` in [designs.d3].",
+        "D4": "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
+        "`gender_batches` in [designs.d4].",
     }[design]
 
 
@@ -357,6 +458,57 @@ def _d3_logprob_notes(study: StudyConfig, model: ModelSpec) -> list[str]:
         "low power). A model or server that gives log-probabilities, or the d3-rating "
         "prompt, scores candidates finely."
     ]
+
+
+PROBED = ("openai-compatible",)  # servers whose log-probability support varies by setup
+
+
+def probe_d3_logprobs(study: StudyConfig, model: ModelSpec, timeout_s: float = 30.0) -> bool | None:
+    """Ask the model once, before a D3 run, whether it gives token log-probabilities.
+
+    D3's pointwise prompt scores a candidate by the probability of Yes; every request
+    asks for log-probabilities, but an OpenAI-compatible server's support depends on
+    how it was started, and without knowing it the plan cannot say beforehand that
+    the scores will be bare Yes/No. One short request (providers/probe.py) settles
+    it; the finding goes to the capability cache, where the plan's note and every
+    later request read it, so it is asked once per server and model. None: not asked
+    (no D3 prompt that uses them, another provider, already known) or the probe
+    failed (the run itself will say why); otherwise what the server gives.
+    """
+    import asyncio
+
+    from resume_auditor.providers.capabilities import LOGPROBS, default_cache, model_key
+    from resume_auditor.providers.openai_compat import OpenAICompatProvider
+    from resume_auditor.providers.probe import probe_logprobs
+    from resume_auditor.workflow.execute import provider_factory
+
+    if study.d3 is None or not study.d3.prompt or model.provider not in PROBED:
+        return None
+    try:
+        if not get_preset(study.d3.prompt).logprobs:
+            return None
+    except (KeyError, ValueError):
+        return None
+    cache = default_cache()
+    base = OpenAICompatProvider.canonical_base_url(model.base_url)
+    key = model_key(model.provider, base, model.model)
+    if cache.get(key, LOGPROBS) is not None:
+        return None
+
+    async def ask() -> bool:
+        provider = provider_factory(model, timeout_s)()
+        try:
+            return await probe_logprobs(provider, model.model)
+        finally:
+            await provider.aclose()
+
+    try:
+        got = asyncio.run(ask())
+    except Exception as exc:  # a probe never stops a run: the run says what went wrong
+        logger.info("the log-probability probe of %s could not ask: %s", model.model, exc)
+        return None
+    cache.set(key, LOGPROBS, got)
+    return got
 
 
 def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
@@ -473,6 +625,7 @@ def preview_start(
     *,
     concurrency: int | None = None,
     estimate: bool = True,
+    study: StudyConfig | None = None,
 ) -> StartPreview:
     """Queue the run Start would queue, count it and estimate it, then roll it all back.
 
@@ -481,18 +634,29 @@ def preview_start(
 
     The same code as Start (`_queue_run`) decides which run is reused and which
     requests are new, so the button's label and the estimate match what a run really
-    sends; the transaction is never committed, so the file is unchanged.
+    sends; the transaction is never committed, so the file is unchanged. `study`:
+    other settings to count instead of the audit's (their cases are built inside the
+    same transaction when they differ in a way that changes the cases).
     """
     from resume_auditor.store.cache import ResponseCache
 
     result: StartPreview | None = None
     with ResultFile(path) as store:
-        study = study_of(store)
+        stored = study_of(store)
+        other = study is not None and study != stored
+        study = study if study is not None else stored
         if prompt:
             get_preset(prompt)
             study = dataclasses.replace(study, run=dataclasses.replace(study.run, prompt=prompt))
         try:
             with store.transaction():
+                if other:
+                    from resume_auditor.domain.study import study_to_dict
+                    from resume_auditor.workflow.cases import build_cases
+
+                    store.save_config(study_to_dict(study))
+                    if not store.answered_count():
+                        build_cases(store, study)
                 before = {r.id for r in store.runs(purpose=None)}
                 run_id, added = _queue_run(store, study, model)
                 progress = store.progress(run_id)
@@ -519,3 +683,125 @@ def preview_start(
             pass
     assert result is not None
     return result
+
+
+# -- making the audit large enough ----------------------------------------------------
+
+ENLARGE_TEMPERATURE = 0.7  # repeats at temperature 0 are one answer; above it they differ
+
+
+@dataclass(frozen=True)
+class Enlargement:
+    """The settings that give the sized designs 80% power with the resumes there are,
+    and what they would cost, found before anything is changed."""
+
+    study: StudyConfig
+    changes: list[str]
+    preview: StartPreview | None  # requests, cost and time of the enlarged audit
+    short: list[str]  # designs the enlargement still leaves under 80%, and why
+
+    def lines(self) -> list[str]:
+        out = ["To reach 80% power with the resumes there are: " + "; ".join(self.changes) + "."]
+        if self.preview is not None:
+            est = self.preview.estimate
+            line = f"The enlarged audit sends {self.preview.open:,} request(s)"
+            if est is not None and est.cost_usd is not None:
+                line += f", about ${est.cost_usd:,.2f}" if est.cost_usd else ", at no cost"
+            elif est is not None and est.free:
+                line += ", at no cost (a local or self-hosted model)"
+            if est is not None and est.eta_s is not None:
+                line += f", about {est.eta_s / 60:,.0f} min"
+            out.append(line + ".")
+        out += [f"Still under 80%: {s}" for s in self.short]
+        return out
+
+
+def enlarged_study(
+    study: StudyConfig, sizing: list[Sizing]
+) -> tuple[StudyConfig, list[str], list[str]]:
+    """(settings, what changes in words, what stays short) to reach the target power.
+
+    More source resumes are what the sizing asks first, but the app cannot make
+    resumes; what it can raise is repeats at a temperature above 0 (D1, D2, D4: the
+    fewest that reach the target for every such design, power_sim.repeats_for_power)
+    and D3's rounds (the pools the sizing asks for). A design no such change brings to
+    the target is named, with the resumes it would need.
+    """
+    changes: list[str] = []
+    short: list[str] = []
+    repeats = study.run.repeats if _informative_repeats(study) > 1 else 1
+    wanted = 1
+    for z in sizing:
+        if z.units_needed is not None and z.units_needed <= z.units_now:
+            continue
+        if z.design == "D3":
+            continue
+        if z.repeats_needed is not None:
+            wanted = max(wanted, z.repeats_needed * repeats)
+        else:
+            need = (
+                f"about {z.units_needed} source resumes" if z.units_needed else "far more resumes"
+            )
+            short.append(
+                f"{z.design} (even {REPEATS[-1]} repeats per answer are not enough; "
+                f"it needs {need})."
+            )
+    run, model, d3 = study.run, study.model, study.d3
+    if wanted > repeats:
+        run = dataclasses.replace(run, repeats=wanted)
+        changes.append(f"ask every request {wanted} times (repeats, now {study.run.repeats})")
+        if not model.temperature:
+            model = dataclasses.replace(model, temperature=ENLARGE_TEMPERATURE)
+            changes.append(
+                f"at temperature {ENLARGE_TEMPERATURE:g} instead of {model_temperature(study)}, "
+                "so that repeats differ (at temperature 0 they are one answer)"
+            )
+    for z in sizing:
+        if z.design == "D3" and d3 is not None and z.units_needed and z.units_needed > z.units_now:
+            rounds = int(math.ceil(d3.rounds * z.units_needed / max(z.units_now, 1)))
+            d3 = dataclasses.replace(d3, rounds=rounds)
+            changes.append(f"D3 rounds {rounds} (now {study.d3.rounds if study.d3 else 0})")
+        elif z.design == "D3" and z.units_needed is None:
+            short.append(f"D3 (even {MOST} pools would not reach 80%).")
+    enlarged = dataclasses.replace(study, run=run, model=model, d3=d3)
+    return enlarged, changes, short
+
+
+def model_temperature(study: StudyConfig) -> str:
+    return f"{study.model.temperature or 0:g}"
+
+
+def plan_enlargement(
+    path: str | Path, sizing: list[Sizing], model: ModelSpec | None = None
+) -> Enlargement | None:
+    """The enlargement for `sizing`, with the requests, cost and time of the enlarged
+    audit counted by the same code as Start (preview_start) on its own settings, in a
+    transaction that is rolled back. None when nothing would change."""
+    with ResultFile(path, readonly=True) as result:
+        study = study_of(result)
+    enlarged, changes, short = enlarged_study(study, sizing)
+    if not changes:
+        return None
+    spec = model or enlarged.model
+    if model is not None and study.model.temperature != enlarged.model.temperature:
+        spec = dataclasses.replace(model, temperature=enlarged.model.temperature)
+    preview = preview_start(path, spec, study=enlarged)
+    return Enlargement(enlarged, changes, preview, short)
+
+
+def apply_enlargement(path: str | Path, enlargement: Enlargement) -> list[str]:
+    """Save the enlarged settings and build the cases again (all or nothing); the notes
+    from building. Refused (StudyError) once the audit has answers: they belong to the
+    cases they were asked about."""
+    from resume_auditor.domain.study import StudyError, study_to_dict
+    from resume_auditor.workflow.cases import build_cases
+
+    with ResultFile(path) as result:
+        if result.answered_count():
+            raise StudyError(
+                "This audit already has answers, which belong to its cases: start a new audit "
+                "file with these settings to enlarge it."
+            )
+        with result.transaction():
+            result.save_config(study_to_dict(enlargement.study))
+            return build_cases(result, enlargement.study)

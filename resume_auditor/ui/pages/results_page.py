@@ -11,6 +11,7 @@ tooltip.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import html
 import json
@@ -41,7 +42,7 @@ from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.ui.models.metric_table import (
     ALL,
     DESIGN_TITLES,
@@ -107,6 +108,29 @@ CHARTS = {
 MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
 
 
+def answer_state(result: ResultFile, run_id: int | None, other: int | None) -> tuple[Any, ...]:
+    """What the metrics of `run_id` (and `other`) depend on, read cheaply: each run's
+    request and answer counts and token sums (a re-asked answer adds to its history's),
+    the study's settings and the user's thresholds file. Equal states give the same
+    report, so a refresh with no new answer need not compute it again."""
+    from resume_auditor.paths import data_dir
+    from resume_auditor.workflow.metrics import USER_THRESHOLDS
+
+    def run(rid: int | None) -> tuple[Any, ...]:
+        return () if rid is None else (rid, *dataclasses.astuple(result.progress(rid)))
+
+    try:
+        user = (data_dir() / USER_THRESHOLDS).stat()
+        thresholds: tuple[Any, ...] = (user.st_mtime_ns, user.st_size)
+    except OSError:
+        thresholds = ()
+    try:
+        study = result.study().get("config_json")
+    except ResultFileError:
+        study = None
+    return (str(result.path), run(run_id), run(other), study, thresholds)
+
+
 @dataclass
 class _Computed:
     """What a background refresh hands to the UI thread: all of it ready to show."""
@@ -116,6 +140,7 @@ class _Computed:
     rows: dict[str, list[MetricRow]]
     images: dict[str, tuple[Pixels, float]]
     mask: IdentityMask | None
+    state: tuple[Any, ...] = ()  # the answer state the report was computed from
 
 
 class ResultsPage(Page):
@@ -138,6 +163,9 @@ class ResultsPage(Page):
         self._drawing = False
         self._loaded_key: tuple[Path, int | None] | None = None  # what the table holds
         self._newest = ""  # time of the newest answer applied to the table
+        # (answer state, report, versus): a refresh with no new answer reuses the report
+        # instead of running every permutation test again (about a second per audit)
+        self._metrics_cache: tuple[tuple[Any, ...], Any, Any] | None = None
         self._mask: IdentityMask | None = None
         self._mask_path: Path | None = None
         self._index: AnswerIndex | None = None
@@ -383,16 +411,21 @@ class ResultsPage(Page):
         chosen = self.run_combo.currentData()
         other = self.compare_combo.currentData()
 
+        cached = self._metrics_cache
+
         def work() -> tuple[Any, ...]:
             with ResultFile(path) as result:
                 runs = {r.id: r for r in result.runs()}
                 latest = runs.get(chosen) if chosen in runs else result.latest_run()
-                report = metrics_report(result, latest.id) if latest else None
-                versus = (
-                    metrics_report(result, other)
-                    if other in runs and latest is not None and other != latest.id
-                    else None
+                compare = (
+                    other if other in runs and latest is not None and other != latest.id else None
                 )
+                state = answer_state(result, latest.id if latest else None, compare)
+                if cached is not None and cached[0] == state:
+                    report, versus = cached[1], cached[2]
+                else:
+                    report = metrics_report(result, latest.id) if latest else None
+                    versus = metrics_report(result, compare) if compare is not None else None
                 found = mask or identity_mask(result)
             computed = _Computed(
                 report,
@@ -400,6 +433,7 @@ class ResultsPage(Page):
                 {d: design_rows(report, d) for d in DESIGNS},
                 draw_charts(report, jobs, dark),
                 found,
+                state,
             )
             run_id = latest.id if latest else None
             if key_now == (path, run_id) and run_id is not None:
@@ -415,6 +449,7 @@ class ResultsPage(Page):
         what, key, computed, payload, newest = result
         report = computed.report
         self._report = report
+        self._metrics_cache = (computed.state, report, computed.versus)
         self._mask, self._mask_path = computed.mask, key[0]
         self._show_images(computed.images)
         self._show_panels(report, computed.rows)

@@ -45,6 +45,7 @@ from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.design_settings import DesignSettings
 from resume_auditor.ui.widgets.diff_view import DiffView
+from resume_auditor.ui.widgets.power_plan import PowerPlan
 from resume_auditor.ui.widgets.qual_review import KIND_LABELS, QualReview
 from resume_auditor.variants.generate import GenerationReport
 from resume_auditor.workflow.plan import RunPlan, plan_run
@@ -96,6 +97,11 @@ class VariantsPage(Page):
         self.build_button.clicked.connect(self._build)
         row.addWidget(self.build_button, 0, Qt.AlignmentFlag.AlignTop)
         dl.addLayout(row)
+        # Each design's power and the offer to make the audit large enough (issue 25)
+        self.power = PowerPlan()
+        self.power.enlarged.connect(self.session.reload)
+        self.power.hide()
+        dl.addWidget(self.power)
         # What the study asks that no built case can answer: in plain sight, with the
         # fix, not in the scrolling notes (the step's mark is ⚠ while it is so)
         self.unbuilt = QLabel("")
@@ -164,6 +170,8 @@ class VariantsPage(Page):
             owner=self,
         )
         usable = sum(1 for r in data.resumes if r.status != "error")
+        self.power.show_audit(data.path, data.editable)
+        self.power.setVisible(bool(data.pairs or data.case_count))
         self._show_notes(data.notes)
         self._show_unbuilt(data)
         notes = ""

@@ -1,0 +1,150 @@
+"""The plan offers to make the audit large enough, and says what that costs first (issue 25).
+
+With the resumes there are, the app can raise repeats (at a temperature that makes
+them differ: at temperature 0 they are one answer) and D3's rounds. The offer
+counts the enlarged audit's requests with the same code as Start, changes nothing
+until accepted, and once accepted saves the settings and builds the cases again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from resume_auditor.cli import main
+from resume_auditor.stats.power_sim import Sizing
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.workflow.plan import (
+    ENLARGE_TEMPERATURE,
+    apply_enlargement,
+    enlarged_study,
+    plan_enlargement,
+    plan_run,
+)
+from resume_auditor.workflow.prepare import study_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "resources" / "sample"
+
+
+@pytest.fixture
+def prepared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path / "data"))
+    study = tmp_path / "study.toml"
+    text = (SAMPLE / "study.toml").read_text(encoding="utf-8")
+    text = text.replace('file = "job.md"', f'file = "{SAMPLE / "job.md"}"')
+    text = text.replace('files = ["resumes/*.pdf"]', f'files = ["{SAMPLE}/resumes/*.pdf"]')
+    study.write_text(text, encoding="utf-8")
+    out = tmp_path / "a.audit"
+    args = ["--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1"]
+    assert (
+        main(["audit", str(study), "--out", str(out), "--prepare-only", *args, "--model", "m"]) == 0
+    )
+    return out
+
+
+def _short(design: str, units: int, repeats: int | None) -> Sizing:
+    return Sizing(
+        design,
+        0.3,
+        0.2,
+        units,
+        units * 5,
+        5.0,
+        repeats_needed=repeats,
+        power_repeats=0.85 if repeats else None,
+    )
+
+
+def test_the_enlargement_raises_repeats_at_a_temperature_and_rounds(prepared: Path) -> None:
+    with ResultFile(prepared, readonly=True) as result:
+        study = study_of(result)
+        before = plan_run(result, study).requests
+    assert study.model.temperature == 0 and study.run.repeats == 1 and study.d3 is not None
+    sizing = [_short("D2", 4, 3), _short("D1", 4, 2), _short("D3", 5, None), _short("D4", 4, None)]
+    enlarged, changes, short = enlarged_study(study, sizing)
+    assert enlarged.run.repeats == 3  # the most any design needs
+    assert enlarged.model.temperature == ENLARGE_TEMPERATURE  # else repeats are one answer
+    assert enlarged.d3 is not None and enlarged.d3.rounds == study.d3.rounds * 5
+    assert any("temperature" in c for c in changes) and any("D3 rounds" in c for c in changes)
+    assert short and short[0].startswith("D4")  # said, not hidden
+
+    found = plan_enlargement(prepared, sizing)
+    assert found is not None and found.preview is not None
+    assert found.preview.open > 2.5 * before  # every request three times, more pools
+    lines = found.lines()
+    assert "request(s)" in lines[1] and "Still under 80%: D4" in lines[-1]
+    with ResultFile(prepared, readonly=True) as result:  # nothing changed before accepting
+        assert study_of(result) == study
+        assert plan_run(result, study).requests == before
+
+    apply_enlargement(prepared, found)
+    with ResultFile(prepared, readonly=True) as result:
+        now = study_of(result)
+        assert now.run.repeats == 3 and now.model.temperature == ENLARGE_TEMPERATURE
+        assert now.d3 is not None and now.d3.rounds == study.d3.rounds * 5
+        assert len([c for c in result.cases() if c.design == "D3"]) == now.d3.rounds
+
+
+def test_nothing_to_change_offers_nothing(prepared: Path) -> None:
+    enough = Sizing("D2", 0.3, 0.9, 4, 4, 1.0)
+    assert plan_enlargement(prepared, [enough]) is None
+
+
+def test_the_power_widget_offers_and_applies_only_when_accepted(prepared: Path, qtbot: Any) -> None:
+    from resume_auditor.ui.widgets.power_plan import PowerPlan
+
+    def sizing(path: Path) -> Any:
+        with ResultFile(path, readonly=True) as result:
+            plan = plan_run(result, study_of(result))
+        plan.sizing = [_short("D2", 4, 2)]
+        plan.sizing_lines = ["D2: 20% chance to flag a 0.3 SD difference with 4 source resumes"]
+        return plan
+
+    answers: list[bool] = [False, True]
+    shown: list[list[str]] = []
+
+    def confirm(_parent: Any, found: Any) -> bool:
+        shown.append(found.lines())
+        return answers.pop(0)
+
+    widget = PowerPlan(sizing=sizing, confirm=confirm)
+    qtbot.addWidget(widget)
+    widget.show_audit(prepared, editable=True)
+    widget.check()
+    qtbot.waitUntil(lambda: widget.check_button.isEnabled(), timeout=20_000)
+    assert "20% chance" in widget.text.text()
+    assert not widget.enlarge_button.isHidden()
+    widget.offer()
+    qtbot.waitUntil(lambda: len(shown) == 1, timeout=60_000)
+    assert "request(s)" in shown[0][1]
+    with ResultFile(prepared, readonly=True) as result:
+        assert study_of(result).run.repeats == 1  # declined: nothing changed
+    with qtbot.waitSignal(widget.enlarged, timeout=60_000):
+        widget.offer()
+    with ResultFile(prepared, readonly=True) as result:
+        assert study_of(result).run.repeats == 2
+
+
+def test_the_cli_sizes_an_ll144_impact_ratio_the_user_chooses(
+    prepared: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    seen: list[tuple[str, float]] = []
+
+    def sized(size: Any, effect: float, share: float, **_: Any) -> Sizing:
+        seen.append((size.design, effect))
+        return Sizing(size.design, effect, 0.9, size.units, size.units, 1.0)
+
+    monkeypatch.setattr("resume_auditor.workflow.plan.size_for_power", sized)
+    capsys.readouterr()
+    assert main(["cases", str(prepared), "--power", "--effect-ir", "0.75", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    by_design = {z["design"]: z for z in out["sizing"]}
+    assert by_design["IR"]["effect"] == 0.75  # LL144's ratio, beside D1's gap test
+    assert by_design["D1"]["effect"] == 0.10 and by_design["D2"]["effect"] == 0.3
+    assert ("IR", 0.75) in seen
+    assert any("impact ratio of 0.75" in line for line in out["power"])
