@@ -148,3 +148,38 @@ def test_the_cli_sizes_an_ll144_impact_ratio_the_user_chooses(
     assert by_design["D1"]["effect"] == 0.10 and by_design["D2"]["effect"] == 0.3
     assert ("IR", 0.75) in seen
     assert any("impact ratio of 0.75" in line for line in out["power"])
+
+
+def test_the_app_says_the_sizing_in_its_own_words(prepared: Path) -> None:
+    """The CLI's flags and the study file's keys are for the CLI; the screen names the
+    designs as its tabs do and the settings a user can change there."""
+    from resume_auditor.ui.plain_words import power_words
+    from resume_auditor.workflow.plan import sizing_lines
+
+    with ResultFile(prepared, readonly=True) as result:
+        plan = plan_run(result, study_of(result))
+    plan.sizing = [
+        _short("D1", 4, None),
+        _short("IR", 4, None),
+        _short("D2", 4, 3),
+        _short("D3", 5, None),
+        _short("D4", 4, None),
+    ]
+    cli = "\n".join(sizing_lines(plan))
+    assert "--effect-d1" in cli and "[designs.d3]" in cli  # the CLI keeps them
+    said = power_words(cli)
+    for jargon in ("--effect", "[designs", "`", "\nD1:", "\nIR:", "\nD4:"):
+        assert jargon not in said, jargon
+    for name in (
+        "Who is better? (pairs):",
+        "Local Law 144",
+        "Ratings by group:",
+        "Candidate pools tab",
+        "Scores and rankings tab",
+        "standard deviations",
+    ):
+        assert name in said, name
+    found = plan_enlargement(prepared, plan.sizing)
+    assert found is not None
+    dialog = power_words("\n\n".join(found.lines()))
+    assert "D3 rounds" not in dialog and "Still under 80%: D" not in dialog

@@ -85,3 +85,43 @@ def readable_cell(cell: str) -> str:
         }.get(variant, variant)
         return f"Scored: {what}" + (f", {who}" if who else "")
     return groups
+
+
+# The power sizing's terms (workflow/plan.py sizing_lines, Enlargement.lines) as the
+# app says them: the CLI's flags and the study file's keys mean nothing on screen.
+_POWER_WORDS = (
+    (
+        re.compile(
+            r"; the effect sizes can be chosen with --effect-d1 \.\. --effect-d4 and "
+            r"--effect-ir\)"
+        ),
+        ")",
+    ),
+    (
+        re.compile(r"\bRaise `rounds` in \[designs\.d3\]\."),
+        "Raise Rounds on the Candidate pools tab.",
+    ),
+    (
+        re.compile(r"raise `race_batches` / `gender_batches` in \[designs\.d4\]\."),
+        "raise the Rankings batches on the Scores and rankings tab.",
+    ),
+    (re.compile(r"\b(\d+(?:\.\d+)?) SD\b"), r"\1 standard deviations (SD)"),
+    (re.compile(r"\bD3 rounds (\d+)"), r"Candidate pools: \1 rounds"),
+)
+_POWER_DESIGN = re.compile(r"^(D[1-4]|IR):", re.MULTILINE)
+_POWER_STILL = re.compile(r"Still under 80%: (D[1-4]|IR)\b")
+
+
+def _power_design(code: str) -> str:
+    if code == "IR":
+        return "Hiring-rate ratio (NYC Local Law 144 impact ratio)"
+    return design_name(code)
+
+
+def power_words(text: str) -> str:
+    """The power sizing in the app's words: designs by their screen names, no CLI flags
+    or study-file keys (the CLI prints the same sizing with them)."""
+    for pattern, words in _POWER_WORDS:
+        text = pattern.sub(words, text)
+    text = _POWER_DESIGN.sub(lambda m: f"{_power_design(m.group(1))}:", text)
+    return _POWER_STILL.sub(lambda m: f"Still under 80%: {_power_design(m.group(1))}", text)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from resume_auditor.ui.plain_words import power_words
 from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.workflow.plan import (
     Enlargement,
@@ -114,7 +115,7 @@ class PowerPlan(QWidget):
         self.check_button.setEnabled(True)
         self._plan = plan
         lines = plan.sizing_lines or plan.power
-        self.text.setText("\n".join(lines) if lines else "No design to size yet.")
+        self.text.setText(power_words("\n".join(lines)) if lines else "No design to size yet.")
         short = any(z.units_needed is None or z.units_needed > z.units_now for z in plan.sizing)
         self.enlarge_button.setVisible(short and self._editable)
 
@@ -149,7 +150,9 @@ class PowerPlan(QWidget):
         def done(_notes: Any) -> None:
             self.enlarge_button.hide()
             self.enlarge_button.setEnabled(True)
-            self.text.setText("The audit was enlarged: " + "; ".join(found.changes) + ".")
+            self.text.setText(
+                power_words("The audit was enlarged: " + "; ".join(found.changes) + ".")
+            )
             self.enlarged.emit()
 
         run_in_background(lambda: apply_enlargement(path, found), done, self._failed, owner=self)
@@ -159,6 +162,7 @@ def _ask(parent: QWidget, found: Enlargement) -> bool:
     answer = QMessageBox.question(
         parent,
         "Enlarge the audit",
-        "\n\n".join(found.lines()) + "\n\nChange the settings and build the test cases again?",
+        power_words("\n\n".join(found.lines()))
+        + "\n\nChange the settings and build the test cases again?",
     )
     return answer == QMessageBox.StandardButton.Yes
