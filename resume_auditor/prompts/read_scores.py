@@ -38,7 +38,7 @@ _TAG = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", re.I | re.S)
 _YES_NO = re.compile(r"\b(yes|no)\b", re.I)
 # "Yes", "No.", "**Yes**, the candidate...", but not "Yes and no", "Yes/No" or "No doubt".
 _LEADING = re.compile(
-    r"^\W*(?:(?:definitely|absolutely|certainly|clearly)\W+)?(yes|no)\b(?!\s*(?:/|and\b|or\b|,\s*(?:and|or)\b))(?!\s+(?:doubt|way|one|question)\b)",
+    r"^\W*(?:(?:sure|okay|ok|well)\W+)?(?:(?:definitely|absolutely|certainly|clearly)\W+)?(yes|no)\b(?!\s*(?:/|and\b|or\b|,\s*(?:and|or)\b))(?!\s+(?:doubt|way|one|question)\b)",
     re.I,
 )
 _LABELLED = re.compile(
