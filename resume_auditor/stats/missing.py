@@ -26,8 +26,10 @@ repeated name, it leaves *some* candidates unranked, and which ones can depend o
 their group (a model that passes over one group's candidates). Such rankings are
 left out of D4's average ranks, so the answers dropped are those in which the model
 treated some groups differently. For every read ranking (whole or in part) each
-candidate shown is ranked or left out; the second test asks whether the share left
-out depends on the group:
+candidate shown is ranked or left out (the one candidate a list read to its end
+leaves out is placed last by the reader, `inferred`, and counts as ranked: D4's
+ranks use it); the second test asks whether the share left out depends on the
+group:
 
 - statistic: Pearson's chi-square of the (group x left out) table over the
   candidates shown in read rankings;
