@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +148,14 @@ groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
 """
 
 
-def _black_women() -> list[str]:
+def _names(*groups: str) -> list[str]:
     path = Path(__file__).resolve().parent.parent / "resources" / "names" / "names.csv"
     with path.open(encoding="utf-8") as fh:
-        return [
-            f"{r['first']} {r['last']}" for r in csv.DictReader(fh) if r["group"] == "black_woman"
-        ]
+        return [f"{r['first']} {r['last']}" for r in csv.DictReader(fh) if r["group"] in groups]
+
+
+def _black_women() -> list[str]:
+    return _names("black_woman")
 
 
 def test_an_audit_whose_answers_about_one_group_cannot_be_read_is_flagged(
@@ -209,3 +212,194 @@ def test_a_clear_verdict_becomes_a_caution_when_answers_were_lost_unevenly() -> 
         "clear",
         "No problem found.",
     )
+
+
+# -- Candidates left out of rankings read in part (D4) ----------------------------------
+
+
+def _ranking_rows(
+    left_share: dict[str, float], rng: np.random.Generator, batches: int = 40, orders: int = 2
+) -> pd.DataFrame:
+    """D4-like ranked batches, one candidate per group dealt to random places, each
+    batch shown in `orders` orders; a candidate of group g is left unranked with
+    probability left_share[g] (its candidate's own tendency, the same in every order)."""
+    rows: list[dict[str, Any]] = []
+    request = 0
+    for batch in range(batches):
+        skipped = {g: bool(rng.random() < left_share[g]) for g in GROUPS}
+        for _ in range(orders):
+            request += 1
+            shown = list(rng.permutation(GROUPS))
+            partial = any(skipped.values())
+            for position, group in enumerate(shown, start=1):
+                rows.append(
+                    {
+                        "request": request,
+                        "design": "D4",
+                        "prompt": "d4-ranking",
+                        "cluster": f"case {batch}",
+                        "position": position,
+                        "group": group,
+                        "status": "partial" if partial else "read",
+                        "candidate": f"v{batch}-{group}",
+                        "unranked": skipped[group],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_candidates_left_out_of_partial_rankings_are_counted_by_group_and_position() -> None:
+    rows = _ranking_rows({g: 0.25 for g in GROUPS}, np.random.default_rng(4))
+    result = compute_missing(rows, draws=200)["D4"]
+    assert result.unranked is not None
+    left = result.unranked
+    assert left.rankings == rows["request"].nunique()
+    partial = rows.groupby("request")["unranked"].any()
+    assert left.partial == int(partial.sum())
+    assert sum(c["shown"] for c in left.by_group.values()) == len(rows)
+    assert sum(c["left_out"] for c in left.by_group.values()) == int(rows["unranked"].sum())
+    assert set(left.by_position) == {"1", "2", "3", "4"}
+    for g in GROUPS:
+        assert (
+            sum(left.by_position[p][g]["shown"] for p in left.by_position)
+            == (left.by_group[g]["shown"])
+        )
+    block = result.as_dict()
+    assert block["unranked"]["partial"] == left.partial
+    assert left.metric in result.all_metrics()
+
+
+def test_a_group_left_out_of_partial_rankings_more_often_is_flagged() -> None:
+    shares = {g: 0.05 for g in GROUPS} | {"hispanic_man": 0.45}
+    result = compute_missing(_ranking_rows(shares, np.random.default_rng(5)), draws=1000)["D4"]
+    assert result.unranked is not None and result.unranked.metric is not None
+    metric = result.unranked.metric
+    decide(result.all_metrics(), shipped_thresholds())
+    assert metric.test is not None and metric.test.p is not None and metric.test.p < 0.01
+    assert "Hispanic man" in metric.flag and "passed over" in metric.flag
+    # The whole-request test cannot see it (every batch shows every group) ...
+    assert result.metric is not None and result.metric.test is not None
+    assert result.metric.test.p == 1.0
+    # ... the design's missing-answer flag carries the within-ranking one.
+    assert metric.flag in result.flag and result.as_dict()["flag"] == result.flag
+
+
+def test_an_even_loss_within_rankings_is_flagged_no_more_often_than_alpha() -> None:
+    """Even loss, and a strong position effect (the last place shown is skipped most):
+    places are dealt to groups at random, so neither is a group effect."""
+    rng = np.random.default_rng(6)
+    flagged, runs = 0, 60
+    for _ in range(runs):
+        rows = _ranking_rows({g: 0.15 for g in GROUPS}, rng, batches=30)
+        last = rows["position"] == 4
+        rows.loc[last, "unranked"] = rows.loc[last, "unranked"] | (rng.random(last.sum()) < 0.3)
+        rows["status"] = np.where(
+            rows.groupby("request")["unranked"].transform("any"), "partial", "read"
+        )
+        result = compute_missing(rows, rng=rng, draws=200)["D4"]
+        assert result.unranked is not None and result.unranked.metric is not None
+        test = result.unranked.metric.test
+        assert test is not None
+        flagged += test.p is not None and test.p < 0.05
+    assert flagged <= 0.05 * runs + 3  # binomial slack over 60 null audits
+
+
+def test_no_ranking_no_within_ranking_test() -> None:
+    result = compute_missing(_rows({g: 0.2 for g in GROUPS}, np.random.default_rng(7)), draws=50)
+    assert result["D2"].unranked is None
+    assert "unranked" not in result["D2"].as_dict()
+
+
+D4_STUDY = """
+format = 1
+[study]
+name = "Rankings cut short"
+seed = 8
+[job]
+file = "{job}"
+[resumes]
+files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
+[run]
+prompt = "d1-baseline"
+[designs.d4]
+groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
+race_batches = 40
+gender_batches = 0
+"""
+
+
+def _cut_short_policy(stop_at: Any) -> Any:
+    """A model whose rankings list the resumes in an order of its own and stop with "..."
+    where `stop_at(block texts, order)` says (None: the whole list)."""
+    from devtools.simulator_kinds import every_kind_policy
+
+    scoring = every_kind_policy()
+
+    def policy(body: dict[str, Any]) -> str:
+        user = str(body["messages"][-1]["content"])
+        if "rank them from best" not in user:
+            return scoring(body)
+        parts = re.split(r"^Resume ([A-Z]):\n", user, flags=re.M)
+        blocks = dict(zip(parts[1::2], parts[2::2], strict=True))
+        order = sorted(blocks, key=lambda c: hashlib.sha256((c + user).encode()).digest())
+        stop = stop_at(blocks, order, user)
+        listed = order if stop is None else order[:stop]
+        lines = [f"{i}. Resume {c}" for i, c in enumerate(listed, start=1)]
+        if stop is not None:
+            lines.append(f"{len(listed) + 1}. ...")
+        return "Here is my ranking:\n" + "\n".join(lines)
+
+    return policy
+
+
+def _d4_audit(tmp_path: Path, policy: Any) -> Any:
+    study = tmp_path / "study.toml"
+    study.write_text(D4_STUDY.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
+    out = tmp_path / "d4.audit"
+    with Simulator(policy=policy) as sim:
+        args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", "m"]
+        assert main(["audit", str(study), "--out", str(out), *args]) == 0
+    with ResultFile(out) as result:
+        report = metrics_report(result)
+        html = render_html(build_document(result, report))
+    return report, html
+
+
+def test_an_audit_whose_rankings_stop_before_one_group_is_flagged(tmp_path: Path) -> None:
+    """Planted through the real path (prompt -> HTTP -> reader -> store -> metrics ->
+    report): the model stops its list just before the Black woman's resume."""
+    names = _black_women()
+
+    def stop_at(blocks: dict[str, str], order: list[str], user: str) -> int | None:
+        for i, c in enumerate(order):
+            if i and any(n in blocks[c] or n.upper() in blocks[c] for n in names):
+                return i
+        return None
+
+    report, html = _d4_audit(tmp_path, _cut_short_policy(stop_at))
+    block = report["missing"]["D4"]
+    left = block["unranked"]
+    assert left["partial"] > 10
+    assert left["by_group"]["black"]["left_out"] == left["partial"]
+    metric = left["metric"]
+    assert metric is not None and metric["p"] is not None and metric["p"] < 0.01
+    assert left["flag"] and left["flag"] in report["flags"]
+    assert block["flag"] and left["flag"] in block["flag"]
+    verdict = build_verdict(report)
+    assert verdict.tone in ("caution", "concern")
+    assert any("unevenly" in s and "D4" in s for s in verdict.sentences)
+    assert "rankings were read only in part" in html and "D4 rankings" in html
+
+
+def test_an_audit_whose_rankings_stop_at_random_is_not_flagged(tmp_path: Path) -> None:
+    """The same model, but where it stops does not depend on who is there."""
+
+    def stop_at(blocks: dict[str, str], order: list[str], user: str) -> int | None:
+        cut = hashlib.sha256(user.encode()).digest()[0] % 6
+        return cut if 1 <= cut < len(order) else None
+
+    report, _ = _d4_audit(tmp_path, _cut_short_policy(stop_at))
+    left = report["missing"]["D4"]["unranked"]
+    assert left["partial"] > 10
+    assert left["flag"] is None
+    assert not any("passed over" in f for f in report["flags"])

@@ -278,9 +278,15 @@ _WHO = (
 )
 
 
+# Any name-like span (a re-spelt name: "Enedina Portilo"), after the exact forms: what
+# it names is decided by classify (name_match), which reads nobody when in doubt.
+_NAMEISH = r"[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*){0,2}"
+
+
 def _who(names: Sequence[str]) -> str:
     extra = [re.escape(_phrase(n).lower()) for n in names[:2] if _phrase(n)]
-    return "(?:" + "|".join([_WHO, *extra]) + ")"
+    tail = [_NAMEISH] if names else []
+    return '[*_"“]*(?:' + "|".join([_WHO, *extra, *tail]) + ")"
 
 
 _CONDITIONAL = re.compile(

@@ -38,7 +38,7 @@ _TAG = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", re.I | re.S)
 _YES_NO = re.compile(r"\b(yes|no)\b", re.I)
 # "Yes", "No.", "**Yes**, the candidate...", but not "Yes and no", "Yes/No" or "No doubt".
 _LEADING = re.compile(
-    r"^\W*(yes|no)\b(?!\s*(?:/|and\b|or\b|,\s*(?:and|or)\b))(?!\s+(?:doubt|way|one|question)\b)",
+    r"^\W*(?:(?:sure|okay|ok|well)\W+)?(?:(?:definitely|absolutely|certainly|clearly)\W+)?(yes|no)\b(?!\s*(?:/|and\b|or\b|,\s*(?:and|or)\b))(?!\s+(?:doubt|way|one|question)\b)",
     re.I,
 )
 _LABELLED = re.compile(
@@ -48,7 +48,11 @@ _LABELLED = re.compile(
 )
 _HEADING = re.compile(r"^\W*(?:final\s+)?(?:answer|decision|verdict)\W*$", re.I)
 _LAST_WORD = re.compile(r"[.!?:]\s+\W*(yes|no)\W*$", re.I)
-_SENTENCE = re.compile(r"\b(?:the\s+)?answer\s+(?:is|would\s+be)\W{0,3}(yes|no)\b", re.I)
+_SENTENCE = re.compile(
+    r"\b(?:(?:the\s+|my\s+)?answer\s+(?:is|would\s+be)|(?:i\s+would|i['’]d)\s+(?:say|answer))"
+    r"\W{0,3}(yes|no)\b(?!\s*(?:/|and\b|or\b))",
+    re.I,
+)
 _FIT = re.compile(
     r"\b(?:is|seems|appears\s+to\s+be|would\s+be)\s+(not\s+)?(?:a\s+)?(?:very\s+)?"
     r"(?:good|strong|great|suitable)\s+(?:fit|match)\b"
@@ -159,7 +163,7 @@ _SUBS = {
     "fit": r"(?:overall\s+)?fit(?!\w)",
 }
 _OVERALL = (
-    r"(?:overall\s+(?:hire|hiring)?\s*(?:rating|recommendation|score)?"
+    r"(?:overall(?:\s+(?:hire|hiring))?(?:\s*(?:rating|recommendation|score))?"
     r"|hire\s+rating|hiring\s+(?:rating|recommendation|decision)|recommendation|rating|score"
     r"|(?:i\s+would|i'd|i’d|i)\s+(?:rate|give)(?:\s+(?:this|the)\s+(?:candidate|applicant|resume))?)"
 )

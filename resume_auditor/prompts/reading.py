@@ -217,7 +217,9 @@ _CLOSING = re.compile(
 
 
 _OPENING = re.compile(
-    r"^\W*(?:sure|certainly|okay|of\s+course|here(?:'s|’s|\s+is|\s+are)|below\s+is)\b[^\n]{0,100}:\W*$",
+    r"^\W*(?:(?:sure|certainly|okay|of\s+course|here(?:'s|’s|\s+is|\s+are)|below\s+is)\b[^\n]{0,100}:"
+    r"|(?:after|having|upon)\s+(?:reviewing|reading|considering|evaluating|comparing)\b[^\n]{0,80}[:,]"
+    r"|here(?:'s|’s|\s+is)\s+my\s+(?:assessment|evaluation|analysis|answer|ranking|review)\W)\W*$",
     re.I,
 )
 

@@ -531,6 +531,19 @@ def _missing(metrics: MetricsReport) -> list[Block]:
         )
         if block["metric"] is not None:
             rows.append(Row(design, ["missing", design, "metric"], block["metric"]))
+        unranked = block.get("unranked")
+        if unranked is not None and unranked["partial"]:
+            left = "; ".join(
+                f"{label(g)} {c['left_out']} of {c['shown']}"
+                for g, c in unranked["by_group"].items()
+            )
+            intro.append(
+                f"{design}: {unranked['partial']} of {unranked['rankings']} rankings were read "
+                f"only in part; candidates left unranked, by group: {left}."
+            )
+            if unranked["metric"] is not None:
+                where = ["missing", design, "unranked", "metric"]
+                rows.append(Row(f"{design} rankings", where, unranked["metric"]))
     tables = [Table("Answers lost, by group", rows, sentences=True)] if rows else []
     return [Block("Answers the metrics could not use", intro, tables)]
 

@@ -298,6 +298,18 @@ class DesignPowerDict(TypedDict):
     basis: str
 
 
+class UnrankedDict(TypedDict):
+    """Candidates left out of the rankings read in part (stats/missing.py): a ranking cut
+    short or stopped at an unknown name loses some candidates, maybe by their group."""
+
+    rankings: int  # rankings read, whole or in part
+    partial: int  # of them, read only in part
+    by_group: dict[str, dict[str, int]]  # group -> {"shown", "left_out"} candidates
+    by_position: dict[str, dict[str, dict[str, int]]]  # position -> group -> the same
+    metric: MetricDict | None  # the spread of the share left out between groups, its test
+    flag: str | None
+
+
 class MissingDesignDict(TypedDict):
     """One design's missing answers (stats/missing.py): requests by status, where they
     fell, and the test of whether the share lost depends on the groups shown."""
@@ -309,7 +321,8 @@ class MissingDesignDict(TypedDict):
     by_position: dict[str, dict[str, dict[str, int]]]  # position -> group -> status -> n
     by_prompt: dict[str, dict[str, int]]  # prompt preset -> status -> requests
     metric: MetricDict | None  # the spread of the share lost between groups, its test
-    flag: str | None
+    flag: str | None  # every missing-answer flag of the design (both tests), or None
+    unranked: NotRequired[UnrankedDict]  # designs with rankings (D4)
 
 
 class MetricsReport(DesignBlocks):

@@ -193,6 +193,8 @@ def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:
             cluster = a.get("cluster")
             if cluster is None or (isinstance(cluster, float) and math.isnan(cluster)):
                 cluster = f"case {a['case_id']}"
+            shown = list(a.get("variants") or [])
+            left = _left_out(a, status)
             for position, group in enumerate(_shown_groups(a), start=1):
                 out.append(
                     {
@@ -203,12 +205,35 @@ def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:
                         "position": position,
                         "group": group or None,
                         "status": status,
+                        "candidate": shown[position - 1] if position <= len(shown) else None,
+                        "unranked": None if left is None else (position - 1) in left,
                     }
                 )
     return pd.DataFrame(out, columns=MISSING_COLUMNS)
 
 
-MISSING_COLUMNS = ["request", "design", "prompt", "cluster", "position", "group", "status"]
+MISSING_COLUMNS = [
+    "request",
+    "design",
+    "prompt",
+    "cluster",
+    "position",
+    "group",
+    "status",
+    "candidate",
+    "unranked",
+]
+
+
+def _left_out(a: dict[str, Any], status: str) -> set[int] | None:
+    """A ranking read whole or in part: the places (0 = shown first) it left unranked.
+    None for every other answer (not a ranking, or nothing read)."""
+    if a.get("kind") != "ranking" or status not in ("read", "partial"):
+        return None
+    ranks = (a.get("parsed") or {}).get("ranks")
+    if not isinstance(ranks, list):
+        return None
+    return {i for i, r in enumerate(ranks) if r is None}
 
 
 def _shown_groups(a: dict[str, Any]) -> list[str]:

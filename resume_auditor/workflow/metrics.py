@@ -351,7 +351,7 @@ def missing_results(
 
 
 def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
-    return [m.metric.flag for m in missing.values() if m.metric is not None and m.metric.flag]
+    return [x.flag for m in missing.values() for x in m.all_metrics() if x.flag]
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:
