@@ -262,3 +262,24 @@ def test_tokens_that_do_not_spell_the_text_fall_back_to_the_last_label_token() -
     assert found is not None
     dist, mass = found
     assert dist["no"] == pytest.approx(0.9) and mass == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("First, I choose Resume 1; Second, I chose Resume 2 as presented above.", "invalid"),
+        ("I would choose the first candidate. I would pick the second candidate.", "invalid"),
+        (
+            "I would choose the first candidate. However, on reflection I choose the second.",
+            "second",
+        ),
+        ("At first I picked Resume 2, but in the end I choose Resume 1.", "first"),
+        ("I chose Resume 2 because of the stronger SQL experience.", "second"),
+    ],
+)
+def test_two_explicit_choices_stand_only_as_a_change_of_mind(answer: str, label: str) -> None:
+    """A careful reader does not settle an answer that chooses both candidates; a later
+    choice said as a change of mind or a conclusion stands."""
+    from resume_auditor.prompts.read_pairwise import read_pairwise
+
+    assert read_pairwise(answer).label == label

@@ -294,6 +294,15 @@ _CONDITIONAL = re.compile(
 )
 
 
+_REVISION = re.compile(
+    r"\b(?:but|however|though|although|yet|instead|rather|ultimately|finally|final|overall"
+    r"|in\s+the\s+end|on\s+(?:second\s+thought|reflection|balance)|after\s+(?:\w+\s+)?"
+    r"(?:consideration|reflection|review)|therefore|thus|hence|so\s*,|in\s+conclusion"
+    r"|that\s+said|on\s+the\s+whole|all\s+things\s+considered|changed?\s+my\s+mind)\b",
+    re.I,
+)
+
+
 def _prose(
     text: str, names: Sequence[str], *, explicit_only: bool = False
 ) -> tuple[str, int] | None:
@@ -301,7 +310,8 @@ def _prose(
     "I would choose X" / "the better candidate is X", not "X is stronger" or a tie)."""
     who = _who(names)
     choose = re.compile(
-        r"\b(?:i\s*(?:would\s+|will\s+|'d\s+|’d\s+)?(?:choose|select|pick|prefer|recommend(?:\s+hiring)?"
+        r"\b(?:i\s*(?:would\s+|will\s+|'d\s+|’d\s+)?(?:choose|chose|select(?:ed)?|pick(?:ed)?"
+        r"|prefer(?:red)?|recommend(?:ed)?(?:\s+hiring)?"
         r"|go\s+with|favou?r|lean\s+(?:towards?|toward))"
         r"|(?:my\s+|the\s+)?(?:choice|pick|recommendation|answer|decision|selection|verdict)"
         r"\s+(?:is|would\s+be|goes\s+to)"
@@ -320,6 +330,7 @@ def _prose(
         re.I,
     )
     best: tuple[str, int] | None = None
+    stated: list[tuple[str, int]] = []  # explicit choices, in order
     for pattern in (choose,) if explicit_only else (choose, better):
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 40) : m.start()]
@@ -328,8 +339,17 @@ def _prose(
             if pattern is better and _CONDITIONAL.match(text, m.end()):
                 continue  # "Resume 1 is better for a technical role, Resume 2 for ..."
             label = classify(m.group(1), names)
+            if label in (FIRST, SECOND) and pattern is choose:
+                stated.append((label, m.start(1)))
             if label in (FIRST, SECOND) and (best is None or m.start(1) > best[1]):
                 best = (label, m.start(1))
+    if best is not None and best[0] in (FIRST, SECOND):
+        # Two explicit choices of different candidates ("First, I choose Resume 1;
+        # second, I chose Resume 2"): the later one stands only when it is said as a
+        # change of mind or a conclusion; otherwise a careful reader cannot settle it.
+        other = [pos for label, pos in stated if label != best[0] and pos < best[1]]
+        if other and not _REVISION.search(text, other[-1], best[1]):
+            return None
     for m in () if explicit_only else _EQUAL.finditer(text):
         if re.search(r"\b(?:not|never|hardly)\W+(?:\w+\W+)?$|n['’]t\W+$", text[: m.start()]):
             continue  # "the candidates are not equally qualified"
