@@ -105,8 +105,13 @@ _POWER_WORDS = (
         re.compile(r"raise `race_batches` / `gender_batches` in \[designs\.d4\]\."),
         "raise the Rankings batches on the Scores and rankings tab.",
     ),
+    (
+        re.compile(r"\ba (\d+(?:\.\d+)?) SD difference\b"),
+        r"a difference of \1 standard deviations (SD)",
+    ),
     (re.compile(r"\b(\d+(?:\.\d+)?) SD\b"), r"\1 standard deviations (SD)"),
     (re.compile(r"\bD3 rounds (\d+)"), r"Candidate pools: \1 rounds"),
+    (re.compile(r"\bD1 forced choice\b"), "pairs answered without a tie"),
 )
 _POWER_DESIGN = re.compile(r"^(D[1-4]|IR):", re.MULTILINE)
 _POWER_STILL = re.compile(r"Still under 80%: (D[1-4]|IR)\b")
