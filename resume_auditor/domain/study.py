@@ -11,6 +11,7 @@ import difflib
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -234,9 +235,23 @@ def _kind_of(value: Any) -> str:
     return type(value).__name__
 
 
-def check_schema(data: dict[str, Any]) -> None:
-    """Raise a StudyError listing every unknown key and wrongly typed value in `data`."""
-    problems = schema_problems(data)
+def schema_with(extra_designs: Mapping[str, dict[str, Any]] | None) -> dict[str, Any]:
+    """The study-file schema with the settings tables of designs kept outside the domain
+    (`resume_auditor.designs`, each under `[designs.<key>]`)."""
+    if not extra_designs:
+        return SCHEMA
+    return {**SCHEMA, "designs": {**SCHEMA["designs"], **extra_designs}}
+
+
+def check_schema(
+    data: dict[str, Any], extra_designs: Mapping[str, dict[str, Any]] | None = None
+) -> None:
+    """Raise a StudyError listing every unknown key and wrongly typed value in `data`.
+
+    `extra_designs`: the settings schema of each design of the registry
+    (`resume_auditor.designs.registry.schemas()`), by its key.
+    """
+    problems = schema_problems(data, schema_with(extra_designs))
     if len(problems) == 1:
         raise StudyError(problems[0])
     if problems:
@@ -569,6 +584,10 @@ class StudyConfig:
     # keep instructions to an AI found in a resume (removed from every copy by default)
     keep_instructions: bool = False
     generation: GenerationSpec | None = None  # generator models (domain/generation.py)
+    # The settings tables of the designs kept in `resume_auditor.designs` (D5 on), by key,
+    # as the study file wrote them: each design reads its own (`Design.spec`), and a
+    # lenient read (an audit file written by a newer app) carries them through unchanged.
+    more: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def with_model(
         self, provider: str | None = None, base_url: str | None = None, model: str | None = None
@@ -753,7 +772,11 @@ def _base_url(value: Any, where: str, *, lenient: bool = False) -> str:
 
 
 def study_from_dict(
-    data: dict[str, Any], *, require_sources: bool = True, strict: bool | None = None
+    data: dict[str, Any],
+    *,
+    require_sources: bool = True,
+    strict: bool | None = None,
+    extra_designs: Mapping[str, dict[str, Any]] | None = None,
 ) -> StudyConfig:
     """Validate a parsed study file. Raises StudyError with a plain message.
 
@@ -761,11 +784,12 @@ def study_from_dict(
     resumes live in the file itself rather than in paths. `strict` (default: as
     `require_sources`, i.e. for study files) refuses unknown keys and values of the
     wrong kind; settings kept in an audit file, written by this or a newer app, are
-    read leniently.
+    read leniently. `extra_designs`: see `check_schema`; every `[designs.<key>]` table
+    other than D1-D4 is kept as written in `StudyConfig.more` for its design to read.
     """
     strict = strict if strict is not None else require_sources
     if strict:
-        check_schema(data)
+        check_schema(data, extra_designs)
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise StudyError(f"this study file has format {fmt!r}; this app reads {FORMAT_VERSION}")
@@ -854,6 +878,13 @@ def study_from_dict(
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
     d2, d3, d4 = (_design(designs, key) for key in ("d2", "d3", "d4"))
+    more: dict[str, Mapping[str, Any]] = {}
+    for key, table in designs.items():
+        if key in ("d1", "d2", "d3", "d4"):
+            continue
+        if not isinstance(table, dict):
+            raise StudyError(f"[designs.{key}] should be a table")
+        more[key] = dict(table)
     generation = generation_from_dict(data)
     if generation is not None:
         generators = tuple(
@@ -892,6 +923,7 @@ def study_from_dict(
         keep_instructions=_bool(
             _table(data, "variants").get("keep_instructions", False), "variants.keep_instructions"
         ),
+        more=more,
     )
 
 
@@ -972,6 +1004,8 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "orders_per_batch": config.d4.orders_per_batch,
             "all_orders": config.d4.all_orders,
         }
+    for key, table in config.more.items():
+        out["designs"][key] = dict(table)
     variants = {
         key: True
         for key, keep in (

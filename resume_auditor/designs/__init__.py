@@ -1,0 +1,10 @@
+"""Audit designs as units: each design in its own folder behind one small interface.
+
+A design (`base.Design`) owns its study settings, how its test cases are built,
+the requests they imply, how its answers become a tidy table, its statistics and
+metrics type, its report section and its Results panel. The registry
+(`registry.DESIGNS`) lists them; the workflow, report and UI iterate over it and
+know no design by name. D5 (Bloomberg's eight-name ranking) is the first design
+built this way; D1-D4 still live in `variants/`, `stats/` and `workflow/` and move
+here one at a time (docs/designs.md, "Designs as units").
+"""

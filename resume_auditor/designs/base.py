@@ -1,0 +1,232 @@
+"""The interface every audit design implements, and the plain shapes it hands over.
+
+The layers above (workflow, report, ui) hold a design only through this interface:
+they never import a design's folder. What a design gives them is data, not widgets
+or HTML: `PanelRow`s for the Results page, a `Section` for the report, and its
+metrics block as JSON-ready typed dicts, so the GUI and the report render any
+design the same way (docs/designs.md, "Designs as units").
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+import pandas as pd
+
+from resume_auditor.domain.case import Case, Variant
+from resume_auditor.domain.job import Job
+from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError, schema_problems
+from resume_auditor.stats.metric import Metric
+from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.thresholds import Thresholds
+from resume_auditor.store.requests import RequestSpec
+from resume_auditor.variants.build import BuiltCases
+from resume_auditor.variants.texts import TextSet
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a design, for the study file, the CLI's help and the GUI's form.
+
+    `kind` is the study file's kind ("int", "bool", "str", "strs"); `choices` the
+    allowed values of a "str" or "strs" setting; `minimum` of an "int".
+    """
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    help: str
+    minimum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """One line of a design's table on the Results page: a metric and where it sits.
+
+    `path` is the metric's place in the metrics JSON (`designs.<key>...`), so a
+    click can drill down to the answers behind it.
+    """
+
+    path: tuple[str, ...]
+    metric: MetricDict
+    group: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SectionTable:
+    title: str
+    rows: list[PanelRow]
+    caption: str = ""
+
+
+@dataclass
+class Section:
+    """A design's part of the report: heading, what was done, its tables, what to read."""
+
+    heading: str
+    intro: list[str] = field(default_factory=list)
+    tables: list[SectionTable] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+
+
+class DesignResult(Protocol):
+    """A design's computed statistics for one run."""
+
+    answers: int  # answers of this design in the run
+    unreadable: int  # of which no number could be read
+
+    def all_metrics(self) -> list[Metric]:
+        """Every metric that can carry a flag (decided across the audit at once)."""
+        ...
+
+    def flags(self) -> list[str]:
+        """The flags raised, once decided."""
+        ...
+
+    def as_dict(self) -> Mapping[str, Any]:
+        """The design's block of the metrics JSON (a TypedDict of the design's own)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Unbuilt:
+    """A question the design's settings ask that no built case can answer."""
+
+    kind: str  # the case kind that would answer it
+    question: str
+
+
+SpecT = TypeVar("SpecT")
+
+
+class Design(ABC, Generic[SpecT]):
+    """One audit design (D5 on; docs/designs.md, "Designs as units").
+
+    `key` names its settings table (`[designs.<key>]`), its metrics block
+    (`designs.<key>`) and its flag keys; `label` ("D5") is its `test_case.design`
+    and what users read beside the title.
+    """
+
+    key: str
+    label: str
+    title: str  # its tab on the Results page and its report heading
+    intro: str  # what it asks, in a recruiter's words (tab tooltip, report intro)
+    settings: tuple[Setting, ...]
+
+    # -- settings -------------------------------------------------------------------
+
+    def schema(self) -> dict[str, Any]:
+        """The study-file schema of `[designs.<key>]` (domain/study.py kinds)."""
+        return {s.name: s.kind for s in self.settings}
+
+    def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
+        """The design's settings table as written, or None when the study leaves it out."""
+        return config.more.get(self.key)
+
+    def spec(self, config: StudyConfig) -> SpecT | None:
+        """The design's typed settings, or None when the study does not ask for it."""
+        table = self.table(config)
+        if table is None:
+            return None
+        where = f"designs.{self.key}"
+        problems = schema_problems(dict(table), self.schema(), where)
+        if problems:
+            raise StudyError(problems[0])
+        values = {s.name: table.get(s.name, s.default) for s in self.settings}
+        for s in self.settings:
+            value = values[s.name]
+            if s.kind == "int" and s.minimum is not None and value < s.minimum:
+                raise StudyError(f"{where}.{s.name} should be at least {s.minimum}")
+            if s.choices:
+                chosen = value if isinstance(value, list | tuple) else [value]
+                wrong = [v for v in chosen if v not in s.choices]
+                if wrong:
+                    raise StudyError(
+                        f"{where}.{s.name}: {wrong[0]!r} is not one of {', '.join(s.choices)}"
+                    )
+        return self.parse(values, config)
+
+    @abstractmethod
+    def parse(self, values: Mapping[str, Any], config: StudyConfig) -> SpecT:
+        """Typed settings from the checked values (every setting present)."""
+
+    @abstractmethod
+    def presets(self, spec: SpecT) -> list[tuple[str, tuple[str, ...], str]]:
+        """(prompt preset id, the kinds it may have, the setting that names it)."""
+
+    # -- cases and requests ---------------------------------------------------------
+
+    @abstractmethod
+    def build_cases(
+        self,
+        texts: Sequence[TextSet],
+        job: Job,
+        spec: SpecT,
+        seed: int,
+        *,
+        keep_real_contact: bool = False,
+    ) -> BuiltCases:
+        """Every case of the design from the audit's usable resumes (all or nothing)."""
+
+    @abstractmethod
+    def unbuilt(self, spec: SpecT) -> list[Unbuilt]:
+        """The questions the settings ask, each with the case kind that answers it."""
+
+    @abstractmethod
+    def requests(
+        self,
+        spec: SpecT,
+        study: StudyConfig,
+        model: ModelSpec,
+        job_text: str,
+        variants: Mapping[int, Variant],
+        case: Case,
+    ) -> list[RequestSpec]:
+        """The requests one stored case implies (every order and repeat)."""
+
+    # -- answers, numbers and words ------------------------------------------------
+
+    @abstractmethod
+    def compute(
+        self, cases: Mapping[int, Case], answers: pd.DataFrame, thresholds: Thresholds
+    ) -> DesignResult | None:
+        """The statistics of the run's answers of this design (None: no answer yet).
+
+        `answers` holds only this design's rows of `ResultFile.answers`; flags are
+        decided later, across the whole audit.
+        """
+
+    @abstractmethod
+    def answer_frames(
+        self, cases: Mapping[int, Case], answers: pd.DataFrame
+    ) -> dict[str, pd.DataFrame]:
+        """The design's tidy tables for the exports, by sheet name."""
+
+    @abstractmethod
+    def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
+        """The Results page's rows for the design's metrics block."""
+
+    @abstractmethod
+    def section(self, block: Mapping[str, Any]) -> Section | None:
+        """The report's section for the design's metrics block (None: nothing to say)."""
+
+    def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
+        """(answers, unreadable, what an answer is called) for the Results page's warnings."""
+        return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "answers"
+
+
+__all__ = [
+    "Design",
+    "DesignResult",
+    "PanelRow",
+    "Section",
+    "SectionTable",
+    "Setting",
+    "Unbuilt",
+]
