@@ -44,7 +44,8 @@ def _edit(study: Path, old: str, new: str) -> None:
         ("[run]", "[runn]", "Did you mean 'run'"),
         ("concurrency = 2", 'concurrency = "2"', "run.concurrency should be a whole number"),
         ("k = [1]", "k = [1]\nequal_pairs = 1", "designs.d1.equal_pairs should be true or false"),
-        ("[model]", "[designs.d5]\nx = 1\n[model]", "Known keys here: d1, d2, d3, d4"),
+        ("[model]", "[designs.d9]\nx = 1\n[model]", "Known keys here: d1, d2, d3, d4, d5"),
+        ("[model]", "[designs.d5]\nbatchs = 2\n[model]", "designs.d5.batches"),
         (
             "[model]",
             '[generation]\ngenerators = [{provider = "openai", modle = "m"}]\n[model]',

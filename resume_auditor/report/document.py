@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures
@@ -439,6 +440,27 @@ def _d4(d4: D4Dict | None) -> list[Block]:
     return [Block("Design D4: scores and rankings under perturbation (FAIRE)", intro, tables)]
 
 
+def _registered(metrics: MetricsReport) -> list[Block]:
+    """The sections of the designs kept as units (designs/registry.py), in its order."""
+    blocks = metrics.get("designs") or {}
+    out: list[Block] = []
+    for design in DESIGNS:
+        block = blocks.get(design.key)
+        section = design.section(block) if block is not None else None
+        if section is None:
+            continue
+        tables = [
+            Table(
+                t.title,
+                [Row(r.group or r.path[-1], list(r.path), r.metric) for r in t.rows],
+                caption=t.caption,
+            )
+            for t in section.tables
+        ]
+        out.append(Block(section.heading, section.intro, tables, after=section.after))
+    return out
+
+
 def _flag_family_size(metrics: MetricsReport, family: str) -> int:
     tests = [m.get("flag_test") for m in _metric_dicts(metrics)]
     sizes = [int(t.get("family_size", 0)) for t in tests if t and t.get("family") == family]
@@ -637,7 +659,7 @@ def build_document(
         facts=facts,
         verdict=verdict,
         validity=_validity(metrics, figures) + _missing(metrics),
-        fairness=_fairness(metrics, figures),
+        fairness=_fairness(metrics, figures) + _registered(metrics),
         examples=pick_examples(result, run_id, examples_per_kind),
         example_kinds=KINDS,
         limitations=_limitations(metrics, facts),

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label
@@ -96,7 +97,8 @@ def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | No
 
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
-    return max(1, sum(1 for d in ("d1", "d2", "d3", "d4") if metrics.get(d)))
+    legacy = sum(1 for d in ("d1", "d2", "d3", "d4") if metrics.get(d))
+    return max(1, legacy + len(metrics.get("designs") or {}))
 
 
 def _source_resumes(d1: D1Dict) -> int:
@@ -124,7 +126,7 @@ DESIGN_NAMES = {
     "d2": "D2 (ratings)",
     "d3": "D3 (pools)",
     "d4": "D4 (scores and ranks)",
-}
+} | {d.key: d.title for d in DESIGNS}
 
 
 @dataclass
@@ -136,7 +138,8 @@ class Finding:
 
     @property
     def design(self) -> str:
-        return self.path[0]
+        """The design's key ("d2"; a registry design's blocks sit under `designs`)."""
+        return self.path[1] if self.path[0] == "designs" and len(self.path) > 1 else self.path[0]
 
     @property
     def test(self) -> dict[str, Any]:
@@ -170,7 +173,7 @@ class Finding:
         if unit in ("points", "sd", "difference"):
             return 0.0
         expected = cast(dict[str, Any], self.metric).get("expected")
-        if unit == "number" and isinstance(expected, int | float):
+        if unit in ("number", "proportion") and isinstance(expected, int | float):
             return float(expected)
         return None
 
@@ -200,8 +203,14 @@ def findings(metrics: MetricsReport) -> list[Finding]:
 
     for design in ("d1", "impact_ratio", "d2", "d3", "d4"):
         walk(metrics.get(design), [design])
+    for key, unit in (metrics.get("designs") or {}).items():
+        walk(unit, ["designs", key])
     for key, block in metrics.items():
-        if key not in DESIGN_NAMES and isinstance(block, dict) and key not in ("counts", "run"):
+        if (
+            key not in DESIGN_NAMES
+            and isinstance(block, dict)
+            and key not in ("counts", "run", "designs")
+        ):
             walk(block, [key])
     return out
 
@@ -424,6 +433,8 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
     flags = list(metrics.get("flags") or [])
     for block in (metrics.get("d2"), metrics.get("d3"), metrics.get("d4")):
         flags += list(block.get("flags") or [] if block else [])
+    for unit in (metrics.get("designs") or {}).values():
+        flags += [str(f) for f in unit.get("flags") or []]
     found = findings(metrics)
     flags += [str(f.metric.get("flag")) for f in found if f.flagged]
     flags = list(dict.fromkeys(flags))

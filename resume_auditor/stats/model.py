@@ -17,6 +17,7 @@ ui can all use it. No `from __future__ import annotations` here: Python 3.11 rea
 `NotRequired` only from evaluated annotations, and the run-time check needs it.
 """
 
+from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 Unit = Literal["proportion", "points", "sd", "ratio", "difference", "number"]
@@ -343,3 +344,6 @@ class MetricsReport(DesignBlocks):
     power: NotRequired[dict[str, DesignPowerDict]]
     # Missing answers per design (D1..D4), absent in reports made before issue 29.
     missing: NotRequired[dict[str, MissingDesignDict]]
+    # The blocks of the designs kept as units (resume_auditor/designs, D5 on), by key;
+    # each is its design's own TypedDict (e.g. designs/d5_bloomberg/model.D5Dict).
+    designs: NotRequired[dict[str, Mapping[str, Any]]]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import SlotKind
 from resume_auditor.domain.job import Job
@@ -180,6 +181,10 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                 )
                 notes.extend(built.notes)
                 _store(result, built, details)
+            for unit, spec in enabled(config):
+                built = unit.build_cases(all_texts, job, spec, config.seed, keep_real_contact=keep)
+                notes.extend(built.notes)
+                _store(result, built, details)
         except DesignCheckError as exc:
             raise StudyError(str(exc)) from exc
     return [_where(n, files, len(sets)) for n, files in per_file.items()] + notes
@@ -290,4 +295,7 @@ def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
         and (config.d4.race_batches or config.d4.gender_batches)
     ):
         lacks("D4", "ranking", "whether ranked batches favour a group (D4)", generic, check)
+    for unit, spec in enabled(config):
+        for missing in unit.unbuilt(spec):
+            lacks(unit.label, missing.kind, missing.question, generic, check)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import Case, Order, Truth, Variant
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.prompts import Preset, build_body, get_preset, render_resumes
@@ -58,6 +59,8 @@ def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]
             out.append((study.d4.scoring_prompt, ("dimensions",), "designs.d4.scoring_prompt"))
         if study.d4.ranking_prompt:
             out.append((study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt"))
+    for design, spec in enabled(study):
+        out += design.presets(spec)
     return out
 
 
@@ -159,9 +162,13 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
             for rep in reps
         )
 
+    registered = {design.label: (design, spec) for design, spec in enabled(study)}
     for s in cases:
         sid, ids, meta = s.id or 0, s.variants, s.meta
-        if s.design == "D2" and study.d2 is not None:
+        if s.design in registered:
+            design, spec = registered[s.design]
+            out += design.requests(spec, study, model, job_text, variants, s)
+        elif s.design == "D2" and study.d2 is not None:
             for i, vid in enumerate(ids):
                 group = meta["groups"][i] or "blinded"
                 for pid in study.d2.prompts:

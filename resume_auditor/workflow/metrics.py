@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor import __version__
+from resume_auditor.designs.base import DesignResult
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.paths import data_dir
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
@@ -125,11 +127,12 @@ def metrics_report(
     thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = d1_table(result, answers)
     results = design_results(result, run.id, thresholds, answers)
+    registered = registry_results(result, answers, thresholds)
     d1 = compute_d1(
         d1_judgments,
         thresholds=thresholds,
         abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(results),
+        designs=1 + len(results) + len(registered),
     )
     impact_table = impact_cells(d1_judgments, thresholds)
     # One family for everything the report can flag: Holm across all of it at once.
@@ -138,6 +141,9 @@ def metrics_report(
     for r in (results.get("d2"), results.get("d3"), results.get("d4")):
         if r is not None:
             flaggable += r.all_metrics()
+    for unit in registered.values():
+        flaggable += unit.all_metrics()
+    by_key = {d.key: d for d in DESIGNS}
     missing = missing_results(result, run.id, answers)
     for m in missing.values():
         flaggable += m.all_metrics()
@@ -155,6 +161,7 @@ def metrics_report(
         # where the unreadable answers were.
         parts = {"D1": d1.invalid}
         parts |= _unreadable_by_design(designs)
+        parts |= {by_key[k].label: r.unreadable for k, r in registered.items()}
         where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
         notes.append(
             f"{progress.invalid} answer(s) could not be read and are left out of every metric"
@@ -188,7 +195,11 @@ def metrics_report(
         "impact_ratio": impact,
         "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags() + impact["flags"] + _design_flags(designs) + _missing_flags(missing),
+        "flags": d1.flags()
+        + impact["flags"]
+        + _design_flags(designs)
+        + [f for r in registered.values() for f in r.flags()]
+        + _missing_flags(missing),
         "notes": notes,
         "missing": {design: m.as_dict() for design, m in missing.items()},
     }
@@ -201,7 +212,28 @@ def metrics_report(
         report["d3"] = designs["d3"]
     if "d4" in designs:
         report["d4"] = designs["d4"]
+    if registered:  # the designs kept as units (designs/registry.py), by key
+        report["designs"] = {k: r.as_dict() for k, r in registered.items()}
     return report
+
+
+def registry_results(
+    result: ResultFile, answers: pd.DataFrame, thresholds: Thresholds
+) -> dict[str, DesignResult]:
+    """Each registry design's results for a run's answers (flags not yet decided), by key;
+    a design without answers in the run is absent."""
+    out: dict[str, DesignResult] = {}
+    if answers.empty:
+        return out
+    for design in DESIGNS:
+        mine = answers[answers["design"] == design.label]
+        if mine.empty:
+            continue
+        cases = {c.id or 0: c for c in result.cases(design.label)}
+        computed = design.compute(cases, mine, thresholds)
+        if computed is not None:
+            out[design.key] = computed
+    return out
 
 
 @dataclass(frozen=True)
@@ -311,11 +343,12 @@ def pilot_sizing(
     run = runs[-1]
     answers = result.answers(run.id)
     results = design_results(result, run.id, thresholds, answers)
+    registered = registry_results(result, answers, thresholds)  # they share alpha too
     d1 = compute_d1(
         d1_table(result, answers),
         thresholds=thresholds,
         abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(results),
+        designs=1 + len(results) + len(registered),
     )
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [
@@ -326,6 +359,8 @@ def pilot_sizing(
     for r in (results.get("d2"), results.get("d3"), results.get("d4")):
         if r is not None:
             flaggable += r.all_metrics()
+    for unit in registered.values():
+        flaggable += unit.all_metrics()
     decide(flaggable, thresholds)
     out = []
     for t in power_targets(d1, results, effects=effects):

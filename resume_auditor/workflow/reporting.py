@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.atomic import write_bytes_atomic
 from resume_auditor.report.document import ReportDocument, build_document
 from resume_auditor.report.html import render_html
@@ -134,7 +135,24 @@ def _frames(result: ResultFile, metrics: MetricsReport) -> dict[str, Any]:
         "design_answers": design_answers_frame(result),
         "metrics": metrics_frame(metrics),
         "failed_requests": failures_frame(result),
-    }
+    } | _registry_frames(result, int(metrics["run"]["id"]))
+
+
+def _registry_frames(result: ResultFile, run_id: int) -> dict[str, Any]:
+    """Each registry design's tidy tables of the run (a sheet / CSV file each)."""
+    out: dict[str, Any] = {}
+    answers = result.answers(run_id)
+    for design in DESIGNS:
+        mine = answers[answers["design"] == design.label] if not answers.empty else answers
+        if mine.empty:
+            continue
+        cases = {c.id or 0: c for c in result.cases(design.label)}
+        for name, frame in design.answer_frames(cases, mine).items():
+            out[name] = frame
+    return out
+
+
+_FIXED = ("cases", "judgments", "design_answers", "metrics", "failed_requests")
 
 
 def _xlsx(result: ResultFile, metrics: MetricsReport, target: Path, now: datetime) -> Path:
@@ -145,7 +163,7 @@ def _xlsx(result: ResultFile, metrics: MetricsReport, target: Path, now: datetim
         "Design answers": frames["design_answers"],
         "Metrics": frames["metrics"],
         "Failed requests": frames["failed_requests"],
-    }
+    } | {name: frame for name, frame in frames.items() if name not in _FIXED}
     return write_xlsx(target, about_rows(metrics, now.isoformat(timespec="seconds")), sheets)
 
 

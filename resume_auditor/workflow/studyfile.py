@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from resume_auditor.designs.registry import enabled, schemas
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES
 from resume_auditor.domain.study import (
     StudyConfig,
@@ -213,10 +214,13 @@ def study_from_text(path: Path, text: str) -> StudyFile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{path.name} is not valid TOML: {exc}") from exc
-    check_schema(data)  # unknown keys first: a misspelt provider must not pass as "local"
+    # unknown keys first: a misspelt provider must not pass as "local"
+    check_schema(data, schemas())
     original = dict(_urls(data))  # the addresses as typed, for masking the text
     url_keys = _split_urls(data)
-    config = study_from_dict(data)
+    config = study_from_dict(data, extra_designs=schemas())
+    for design, _spec in enabled(config):  # each registry design checks its own table
+        design.spec(config)
     resumes = data.get("resumes", {})
     password = resumes.get("password")
     passwords = dict(resumes.get("passwords", {}))

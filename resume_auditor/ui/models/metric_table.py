@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
@@ -25,7 +26,7 @@ from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
 ALL = "All"
 
-DESIGN_TITLES = {
+DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
     "d1": "Pairs (D1)",
     "d2": "Ratings by group (D2)",
     "d3": "Pools (D3)",
@@ -228,14 +229,36 @@ def d4_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
 ROWS = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows, "d4": d4_rows}
 
 
+def _registered(metrics: Mapping[str, Any], design: str) -> Mapping[str, Any] | None:
+    """A registry design's block (designs/registry.py), or None."""
+    block = (metrics.get("designs") or {}).get(design)
+    return block if isinstance(block, dict) and block else None
+
+
+REGISTERED = {d.key: d for d in REGISTRY}
+
+
 def design_rows(metrics: Mapping[str, Any] | None, design: str) -> list[MetricRow]:
-    if not metrics or not metrics.get(design):
+    if not metrics:
+        return []
+    if design in REGISTERED:
+        block = _registered(metrics, design)
+        if block is None:
+            return []
+        return [
+            _row(list(r.path), dict(r.metric), r.group, r.detail)
+            for r in REGISTERED[design].panel(block)
+        ]
+    if not metrics.get(design):
         return []
     return ROWS[design](metrics)
 
 
 # How many answers a design has, and the word for them (for "too few answers").
 def design_answers(metrics: Mapping[str, Any], design: str) -> tuple[int, str]:
+    if design in REGISTERED:
+        answers, _unread, what = REGISTERED[design].counts(_registered(metrics, design) or {})
+        return answers, what
     block = metrics.get(design) or {}
     if design == "d1":
         return int(block.get("judgments") or 0), "pair answers"
@@ -250,6 +273,8 @@ def design_answers(metrics: Mapping[str, Any], design: str) -> tuple[int, str]:
 
 def unreadable_answers(metrics: Mapping[str, Any], design: str) -> int:
     """How many of a design's answers could not be read (left out of its numbers)."""
+    if design in REGISTERED:
+        return REGISTERED[design].counts(_registered(metrics, design) or {})[1]
     block = metrics.get(design) or {}
     if design == "d1":
         return 0  # D1's unreadable answers are not judgments: design_answers omits them

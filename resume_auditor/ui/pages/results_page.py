@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
@@ -85,8 +86,8 @@ CARD_KEYS = ("criterion_validity", "discrim_validity", "order_consistency", "fir
 # kept for callers that list the cards: (key, plain title, meaning with the paper's term)
 CARDS = [(k, TERMS[k].label, TERMS[k].tooltip()) for k in CARD_KEYS]
 
-DESIGNS = ("d1", "d2", "d3", "d4")
-INTROS = {
+DESIGNS = ("d1", "d2", "d3", "d4", *(d.key for d in REGISTRY))
+INTROS = {d.key: d.intro for d in REGISTRY} | {
     "d1": "Pairs of resumes with a known right answer: one candidate more qualified, or both "
     "equal and differing only in name. Does the model pick the better one, and say 'equal' "
     "when they are? Are equal candidates of each group picked equally often?",
@@ -98,7 +99,7 @@ INTROS = {
     "activity naming the group; and batches ranked best to worst. Does the signal move the "
     "scores or the places?",
 }
-CHARTS = {
+CHARTS: dict[str, tuple[str, ...]] = {d.key: () for d in REGISTRY} | {
     "d1": ("d1_validity", "d1_gaps"),
     "d2": ("d2_smd",),
     "d3": ("d3_rabbi",),
@@ -298,7 +299,7 @@ class ResultsPage(Page):
         self._tab_of: dict[str, list[tuple[QWidget, str]]] = {
             "d1": [(self.d1_tab, DESIGN_TITLES["d1"]), (self.pairs_tab, "Pair by pair (D1)")]
         }
-        for design in ("d2", "d3", "d4"):
+        for design in DESIGNS[1:]:
             self._tab_of[design] = [(self.panels[design], DESIGN_TITLES[design])]
         self._pairs_sized = False
         self.tabs.currentChanged.connect(self._pairs_shown)
@@ -775,10 +776,11 @@ class ResultsPage(Page):
 
 
 def _ran(report: Mapping[str, Any], design: str) -> bool:
-    """A design the run has answers for (D1: any pair answer; D2-D4: their block)."""
+    """A design the run has answers for (D1: any pair answer; D2-D4: their block;
+    a registry design: its block under `designs`)."""
     if design == "d1":
         return bool((report.get("d1") or {}).get("judgments"))
-    return bool(report.get(design))
+    return bool(report.get(design) or (report.get("designs") or {}).get(design))
 
 
 def draw_charts(

@@ -1,0 +1,96 @@
+"""D5 in words: its Results rows and its report section, read from its metrics block."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from resume_auditor.designs.base import PanelRow, Section, SectionTable
+from resume_auditor.domain.groups import group_label
+from resume_auditor.stats.model import MetricDict
+
+KEY = "d5"
+HEADING = "Design D5: eight candidates ranked together (Bloomberg 2024)"
+
+RACE_LABELS = {"white": "White", "black": "Black", "asian": "Asian", "hispanic": "Hispanic"}
+SEX_LABELS = {"woman": "Women", "man": "Men"}
+POSITION_LABELS = {"first_shown": "Shown first", "last_shown": "Shown last"}
+
+
+def _who(part: str, key: str) -> str:
+    if part == "top1_by_race":
+        return RACE_LABELS.get(key, key)
+    if part == "top1_by_sex":
+        return SEX_LABELS.get(key, key)
+    if part == "position":
+        return POSITION_LABELS.get(key, key)
+    if part == "uniformity":
+        return "All groups"
+    return group_label(key) or key
+
+
+def _table_rows(block: Mapping[str, Any], part: str) -> list[PanelRow]:
+    cells = block.get(part)
+    if part == "uniformity":
+        return (
+            []
+            if not cells
+            else [PanelRow(("designs", KEY, part), cast(MetricDict, cells), _who(part, ""))]
+        )
+    return [
+        PanelRow(("designs", KEY, part, k), cast(MetricDict, m), _who(part, k))
+        for k, m in (cells or {}).items()
+        if isinstance(m, dict)
+    ]
+
+
+PARTS: tuple[tuple[str, str], ...] = (
+    ("top1", "Ranked first, by group"),
+    ("impact_ratio", "Impact ratio of being ranked first (NYC Local Law 144)"),
+    ("topk", "Among the first {k}, by group"),
+    ("top1_by_race", "Ranked first, by race"),
+    ("top1_by_sex", "Ranked first, by sex"),
+    ("uniformity", "Does the first place ignore the names?"),
+    ("position", "Does the place a resume is shown at decide who is first?"),
+    ("unranked", "Left unranked by the model's answer, by group"),
+)
+
+
+def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
+    return [r for part, _ in PARTS for r in _table_rows(block, part)]
+
+
+def section(block: Mapping[str, Any]) -> Section | None:
+    answers, unreadable = int(block.get("answers", 0)), int(block.get("unreadable", 0))
+    if not answers:
+        return None
+    k = int(block.get("top_k", 0))
+    groups = [group_label(g) for g in block.get("groups", [])]
+    intro = [
+        f"Each resume was copied {len(groups)} times, once under a name typical of each "
+        f"group ({', '.join(groups)}), with nothing else changed, and the model ranked the "
+        "copies together in shuffled orders, as Bloomberg did with GPT-3.5 and GPT-4 in "
+        "2024. If names did not matter, each group would be ranked first in "
+        f"{100 / max(len(groups), 1):.1f}% of the answers. Intervals are clustered by batch "
+        "(every order and repeat of one resume's copies); the tests relabel the groups "
+        "within each shown order, which is exact when names do not matter.",
+    ]
+    if unreadable:
+        intro.append(
+            f"{unreadable} of {answers} ranking answers could not be read and are left out "
+            "of the rates; the last table shows whether some groups' candidates went "
+            "unranked more often than others'."
+        )
+    if int(block.get("partial", 0)):
+        intro.append(
+            f"{int(block['partial'])} answers were read only down to some place: their "
+            "first place counts, their shortlist only when it was read that far."
+        )
+    tables = [
+        SectionTable(title.format(k=k), rows)
+        for part, title in PARTS
+        if (rows := _table_rows(block, part))
+    ]
+    if not tables:
+        intro.append("No D5 number can be computed from the answers that were read.")
+    return Section(HEADING, intro, tables)

@@ -1,0 +1,35 @@
+"""Every audit design kept as a unit (`designs/<folder>`), in the order they are shown.
+
+Adding a design is adding its folder and one line here; the workflow, report and
+UI find it through this list (docs/designs.md, "Designs as units").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from resume_auditor.designs.base import Design
+from resume_auditor.designs.d5_bloomberg import DESIGN_D5
+
+DESIGNS: tuple[Design[Any], ...] = (DESIGN_D5,)
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """Each design's study-file schema by key, for `domain.study.check_schema`."""
+    return {d.key: d.schema() for d in DESIGNS}
+
+
+def by_label() -> Mapping[str, Design[Any]]:
+    """Each design by its `test_case.design` label ("D5")."""
+    return {d.label: d for d in DESIGNS}
+
+
+def enabled(config: Any) -> list[tuple[Design[Any], Any]]:
+    """(design, its typed settings) for every design the study asks for."""
+    out: list[tuple[Design[Any], Any]] = []
+    for d in DESIGNS:
+        spec = d.spec(config)
+        if spec is not None:
+            out.append((d, spec))
+    return out
