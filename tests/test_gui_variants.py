@@ -214,3 +214,33 @@ def test_instructions_in_resumes_are_kept_only_when_the_box_is_ticked(
         dataclasses.replace(kept, keep_instructions=False), True
     )
     assert not box.isChecked()
+
+
+def test_a_registry_design_has_its_own_settings_tab_built_from_its_settings(
+    qtbot: QtBot, window: MainWindow, generated: Path, tmp_path: Path
+) -> None:
+    """D5 (designs/d5_bloomberg) appears on the Test cases step without UI code of its
+    own: its tab is built from its `Setting`s, saved into the study, and its problems
+    are said in its words."""
+    path = _copy(generated, tmp_path)
+    _open(qtbot, window, path)
+    page = window.variants_page
+    qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
+    (form,) = [f for f in page.settings.forms if f.design.key == "d5"]
+    assert not form.on.isChecked()
+    titles = [page.settings.tabText(i) for i in range(page.settings.count())]
+    assert "Eight names ranked together (D5)" in titles
+    with qtbot.waitSignal(window.session.loaded, timeout=20000):
+        form.on.setChecked(True)
+    with ResultFile(path) as rf:
+        table = study_of(rf).more["d5"]
+    assert table["batches"] == 1 and table["orders"] == 8 and len(table["groups"]) == 8
+    with qtbot.waitSignal(window.session.loaded, timeout=30000):
+        page.build_button.click()
+    qtbot.waitUntil(lambda: page.plan_table.rowCount() > 0, timeout=20000)
+    shown = {page.plan_table.item(r, 1).text() for r in range(page.plan_table.rowCount())}
+    assert "One resume under eight names, ranked together" in shown, shown
+    groups = form.fields["groups"]
+    for key, cb in groups.boxes.items():  # type: ignore[attr-defined]
+        cb.setChecked(key == "black_woman")
+    assert "at least two groups" in page.summary.text()

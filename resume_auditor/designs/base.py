@@ -42,6 +42,7 @@ class Setting:
     help: str
     minimum: int | None = None
     choices: tuple[str, ...] = ()
+    gui: bool = True  # shown on the Test cases step (False: study file only)
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,11 @@ class Design(ABC, Generic[SpecT]):
     @abstractmethod
     def section(self, block: Mapping[str, Any]) -> Section | None:
         """The report's section for the design's metrics block (None: nothing to say)."""
+
+    def cell_words(self, cell: str) -> str:
+        """A plan cell of this design (`RequestSpec.cell` without the label) in a
+        recruiter's words, for the Test cases step."""
+        return self.title
 
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
         """(answers, unreadable, what an answer is called) for the Results page's warnings."""

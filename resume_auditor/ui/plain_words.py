@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import group_label
 
 _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
@@ -20,7 +21,7 @@ DESIGN_NAMES = {
     "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
     "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
     "D4": ("Scores and rankings", "Design D4: FAIRE (Wen et al. 2025)"),
-}
+} | {d.label: (d.title, f"Design {d.label}: {d.intro}") for d in REGISTRY}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
     (re.compile(r"\(c\+, c\)"), "“extra skills vs just qualified”"),
@@ -84,6 +85,9 @@ def readable_cell(cell: str) -> str:
             "experience": "an activity that signals the group",
         }.get(variant, variant)
         return f"Scored: {what}" + (f", {who}" if who else "")
+    registered = {d.label: d for d in REGISTRY}
+    if code in registered:
+        return registered[code].cell_words(rest)
     return groups
 
 

@@ -113,6 +113,9 @@ class BloombergRanking(Design[D5Spec]):
     def section(self, block: Mapping[str, Any]) -> Section | None:
         return present.section(block)
 
+    def cell_words(self, cell: str) -> str:
+        return "One resume under eight names, ranked together"
+
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
         return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "rankings"
 

@@ -66,5 +66,6 @@ SETTINGS: tuple[Setting, ...] = (
         PROMPT,
         "Prompt",
         "The ranking prompt (a preset of kind 'ranking').",
+        gui=False,
     ),
 )

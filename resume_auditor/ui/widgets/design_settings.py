@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import ALL_GROUPS, Group
 from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, D4Spec, StudyConfig
+from resume_auditor.ui.widgets.design_form import DesignForm
 
 # (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
 PAIR_TYPES = (
@@ -135,7 +137,8 @@ class DesignSettings(QTabWidget):
     def __init__(self) -> None:
         super().__init__()
         self._filling = False
-        tabs = (
+        self._study: StudyConfig | None = None
+        tabs: tuple[tuple[QWidget, str, str], ...] = (
             (
                 self._d1_tab(),
                 "Who is better? (pairs)",
@@ -144,8 +147,11 @@ class DesignSettings(QTabWidget):
             (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
             (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
             (self._d4_tab(), "Scores and rankings", "Design D4: FAIRE, Wen et al."),
-            (self._common_tab(), "Repeatability, privacy && hidden text", ""),
         )
+        # The designs kept as units, each a form built from its own settings.
+        self.forms = [DesignForm(d) for d in REGISTRY]
+        tabs += tuple((f, f.design.title.replace("&", "&&"), f.design.title) for f in self.forms)
+        tabs += ((self._common_tab(), "Repeatability, privacy && hidden text", ""),)
         for tab, title, paper in tabs:
             index = self.addTab(tab, title)
             if paper:
@@ -472,14 +478,25 @@ class DesignSettings(QTabWidget):
         self.d4_orders.setValue(d4.orders_per_batch)
         self.d4_all.setChecked(d4.all_orders)
 
+        for form in self.forms:
+            form.fill(study)
+        self._study = study
         self.seed.setValue(study.seed)
         self.real_contact.setChecked(study.keep_real_contact)
         self.keep_instructions.setChecked(study.keep_instructions)
 
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
-        if not any(cb.isChecked() for cb in (self.d1_on, self.d2_on, self.d3_on, self.d4_on)):
+        if not any(
+            cb.isChecked()
+            for cb in (self.d1_on, self.d2_on, self.d3_on, self.d4_on, *(f.on for f in self.forms))
+        ):
             return "Include at least one kind of test."
+        if self._study is not None:
+            for form in self.forms:
+                wrong = form.problem(self._study)
+                if wrong:
+                    return wrong
         if self.d1_on.isChecked():
             if len(self.d1_groups.groups()) < 2 and self.d1_equal.isChecked():
                 return "Equally qualified pairs need at least two groups."
@@ -568,9 +585,15 @@ class DesignSettings(QTabWidget):
                 orders_per_batch=self.d4_orders.value(),
                 all_orders=self.d4_all.isChecked(),
             )
+        more = {k: v for k, v in base.more.items() if k not in {f.design.key for f in self.forms}}
+        for form in self.forms:
+            table = form.apply(base)
+            if table is not None:
+                more[form.design.key] = table
         return dataclasses.replace(
             base,
             seed=self.seed.value(),
+            more=more,
             d1=d1,
             d2=d2,
             d3=d3,

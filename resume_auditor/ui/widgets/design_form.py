@@ -1,0 +1,150 @@
+"""A settings tab for a design kept as a unit (designs/registry.py), built from its
+`Setting` list, so a new design appears on the Test cases step without UI code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from resume_auditor.designs.base import Design, Setting
+from resume_auditor.domain.groups import group_label
+from resume_auditor.domain.study import StudyConfig, StudyError
+
+
+class Choices(QWidget):
+    """Check boxes for a setting that takes several of a fixed list (groups)."""
+
+    changed = Signal()
+
+    def __init__(self, setting: Setting) -> None:
+        super().__init__()
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.boxes: dict[str, QCheckBox] = {}
+        for i, choice in enumerate(setting.choices):
+            cb = QCheckBox(group_label(choice) or choice)
+            cb.setToolTip(setting.help)
+            cb.toggled.connect(self.changed)
+            self.boxes[choice] = cb
+            grid.addWidget(cb, i // 4, i % 4)
+
+    def set_value(self, values: list[str]) -> None:
+        for key, cb in self.boxes.items():
+            cb.setChecked(key in values)
+
+    def value(self) -> list[str]:
+        return [k for k, cb in self.boxes.items() if cb.isChecked()]
+
+
+class DesignForm(QWidget):
+    """An "Include" box and one field per setting of `design` shown in the GUI."""
+
+    changed = Signal()
+
+    def __init__(self, design: Design[Any]) -> None:
+        super().__init__()
+        self.design = design
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        self.on = QCheckBox(f"Include: {design.intro}")
+        self.on.setToolTip(f"Design {design.label}: {design.title}.")
+        self.on.toggled.connect(self.changed)
+        form.addRow(self.on)
+        self.fields: dict[str, QWidget] = {}
+        for s in design.settings:
+            if not s.gui:
+                continue
+            field = self._field(s)
+            field.setToolTip(s.help)
+            self.fields[s.name] = field
+            label = QLabel(s.label)
+            label.setToolTip(s.help)
+            form.addRow(label, field)
+
+    def _field(self, s: Setting) -> QWidget:
+        if s.kind == "int":
+            box = QSpinBox()
+            box.setRange(s.minimum if s.minimum is not None else 0, 100_000)
+            box.valueChanged.connect(self.changed)
+            return box
+        if s.kind == "bool":
+            cb = QCheckBox()
+            cb.toggled.connect(self.changed)
+            return cb
+        if s.kind == "strs" and s.choices:
+            grid = Choices(s)
+            grid.changed.connect(self.changed)
+            return grid
+        if s.kind == "str" and s.choices:
+            combo = QComboBox()
+            for c in s.choices:
+                combo.addItem(c, c)
+            combo.currentIndexChanged.connect(self.changed)
+            return combo
+        line = QLineEdit()
+        line.textChanged.connect(self.changed)
+        return line
+
+    def fill(self, study: StudyConfig) -> None:
+        table = self.design.table(study)
+        self.on.setChecked(table is not None)
+        values: Mapping[str, Any] = table or {}
+        for s in self.design.settings:
+            if s.name not in self.fields:
+                continue
+            value = values.get(s.name, s.default)
+            w = self.fields[s.name]
+            if isinstance(w, QSpinBox):
+                w.setValue(int(value))
+            elif isinstance(w, QCheckBox):
+                w.setChecked(bool(value))
+            elif isinstance(w, Choices):
+                w.set_value([value] if isinstance(value, str) else list(value))
+            elif isinstance(w, QComboBox):
+                w.setCurrentIndex(max(0, w.findData(value)))
+            elif isinstance(w, QLineEdit):
+                w.setText(str(value))
+
+    def values(self, study: StudyConfig) -> dict[str, Any]:
+        """The design's table: what the study had (settings not shown stay) and the fields."""
+        out = dict(self.design.table(study) or {})
+        for name, w in self.fields.items():
+            if isinstance(w, QSpinBox):
+                out[name] = w.value()
+            elif isinstance(w, QCheckBox):
+                out[name] = w.isChecked()
+            elif isinstance(w, Choices):
+                out[name] = w.value()
+            elif isinstance(w, QComboBox):
+                out[name] = str(w.currentData())
+            elif isinstance(w, QLineEdit):
+                out[name] = w.text()
+        return out
+
+    def apply(self, study: StudyConfig) -> dict[str, Any] | None:
+        """The design's settings table for `study`, or None when it is not included."""
+        return self.values(study) if self.on.isChecked() else None
+
+    def problem(self, study: StudyConfig) -> str:
+        """Why these settings cannot be used, in the design's own words ('' if they can)."""
+        if not self.on.isChecked():
+            return ""
+        more = dict(study.more) | {self.design.key: self.values(study)}
+        probe = StudyConfig(study.name, study.seed, study.job, study.resumes, more=more)
+        try:
+            self.design.spec(probe)
+        except StudyError as exc:
+            return f"{self.design.title}: {exc}"
+        return ""
