@@ -1,8 +1,10 @@
 """Write NAME.audit.gz and its metrics with the app on sys.path (an old commit's tree).
 
-A schema-5 audit with every design, two runs against the provider simulator, a
+An audit with every design, two runs against the provider simulator, a
 re-asked answer (a response_history row) and a collected batch row; see README.md.
-Usage: PYTHONPATH=OLD_TREE:OLD_TREE/tests python make_previous.py NAME OUT_DIR OLD_TREE/resources/sample
+Usage:
+    PYTHONPATH=OLD_TREE:OLD_TREE/tests python make_previous.py NAME OUT_DIR \
+        OLD_TREE/resources/sample
 (make_schema5.py is this script for the schema-5 file, kept as it was run.)
 """
 
