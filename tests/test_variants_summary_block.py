@@ -246,7 +246,7 @@ def test_the_breakdown_by_construction_reaches_the_json_results_and_report(
 ) -> None:
     from resume_auditor.cli import main
     from resume_auditor.report.document import BREAKDOWN_TITLES
-    from resume_auditor.ui.models.metric_table import d1_rows
+    from resume_auditor.ui.models.metric_table import design_rows
 
     small_study.write_text(small_study.read_text().replace('summary_block = "never"', ""))
     out = tmp_path / "a.audit"
@@ -263,7 +263,7 @@ def test_the_breakdown_by_construction_reaches_the_json_results_and_report(
     assert sum(c["n"] for c in cells.values()) == overall["n"]
     rows = [
         r
-        for r in d1_rows(report)
+        for r in design_rows(report, "d1")
         if r.path[:3] == ("d1", "breakdowns", "criterion_validity_by_construction")
     ]
     assert {r.detail for r in rows} == {"lexical", "summary_block"}

@@ -10,21 +10,19 @@ the paper's term goes in the tooltip.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
-from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.report.panels import ALL, panel_rows
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
-from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.ui.models.view_table import Index, ViewTableModel
-
-ALL = "All"
 
 DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
     "d1": "Pairs (D1)",
@@ -40,7 +38,7 @@ class MetricRow:
     measure: str  # the plain label
     detail: str  # which cut of it: "rated 3 or above", "top 2", "name: relevance"
     group: str  # reader's group label, or "All"
-    metric: dict[str, Any]
+    metric: MetricDict
     term: Term | None
 
     @property
@@ -62,7 +60,7 @@ class MetricRow:
 
     @property
     def interval70(self) -> str:
-        ci70 = self.metric.get("ci70")
+        ci70 = cast(Mapping[str, Any], self.metric).get("ci70")  # D1 rates only
         if not ci70 or self.metric.get("value") is None:
             return ""
         return ci_text({**self.metric, "ci": ci70})
@@ -108,18 +106,7 @@ def plain_flag(flag: str) -> str:
     return "Flagged: beyond chance (the tooltip says which test)."
 
 
-def _is_metric(value: Any) -> bool:
-    return isinstance(value, dict) and "value" in value and "title" in value
-
-
-def _cells(block: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(block, dict):
-        for key, m in block.items():
-            if _is_metric(m):
-                yield str(key), m
-
-
-def _row(path: list[str], m: dict[str, Any], group: str, detail: str = "") -> MetricRow:
+def _row(path: list[str], m: MetricDict, group: str, detail: str = "") -> MetricRow:
     term = term_for(path)
     measure = term.label if term else str(m.get("title", path[-1]))
     if path[:2] == ["d1", "breakdowns"]:
@@ -127,158 +114,52 @@ def _row(path: list[str], m: dict[str, Any], group: str, detail: str = "") -> Me
     return MetricRow(tuple(path), measure, detail, group, m, term)
 
 
-def d1_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
-    d1 = metrics.get("d1") or {}
-    rows = [_row(["d1", "metrics", k], m, ALL) for k, m in _cells(d1.get("metrics"))]
-    for part in ("selection_rate", "selection_gap"):
-        rows += [_row(["d1", part, g], m, label(g)) for g, m in _cells(d1.get(part))]
-    impact = metrics.get("impact_ratio") or {}
-    for grouping in GROUPINGS:
-        title = GROUPING_TITLES.get(grouping, grouping).lower()
-        rows += [
-            _row(["impact_ratio", grouping, c], m, label(c), title)
-            for c, m in _cells(impact.get(grouping))
-        ]
-    for part, cells in (d1.get("over_assessment") or {}).items():
-        rows += [_row(["d1", "over_assessment", part, g], m, label(g)) for g, m in _cells(cells)]
-    for key, cells in (d1.get("breakdowns") or {}).items():
-        rows += [_row(["d1", "breakdowns", key, v], m, ALL, v) for v, m in _cells(cells)]
-    return rows
+def design_rows(metrics: MetricsReport | None, design: str) -> list[MetricRow]:
+    """The Results table of `design`: its rows (report/panels.py) in the screen's words."""
+    return [_row(list(r.path), r.metric, r.group, r.detail) for r in panel_rows(metrics, design)]
 
 
-def d2_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
-    d2 = metrics.get("d2") or {}
-    ref = label(d2.get("reference", "white_man"))
-    rows = [_row(["d2", "smd", g], m, label(g), f"than {ref}") for g, m in _cells(d2.get("smd"))]
-    for part in ("smd_race", "smd_gender"):
-        rows += [_row(["d2", part, g], m, label(g)) for g, m in _cells(d2.get(part))]
-    for threshold, kinds in (d2.get("impact_ratio") or {}).items():
-        for kind, cells in (kinds or {}).items():
-            rows += [
-                _row(["d2", "impact_ratio", threshold, kind, g], m, label(g), f"rated {threshold}+")
-                for g, m in _cells(cells)
-            ]
-    rows += [
-        _row(["d2", "manipulation", k], m, ALL, {"both": "race and gender"}.get(k, k))
-        for k, m in _cells(d2.get("manipulation"))
-    ]
-    rows += [_row(["d2", "blinded", g], m, label(g)) for g, m in _cells(d2.get("blinded"))]
-    for prompt, cells in (d2.get("by_prompt") or {}).items():
-        rows += [
-            _row(["d2", "by_prompt", prompt, g], m, label(g), f"prompt {prompt}")
-            for g, m in _cells(cells)
-        ]
-    return rows
-
-
-_METHOD = {"pointwise": "scored one by one", "pairwise": "head to head"}
-
-
-def d3_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
-    d3 = metrics.get("d3") or {}
-    rows: list[MetricRow] = []
-    both = all(d3.get(m) for m in ("pointwise", "pairwise"))
-    for method in ("pointwise", "pairwise"):
-        part = d3.get(method) or {}
-        how = _METHOD[method] if both else ""
-        for key in ("rabbi", "score_gap", "jsd", "emd"):
-            rows += [
-                _row(["d3", method, key, g], m, label(g), how) for g, m in _cells(part.get(key))
-            ]
-        for key in ("dp_gap", "eo_gap"):
-            for k, cells in (part.get(key) or {}).items():
-                rows += [
-                    _row(
-                        ["d3", method, key, k, g],
-                        m,
-                        label(g),
-                        f"top {k}" + (f", {how}" if how else ""),
-                    )
-                    for g, m in _cells(cells)
-                ]
-    rows += [_row(["d3", "output", k], m, ALL, k) for k, m in _cells(d3.get("output"))]
-    return rows
-
-
-_VARIANT = {"name": "name", "experience": "group activity"}
-
-
-def d4_rows(metrics: Mapping[str, Any]) -> list[MetricRow]:
-    d4 = metrics.get("d4") or {}
-    rows: list[MetricRow] = []
-    for variant, dims in (d4.get("differences") or {}).items():
-        for dim, cells in (dims or {}).items():
-            what = "overall" if dim == "overall" else dim.replace("_", " ")
-            rows += [
-                _row(
-                    ["d4", "differences", variant, dim, g],
-                    m,
-                    label(g),
-                    f"{what} ({_VARIANT.get(variant, variant)})",
-                )
-                for g, m in _cells(cells)
-            ]
-    for size, cells in (d4.get("ranks") or {}).items():
-        rows += [
-            _row(["d4", "ranks", size, g], m, label(g), f"batches of {size}")
-            for g, m in _cells(cells)
-        ]
-    return rows
-
-
-ROWS = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows, "d4": d4_rows}
-
-
-def _registered(metrics: Mapping[str, Any], design: str) -> Mapping[str, Any] | None:
-    """A registry design's block (designs/registry.py), or None."""
-    block = (metrics.get("designs") or {}).get(design)
-    return block if isinstance(block, dict) and block else None
+def _registered(metrics: MetricsReport, design: str) -> Mapping[str, Any]:
+    """A registry design's block (designs/registry.py), empty when absent."""
+    return (metrics.get("designs") or {}).get(design) or {}
 
 
 REGISTERED = {d.key: d for d in REGISTRY}
 
 
-def design_rows(metrics: Mapping[str, Any] | None, design: str) -> list[MetricRow]:
-    if not metrics:
-        return []
-    if design in REGISTERED:
-        block = _registered(metrics, design)
-        if block is None:
-            return []
-        return [
-            _row(list(r.path), dict(r.metric), r.group, r.detail)
-            for r in REGISTERED[design].panel(block)
-        ]
-    if not metrics.get(design):
-        return []
-    return ROWS[design](metrics)
-
-
 # How many answers a design has, and the word for them (for "too few answers").
-def design_answers(metrics: Mapping[str, Any], design: str) -> tuple[int, str]:
+def design_answers(metrics: MetricsReport, design: str) -> tuple[int, str]:
     if design in REGISTERED:
-        answers, _unread, what = REGISTERED[design].counts(_registered(metrics, design) or {})
+        answers, _unread, what = REGISTERED[design].counts(_registered(metrics, design))
         return answers, what
-    block = metrics.get(design) or {}
     if design == "d1":
-        return int(block.get("judgments") or 0), "pair answers"
+        d1 = metrics.get("d1")
+        return (d1.get("judgments") or 0) if d1 else 0, "pair answers"
     if design == "d2":
-        return int(block.get("ratings") or 0), "ratings"
+        d2 = metrics.get("d2")
+        return (d2.get("ratings") or 0) if d2 else 0, "ratings"
     if design == "d3":
-        n = sum(int((block.get(m) or {}).get("candidates") or 0) for m in ("pointwise", "pairwise"))
-        return n, "scored candidates"
-    n = int(block.get("scores") or 0) + int(block.get("rankings") or 0)
+        d3 = metrics.get("d3")
+        parts = (d3.get("pointwise"), d3.get("pairwise")) if d3 else ()
+        return sum(p.get("candidates") or 0 for p in parts if p), "scored candidates"
+    d4 = metrics.get("d4")
+    n = ((d4.get("scores") or 0) + (d4.get("rankings") or 0)) if d4 else 0
     return n, "scores and rankings"
 
 
-def unreadable_answers(metrics: Mapping[str, Any], design: str) -> int:
+def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     """How many of a design's answers could not be read (left out of its numbers)."""
     if design in REGISTERED:
-        return REGISTERED[design].counts(_registered(metrics, design) or {})[1]
-    block = metrics.get(design) or {}
-    if design == "d1":
-        return 0  # D1's unreadable answers are not judgments: design_answers omits them
-    return int(block.get("unreadable") or 0) + int(block.get("unreadable_rankings") or 0)
+        return REGISTERED[design].counts(_registered(metrics, design))[1]
+    if design == "d2":
+        d2 = metrics.get("d2")
+        return (d2.get("unreadable") or 0) if d2 else 0
+    if design == "d3":  # D3 counts its unreadable answers per method (none at the top)
+        return 0
+    if design == "d4":
+        d4 = metrics.get("d4")
+        return ((d4.get("unreadable") or 0) + (d4.get("unreadable_rankings") or 0)) if d4 else 0
+    return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 
 def small_cell(metrics: Mapping[str, Any]) -> int:

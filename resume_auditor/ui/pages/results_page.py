@@ -43,6 +43,7 @@ from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import MetricsReport
 from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.ui.models.metric_table import (
     ALL,
@@ -136,8 +137,8 @@ def answer_state(result: ResultFile, run_id: int | None, other: int | None) -> t
 class _Computed:
     """What a background refresh hands to the UI thread: all of it ready to show."""
 
-    report: Mapping[str, Any] | None
-    versus: Mapping[str, Any] | None
+    report: MetricsReport | None
+    versus: MetricsReport | None
     rows: dict[str, list[MetricRow]]
     images: dict[str, tuple[Pixels, float]]
     mask: IdentityMask | None
@@ -158,7 +159,7 @@ class ResultsPage(Page):
         )
         self.session = session
         self._data: AuditData | None = None
-        self._report: Mapping[str, Any] | None = None
+        self._report: MetricsReport | None = None
         self._pending_refresh = False
         self._refreshing = False
         self._drawing = False
@@ -512,9 +513,7 @@ class ResultsPage(Page):
 
     # -- panels ------------------------------------------------------------------------
 
-    def _show_panels(
-        self, report: Mapping[str, Any] | None, rows: dict[str, list[MetricRow]]
-    ) -> None:
+    def _show_panels(self, report: MetricsReport | None, rows: dict[str, list[MetricRow]]) -> None:
         present = [d for d in DESIGNS if report is not None and _ran(report, d)]
         current = self.tabs.currentWidget()
         wanted = [(d, w, t) for d in present for w, t in self._tab_of[d]]
@@ -556,7 +555,7 @@ class ResultsPage(Page):
                 )
             self.panels[design].show_rows(rows.get(design, []), warning)
 
-    def _show_report(self, report: Mapping[str, Any] | None) -> None:
+    def _show_report(self, report: MetricsReport | None) -> None:
         if report is None:
             self.run_label.setText("No run yet: start one on the Run page.")
             for card in self.cards.values():
@@ -574,15 +573,13 @@ class ResultsPage(Page):
         for key, card in self.cards.items():
             card.show_metric(metrics.get(key))
 
-    def _show_flags(
-        self, report: Mapping[str, Any] | None, rows: dict[str, list[MetricRow]]
-    ) -> None:
+    def _show_flags(self, report: MetricsReport | None, rows: dict[str, list[MetricRow]]) -> None:
         """Each flag in plain words (the statistics' own sentence, with the paper's
         term and the test, in the tooltip); the report lists every one."""
         flagged = [r for d in DESIGNS for r in rows.get(d, []) if r.metric.get("flag")]
         lines = [  # answers lost unevenly by group: every fairness number may be biased
             f'<span style="color:#c62828;">⚠ {html.escape(str(block["flag"]))}</span>'
-            for block in ((report or {}).get("missing") or {}).values()
+            for block in ((report.get("missing") if report else None) or {}).values()
             if block.get("flag")
         ]
         for row in flagged[:MAX_FLAGS]:
@@ -603,9 +600,7 @@ class ResultsPage(Page):
         if lines and not flagged:
             self.flags.setToolTip("Answers that could not be used fell unevenly on the groups.")
 
-    def _show_comparison(
-        self, report: Mapping[str, Any] | None, versus: Mapping[str, Any] | None
-    ) -> None:
+    def _show_comparison(self, report: MetricsReport | None, versus: MetricsReport | None) -> None:
         if report is None or versus is None:
             self.compare.setRowCount(0)
             self.compare_note.setText(
@@ -687,7 +682,8 @@ class ResultsPage(Page):
         self._last_dialog = dialog  # for tests and screenshots
 
     def _drill_card(self, key: str, title: str) -> None:
-        metric = ((self._report or {}).get("d1") or {}).get("metrics", {}).get(key)
+        d1 = self._report.get("d1") if self._report else None
+        metric = (d1.get("metrics") or {}).get(key) if d1 else None
         if metric and metric.get("n"):
             self._drill(("d1", "metrics", key), f"{title}: {value_text(metric)}")
 
@@ -775,7 +771,7 @@ class ResultsPage(Page):
         return "done" if self._report and self._report["counts"]["answered"] else "todo"
 
 
-def _ran(report: Mapping[str, Any], design: str) -> bool:
+def _ran(report: MetricsReport, design: str) -> bool:
     """A design the run has answers for (D1: any pair answer; D2-D4: their block;
     a registry design: its block under `designs`)."""
     if design == "d1":
@@ -784,7 +780,7 @@ def _ran(report: Mapping[str, Any], design: str) -> bool:
 
 
 def draw_charts(
-    report: Mapping[str, Any] | None,
+    report: MetricsReport | None,
     jobs: list[tuple[str, tuple[int, int], float]],
     dark: bool,
 ) -> dict[str, tuple[Pixels, float]]:
@@ -801,17 +797,18 @@ def draw_charts(
     return out
 
 
-def chart_items(report: Mapping[str, Any] | None) -> tuple[Rates, Rates]:
+def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
     """What the presenter's two charts show: validity rates, and SelectionRate per group."""
     if report is None:
         return [], []
-    d1 = report.get("d1") or {}
-    metrics = d1.get("metrics") or {}
-    validity = [
-        (TERMS[k].label, metrics.get(k, {}))
+    d1 = report.get("d1")
+    metrics = (d1.get("metrics") or {}) if d1 else {}
+    validity: Rates = [
+        (TERMS[k].label, metrics.get(k) or {})
         for k in ("criterion_validity", "discrim_validity", "order_consistency")
     ]
-    selection = [(label(g), m) for g, m in (d1.get("selection_rate") or {}).items()]
+    rates = (d1.get("selection_rate") or {}) if d1 else {}
+    selection: Rates = [(label(g), m) for g, m in rates.items()]
     return validity, selection
 
 

@@ -1,0 +1,165 @@
+"""The rows of each design's table on the Results page, read from the typed metrics.
+
+One shape for every design (designs/base.PanelRow: where a metric sits, the metric,
+its group and which cut of it), so the UI renders them without knowing any design.
+Designs kept as units give theirs (`Design.panel`); D1-D4's are here until they move
+into their folders (docs/designs.md, "Designs as units"). Every read goes through the
+TypedDicts of stats/model.py, so mypy catches a renamed field here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import cast
+
+from resume_auditor.designs.base import PanelRow
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
+from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import D3ScoresDict, MetricDict, MetricsReport
+
+ALL = "All"
+
+
+def _cells(block: Mapping[str, MetricDict] | None) -> Iterator[tuple[str, MetricDict]]:
+    """The metric objects of a map (anything else in it, e.g. from a newer app, is skipped)."""
+    for key, m in (block or {}).items():
+        if isinstance(m, dict) and "value" in m and "title" in m:
+            yield str(key), m
+
+
+def _row(path: list[str], m: MetricDict, group: str, detail: str = "") -> PanelRow:
+    return PanelRow(tuple(path), m, group, detail)
+
+
+def d1_rows(metrics: MetricsReport) -> list[PanelRow]:
+    d1 = metrics.get("d1")
+    if not d1:
+        return []
+    rows = [_row(["d1", "metrics", k], m, ALL) for k, m in _cells(d1.get("metrics"))]
+    rows += [
+        _row(["d1", "selection_rate", g], m, label(g)) for g, m in _cells(d1.get("selection_rate"))
+    ]
+    rows += [
+        _row(["d1", "selection_gap", g], m, label(g)) for g, m in _cells(d1.get("selection_gap"))
+    ]
+    impact = metrics.get("impact_ratio")
+    for grouping in GROUPINGS:
+        cells = impact.get(grouping) if impact else None
+        title = GROUPING_TITLES.get(grouping, grouping).lower()
+        rows += [
+            _row(["impact_ratio", grouping, c], m, label(c), title)
+            for c, m in _cells(cells if isinstance(cells, dict) else None)
+        ]
+    for part, by_group in (d1.get("over_assessment") or {}).items():
+        rows += [_row(["d1", "over_assessment", part, g], m, label(g)) for g, m in _cells(by_group)]
+    # D1Breakdowns is total=False: each key a map of metric objects by value
+    breakdowns = cast(Mapping[str, Mapping[str, MetricDict]], d1.get("breakdowns") or {})
+    for key, by_value in breakdowns.items():
+        rows += [_row(["d1", "breakdowns", key, v], m, ALL, v) for v, m in _cells(by_value)]
+    return rows
+
+
+def d2_rows(metrics: MetricsReport) -> list[PanelRow]:
+    d2 = metrics.get("d2")
+    if not d2:
+        return []
+    ref = label(d2.get("reference") or "white_man")
+    rows = [_row(["d2", "smd", g], m, label(g), f"than {ref}") for g, m in _cells(d2.get("smd"))]
+    rows += [_row(["d2", "smd_race", g], m, label(g)) for g, m in _cells(d2.get("smd_race"))]
+    rows += [_row(["d2", "smd_gender", g], m, label(g)) for g, m in _cells(d2.get("smd_gender"))]
+    for threshold, kinds in (d2.get("impact_ratio") or {}).items():
+        for kind, ratios in (kinds or {}).items():
+            rows += [
+                _row(["d2", "impact_ratio", threshold, kind, g], m, label(g), f"rated {threshold}+")
+                for g, m in _cells(ratios)
+            ]
+    rows += [
+        _row(["d2", "manipulation", k], m, ALL, {"both": "race and gender"}.get(k, k))
+        for k, m in _cells(d2.get("manipulation"))
+    ]
+    rows += [_row(["d2", "blinded", g], m, label(g)) for g, m in _cells(d2.get("blinded"))]
+    for prompt, by_group in (d2.get("by_prompt") or {}).items():
+        rows += [
+            _row(["d2", "by_prompt", prompt, g], m, label(g), f"prompt {prompt}")
+            for g, m in _cells(by_group)
+        ]
+    return rows
+
+
+_METHOD = {"pointwise": "scored one by one", "pairwise": "head to head"}
+
+
+def _d3_method(method: str, part: D3ScoresDict, how: str) -> list[PanelRow]:
+    rows: list[PanelRow] = []
+    per_group: tuple[tuple[str, Mapping[str, MetricDict]], ...] = (
+        ("rabbi", part.get("rabbi") or {}),
+        ("score_gap", part.get("score_gap") or {}),
+        ("jsd", part.get("jsd") or {}),
+        ("emd", part.get("emd") or {}),
+    )
+    for key, by_group in per_group:
+        rows += [_row(["d3", method, key, g], m, label(g), how) for g, m in _cells(by_group)]
+    per_k: tuple[tuple[str, Mapping[str, Mapping[str, MetricDict]]], ...] = (
+        ("dp_gap", part.get("dp_gap") or {}),
+        ("eo_gap", part.get("eo_gap") or {}),
+    )
+    for key, by_k in per_k:
+        for k, by_group in by_k.items():
+            detail = f"top {k}" + (f", {how}" if how else "")
+            rows += [
+                _row(["d3", method, key, k, g], m, label(g), detail) for g, m in _cells(by_group)
+            ]
+    return rows
+
+
+def d3_rows(metrics: MetricsReport) -> list[PanelRow]:
+    d3 = metrics.get("d3")
+    if not d3:
+        return []
+    parts = {"pointwise": d3.get("pointwise"), "pairwise": d3.get("pairwise")}
+    both = all(parts.values())
+    rows: list[PanelRow] = []
+    for method, part in parts.items():
+        if part:
+            rows += _d3_method(method, part, _METHOD[method] if both else "")
+    rows += [_row(["d3", "output", k], m, ALL, k) for k, m in _cells(d3.get("output"))]
+    return rows
+
+
+_VARIANT = {"name": "name", "experience": "group activity"}
+
+
+def d4_rows(metrics: MetricsReport) -> list[PanelRow]:
+    d4 = metrics.get("d4")
+    if not d4:
+        return []
+    rows: list[PanelRow] = []
+    for variant, dims in (d4.get("differences") or {}).items():
+        for dim, by_group in (dims or {}).items():
+            what = "overall" if dim == "overall" else dim.replace("_", " ")
+            detail = f"{what} ({_VARIANT.get(variant, variant)})"
+            rows += [
+                _row(["d4", "differences", variant, dim, g], m, label(g), detail)
+                for g, m in _cells(by_group)
+            ]
+    for size, ranks in (d4.get("ranks") or {}).items():
+        rows += [
+            _row(["d4", "ranks", size, g], m, label(g), f"batches of {size}")
+            for g, m in _cells(ranks)
+        ]
+    return rows
+
+
+LEGACY = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows, "d4": d4_rows}
+REGISTERED = {d.key: d for d in DESIGNS}
+
+
+def panel_rows(metrics: MetricsReport | None, design: str) -> list[PanelRow]:
+    """Every row of `design`'s table ("d1".."d4", or a registry design's key)."""
+    if not metrics:
+        return []
+    if design in REGISTERED:
+        block = (metrics.get("designs") or {}).get(design)
+        return REGISTERED[design].panel(block) if block else []
+    return LEGACY[design](metrics)
