@@ -14,10 +14,8 @@ from __future__ import annotations
 import html
 import logging
 import textwrap
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QHideEvent, QImage, QKeyEvent, QPixmap, QResizeEvent, QShowEvent
@@ -33,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.runner import Answer, RunState, RunStatus
+from resume_auditor.stats.model import MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.run_controller import RunController
@@ -276,10 +275,10 @@ class PresenterWindow(QWidget):
 
     def _run_ended(self) -> bool:
         """Opened after the run: every request has an answer (or a failure) already."""
-        report: Mapping[str, Any] | None = self.results._report  # noqa: SLF001 - same app
-        counts = (report or {}).get("counts") or {}
-        requests = int(counts.get("requests", 0) or 0)
-        done = int(counts.get("answered", 0) or 0) + int(counts.get("failed", 0) or 0)
+        report: MetricsReport | None = self.results._report  # noqa: SLF001 - same app
+        counts = report.get("counts") if report else None
+        requests = (counts.get("requests") or 0) if counts else 0
+        done = ((counts.get("answered") or 0) + (counts.get("failed") or 0)) if counts else 0
         return requests > 0 and done >= requests and not self.controller.running
 
     def _on_status(self, status: RunStatus) -> None:
@@ -313,7 +312,7 @@ class PresenterWindow(QWidget):
     def show_panels(self) -> None:
         # The headline and the three numbers come from the answers themselves (the
         # tally); the Results page's report, refreshed on its own pace, draws the charts.
-        report: Mapping[str, Any] | None = self.results._report  # noqa: SLF001 - same app
+        report: MetricsReport | None = self.results._report  # noqa: SLF001 - same app
         if report is None:
             return
         if self._rendering:
@@ -370,10 +369,11 @@ class PresenterWindow(QWidget):
         run_in_background(work, done, failed, owner=self)
 
 
-def plain_charts(report: Mapping[str, Any]) -> tuple[Rates, Rates]:
+def plain_charts(report: MetricsReport) -> tuple[Rates, Rates]:
     """The D1 charts' bars in plain words (no paper terms on a projector)."""
-    d1 = report.get("d1") or {}
-    metrics = d1.get("metrics") or {}
-    validity = [(title, metrics.get(key) or {}) for key, title in NUMBERS]
-    selection = [(group_label(g), m) for g, m in (d1.get("selection_rate") or {}).items()]
+    d1 = report.get("d1")
+    metrics = (d1.get("metrics") or {}) if d1 else {}
+    validity: Rates = [(title, metrics.get(key) or {}) for key, title in NUMBERS]
+    rates = (d1.get("selection_rate") or {}) if d1 else {}
+    selection: Rates = [(group_label(g), m) for g, m in rates.items()]
     return validity, selection

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 from resume_auditor.report.charts import Rates, render_gaps, render_rates
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.model import MetricDict, MetricsReport
 
 __all__ = ["ChartSpec", "ChartView", "Rates", "chart_spec", "render_rates", "render_spec"]
 
@@ -35,63 +36,60 @@ class ChartSpec:
     unit: str = "points"
 
 
-def _threshold(metrics: Mapping[str, Any], key: str, default: float) -> float:
-    for t in metrics.get("thresholds", []):
+def _threshold(metrics: MetricsReport, key: str, default: float) -> float:
+    for t in metrics.get("thresholds") or []:
         if t.get("key") == key:
             return float(t["value"])
     return default
 
 
-def _cells(block: Any) -> Rates:
-    if not isinstance(block, dict):
-        return []
-    return [(label(k), m) for k, m in block.items() if isinstance(m, dict) and "value" in m]
+def _cells(block: Mapping[str, MetricDict] | None) -> Rates:
+    return [(label(k), m) for k, m in (block or {}).items() if isinstance(m, dict) and "value" in m]
 
 
-def chart_spec(key: str, metrics: Mapping[str, Any] | None) -> ChartSpec:
+def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
     """The chart `key` of a ChartView, from the metrics (runs in a worker: no Qt)."""
-    m = metrics or {}
-    d1 = m.get("d1") or {}
+    d1 = metrics.get("d1") if metrics else None
     if key == "d1_validity":
-        cells = d1.get("metrics") or {}
+        cells = (d1.get("metrics") or {}) if d1 else {}
         items: Rates = [
             (TERMS[k].label, cells[k])
             for k in ("criterion_validity", "discrim_validity", "order_consistency")
             if k in cells
         ]
         refs = (
-            _threshold(m, "criterion_validity", 0.95),
-            _threshold(m, "discrim_validity", 0.90),
+            _threshold(metrics, "criterion_validity", 0.95) if metrics else 0.95,
+            _threshold(metrics, "discrim_validity", 0.90) if metrics else 0.90,
         )
         return ChartSpec("rates", "How valid (dashed: the bar)", items, refs)
     if key == "d1_gaps":
         return ChartSpec(
             "gaps",
             "Picked vs an equal candidate, points",
-            _cells(d1.get("selection_gap")),
+            _cells(d1.get("selection_gap") if d1 else None),
         )
     if key == "d2_smd":
-        d2 = m.get("d2") or {}
-        ref = label(d2.get("reference", "white_man"))
+        d2 = metrics.get("d2") if metrics else None
+        ref = label((d2.get("reference") if d2 else None) or "white_man")
         return ChartSpec(
             "gaps",
             f"Rating vs {ref}, in SD",
-            _cells(d2.get("smd")),
+            _cells(d2.get("smd") if d2 else None),
             unit="sd",
         )
     if key == "d3_rabbi":
-        d3 = m.get("d3") or {}
-        part = d3.get("pointwise") or d3.get("pairwise") or {}
-        ref = label(d3.get("reference", "white_man"))
+        d3 = metrics.get("d3") if metrics else None
+        part = (d3.get("pointwise") or d3.get("pairwise")) if d3 else None
+        ref = label((d3.get("reference") if d3 else None) or "white_man")
         return ChartSpec(
             "gaps",
             f"Ranked above (+) or below (−) {ref}",
-            _cells(part.get("rabbi")),
+            _cells(part.get("rabbi") if part else None),
             unit="difference",
         )
+    d4 = metrics.get("d4") if metrics else None
     if key == "d4_scores":
-        d4 = m.get("d4") or {}
-        diffs = d4.get("differences") or {}
+        diffs = (d4.get("differences") or {}) if d4 else {}
         items = []
         for variant, word in (("name", "name"), ("experience", "activity")):
             items += [
@@ -105,12 +103,12 @@ def chart_spec(key: str, metrics: Mapping[str, Any] | None) -> ChartSpec:
             unit="difference",
         )
     if key == "d4_ranks":
-        d4 = m.get("d4") or {}
         items = []
-        for size, cells in (d4.get("ranks") or {}).items():
-            for who, cell in _cells(cells):
-                expected = float(cell.get("expected") or (int(size) + 1) / 2)
-                items.append((f"{who} (of {size})", _shift(cell, expected)))
+        for size, ranks in ((d4.get("ranks") or {}) if d4 else {}).items():
+            for who, cell in _cells(ranks):
+                expected = cell.get("expected")
+                centre = float(expected or (int(size) + 1) / 2)
+                items.append((f"{who} (of {size})", _shift(cell, centre)))
         return ChartSpec(
             "gaps",
             "Place vs the middle (− = ranked better)",
