@@ -66,6 +66,18 @@ class SectionTable:
     caption: str = ""
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A chart of a design's Results tab: `kind` "rates" (bars from 0 with dashed
+    `references`) or "gaps" (bars around 0); `items` (label, metric object)."""
+
+    kind: str
+    title: str
+    items: list[tuple[str, MetricDict]]
+    references: tuple[float, ...] = ()
+    unit: str = "points"
+
+
 @dataclass
 class Section:
     """A design's part of the report: heading, what was done, its tables, what to read."""
@@ -119,6 +131,7 @@ class Design(ABC, Generic[SpecT]):
     title: str  # its tab on the Results page and its report heading
     intro: str  # what it asks, in a recruiter's words (tab tooltip, report intro)
     settings: tuple[Setting, ...]
+    charts: tuple[str, ...] = ()  # its Results charts' keys, each "<key>_<name>"
 
     # -- settings -------------------------------------------------------------------
 
@@ -217,6 +230,10 @@ class Design(ABC, Generic[SpecT]):
     def section(self, block: Mapping[str, Any]) -> Section | None:
         """The report's section for the design's metrics block (None: nothing to say)."""
 
+    def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
+        """The chart `name` (one of `charts`) from the design's metrics block."""
+        return None
+
     def cell_words(self, cell: str) -> str:
         """A plan cell of this design (`RequestSpec.cell` without the label) in a
         recruiter's words, for the Test cases step."""
@@ -228,6 +245,7 @@ class Design(ABC, Generic[SpecT]):
 
 
 __all__ = [
+    "Chart",
     "Design",
     "DesignResult",
     "PanelRow",

@@ -13,7 +13,14 @@ from typing import Any
 
 import pandas as pd
 
-from resume_auditor.designs.base import Design, DesignResult, PanelRow, Section, Unbuilt
+from resume_auditor.designs.base import (
+    Chart,
+    Design,
+    DesignResult,
+    PanelRow,
+    Section,
+    Unbuilt,
+)
 from resume_auditor.designs.d5_bloomberg import present
 from resume_auditor.designs.d5_bloomberg.cases import DESIGN, KIND, build_d5
 from resume_auditor.designs.d5_bloomberg.requests import d5_requests
@@ -39,6 +46,7 @@ class BloombergRanking(Design[D5Spec]):
         "equally often? Would a shortlist pass NYC Local Law 144's four-fifths rule?"
     )
     settings = SETTINGS
+    charts = ("d5_top1",)
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D5Spec:
         raw = values["groups"]
@@ -112,6 +120,9 @@ class BloombergRanking(Design[D5Spec]):
 
     def section(self, block: Mapping[str, Any]) -> Section | None:
         return present.section(block)
+
+    def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
+        return present.top1_chart(block) if name == "d5_top1" else None
 
     def cell_words(self, cell: str) -> str:
         return "One resume under eight names, ranked together"

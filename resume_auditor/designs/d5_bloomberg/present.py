@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from resume_auditor.designs.base import PanelRow, Section, SectionTable
+from resume_auditor.designs.base import Chart, PanelRow, Section, SectionTable
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.model import MetricDict
 
@@ -58,6 +58,14 @@ PARTS: tuple[tuple[str, str], ...] = (
 
 def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
     return [r for part, _ in PARTS for r in _table_rows(block, part)]
+
+
+def top1_chart(block: Mapping[str, Any]) -> Chart:
+    """Who is ranked first, per group, with the share if names did not matter."""
+    groups = list(block.get("groups") or [])
+    items = [(r.group, r.metric) for r in _table_rows(block, "top1")]
+    fair = (1 / len(groups),) if groups else ()
+    return Chart("rates", "Ranked first (dashed: if names did not matter)", items, fair)
 
 
 def section(block: Mapping[str, Any]) -> Section | None:

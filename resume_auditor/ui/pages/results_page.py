@@ -100,7 +100,7 @@ INTROS = {d.key: d.intro for d in REGISTRY} | {
     "activity naming the group; and batches ranked best to worst. Does the signal move the "
     "scores or the places?",
 }
-CHARTS: dict[str, tuple[str, ...]] = {d.key: () for d in REGISTRY} | {
+CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
     "d1": ("d1_validity", "d1_gaps"),
     "d2": ("d2_smd",),
     "d3": ("d3_rabbi",),

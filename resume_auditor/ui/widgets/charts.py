@@ -15,6 +15,7 @@ from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.charts import Rates, render_gaps, render_rates
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label
@@ -115,6 +116,15 @@ def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
             items,
             unit="difference",
         )
+    design, _, name = key.partition("_")
+    for unit in REGISTRY:
+        if unit.key == design and key in unit.charts:
+            block = (metrics.get("designs") or {}).get(design) if metrics else None
+            chart = unit.chart(key, block) if block else None
+            if chart is not None:
+                return ChartSpec(
+                    chart.kind, chart.title, list(chart.items), chart.references, chart.unit
+                )
     return ChartSpec("rates", key, [])
 
 
