@@ -551,6 +551,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _print_metrics_text(report: MetricsReport) -> None:
+    from resume_auditor.designs.registry import DESIGNS as REGISTRY
+
     run = report["run"]
     counts = report["counts"]
     print(f"{report['study']['name']} — {run['provider']}:{run['model']} (run {run['id']})")
@@ -565,6 +567,16 @@ def _print_metrics_text(report: MetricsReport) -> None:
         print("\nSelectionRate on equal pairs across groups:")
         for metric in d1["selection_rate"].values():
             print(f"- {metric['reading']}")
+    for design in REGISTRY:  # the designs kept as units, each its own section
+        block = (report.get("designs") or {}).get(design.key)
+        section = design.section(block) if block else None
+        if section is None:
+            continue
+        print(f"\n{section.heading}")
+        for table in section.tables:
+            print(f"{table.title}:")
+            for row in table.rows:
+                print(f"- {row.metric['reading']}")
     lost = [m["metric"] for m in (report.get("missing") or {}).values() if m["lost"]]
     if lost:
         print("\nAnswers the metrics could not use:")

@@ -132,6 +132,7 @@ class Design(ABC, Generic[SpecT]):
     intro: str  # what it asks, in a recruiter's words (tab tooltip, report intro)
     settings: tuple[Setting, ...]
     charts: tuple[str, ...] = ()  # its Results charts' keys, each "<key>_<name>"
+    clustering: str = ""  # what its intervals cluster by, for the report's method section
 
     # -- settings -------------------------------------------------------------------
 
@@ -233,6 +234,10 @@ class Design(ABC, Generic[SpecT]):
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
         """The chart `name` (one of `charts`) from the design's metrics block."""
         return None
+
+    def describe_cases(self, cases: Sequence[Case]) -> str:
+        """The built cases in one sentence, for the report's method section."""
+        return f"{len(cases)} test case(s)."
 
     def cell_words(self, cell: str) -> str:
         """A plan cell of this design (`RequestSpec.cell` without the label) in a

@@ -480,7 +480,10 @@ def _metric_dicts(data: object) -> list[MetricDict]:
 
 def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
-    present = [d for d in ("d1", "d2", "d3", "d4") if metrics.get(d)]
+    d1 = metrics.get("d1")
+    present = [d for d in ("d2", "d3", "d4") if metrics.get(d)]
+    if d1 and (d1.get("judgments") or not present and not metrics.get("designs")):
+        present.insert(0, "d1")
     cluster = {
         "d1": "D1 by source resume (every pair built from one resume is one cluster)",
         "d2": "D2 by source resume (its copies under every name are one cluster)",
@@ -489,11 +492,10 @@ def _method(metrics: MetricsReport) -> list[str]:
         "d4": "D4 scores by source resume, D4 ranks by batch (every order and repeat of a "
         "batch is one cluster)",
     }
-    out = [
-        "Intervals allow for answers that share something: "
-        + "; ".join(cluster[d] for d in present)
-        + "."
-    ]
+    units = metrics.get("designs") or {}
+    clustering = [cluster[d] for d in present]
+    clustering += [d.clustering for d in DESIGNS if d.key in units]
+    out = ["Intervals allow for answers that share something: " + "; ".join(clustering) + "."]
     fair = _flag_family_size(metrics, "fairness")
     valid = _flag_family_size(metrics, "validity")
     alpha = next(
@@ -572,6 +574,7 @@ def _missing(metrics: MetricsReport) -> list[Block]:
 
 def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     groups = sorted({g for d in facts.designs for g in d.groups})
+    groups = sorted({*groups, *(g for u in facts.unit_designs for g in u.groups)})
     signals = sorted({s for d in facts.designs for s in d.signals})
     d2 = metrics.get("d2")
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []

@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resume_auditor import __version__
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.domain.job import Job
+from resume_auditor.domain.study import study_from_dict
+from resume_auditor.prompts.presets import PromptError, get_preset
 from resume_auditor.report.inputs import ResumeInput, input_files, resume_inputs, sha256
 from resume_auditor.report.privacy import safe_url
 from resume_auditor.report.prompts import PromptShown, prompt_used
@@ -35,6 +38,18 @@ class DesignCounts:
     ks: list[int] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # reader's labels
     signals: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UnitDesign:
+    """A design kept as a unit (designs/registry.py) as the method section states it."""
+
+    label: str  # "D5"
+    title: str
+    cases: int
+    sentence: str
+    prompts: list[PromptShown]
+    groups: list[str] = field(default_factory=list)  # reader's labels of the groups shown
 
 
 @dataclass
@@ -63,7 +78,9 @@ class AuditFacts:
     app_version: str = __version__
     schema_version: int = SCHEMA_VERSION
     keep_instructions: bool = False  # instructions to an AI kept in the copies (study setting)
-    checklist_doubts: list[str] = field(default_factory=list)  # the parser's, if not edited
+    checklist_doubts: list[str] = field(default_factory=list)
+    unit_designs: list[UnitDesign] = field(default_factory=list)
+    cases_total: int = 0  # test cases of every design
 
 
 def reported_version(raw: dict[str, Any]) -> str:
@@ -202,7 +219,44 @@ def gather_facts(result: ResultFile, run_id: int) -> AuditFacts:
         input_hashes=[(path, sha256(data), len(data)) for path, data in sorted(files.items())],
         keep_instructions=bool(config.get("variants", {}).get("keep_instructions", False)),
         checklist_doubts=_checklist_doubts(job),
+        unit_designs=_unit_designs(result),
+        cases_total=result.case_count(),
     )
+
+
+def _unit_designs(result: ResultFile) -> list[UnitDesign]:
+    """Each registry design with cases in the file: its cases in a sentence, its prompts."""
+    out: list[UnitDesign] = []
+    study = study_from_dict(result.config(), require_sources=False)
+    variant_groups = {v.id: v.group for v in result.variants()}
+    for design in DESIGNS:
+        cases = result.cases(design.label)
+        if not cases:
+            continue
+        spec = design.spec(study)
+        prompts = []
+        for preset_id, _kinds, _where in design.presets(spec) if spec is not None else []:
+            try:
+                preset = get_preset(preset_id)
+            except (KeyError, PromptError):
+                continue
+            prompts.append(
+                PromptShown(
+                    preset.id,
+                    preset.title,
+                    preset.citation,
+                    preset.system,
+                    preset.user,
+                    "unchecked",
+                    "The shipped preset; {resumes}, {count} and {job_description} stand for "
+                    "the texts filled in.",
+                )
+            )
+        sentence = design.describe_cases(cases)
+        shown = {variant_groups.get(v) for c in cases for v in c.variants}
+        groups = sorted(group_label(g) for g in shown if g)
+        out.append(UnitDesign(design.label, design.title, len(cases), sentence, prompts, groups))
+    return out
 
 
 def _checklist_doubts(job: Job | None) -> list[str]:

@@ -259,6 +259,15 @@ def unanswered(metrics: MetricsReport) -> list[str]:
             )
     else:
         out.append(f"{TERMS['criterion_validity'].label}: not tested — the audit has no D1 pairs.")
+    if d1 and not d1.get("judgments") and (metrics.get("counts") or {}).get("pairs") == 0:
+        # no pair at all: D1 was left out of the study, or none could be built
+        out[:] = [
+            f"{TERMS['criterion_validity'].label}: not tested — the audit has no pairs of "
+            "candidates (D1 was not part of it, or no pair could be built)."
+            if line.startswith(TERMS["criterion_validity"].label)
+            else line
+            for line in out
+        ]
     position = cells.get("first_position_rate")
     position_test: dict[str, Any] = dict(position.get("flag_test") or {}) if position else {}
     untested_position = position_test.get("untestable")

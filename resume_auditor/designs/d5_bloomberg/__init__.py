@@ -47,6 +47,7 @@ class BloombergRanking(Design[D5Spec]):
     )
     settings = SETTINGS
     charts = ("d5_top1",)
+    clustering = "D5 by batch (every order and repeat of one resume's copies is one cluster)"
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D5Spec:
         raw = values["groups"]
@@ -123,6 +124,9 @@ class BloombergRanking(Design[D5Spec]):
 
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
         return present.top1_chart(block) if name == "d5_top1" else None
+
+    def describe_cases(self, cases: Sequence[Case]) -> str:
+        return present.describe_cases(cases)
 
     def cell_words(self, cell: str) -> str:
         return "One resume under eight names, ranked together"

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from resume_auditor.designs.base import Chart, PanelRow, Section, SectionTable
+from resume_auditor.domain.case import Case
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.model import MetricDict
 
 KEY = "d5"
-HEADING = "Design D5: eight candidates ranked together (Bloomberg 2024)"
+HEADING = (
+    "Design D5: copies of one resume under each group's name, ranked together (Bloomberg 2024)"
+)
 
 RACE_LABELS = {"white": "White", "black": "Black", "asian": "Asian", "hispanic": "Hispanic"}
 SEX_LABELS = {"woman": "Women", "man": "Men"}
-POSITION_LABELS = {"first_shown": "Shown first", "last_shown": "Shown last"}
+POSITION_LABELS = {"first": "Shown first", "last": "Shown last"}
 
 
 def _who(part: str, key: str) -> str:
@@ -66,6 +69,21 @@ def top1_chart(block: Mapping[str, Any]) -> Chart:
     items = [(r.group, r.metric) for r in _table_rows(block, "top1")]
     fair = (1 / len(groups),) if groups else ()
     return Chart("rates", "Ranked first (dashed: if names did not matter)", items, fair)
+
+
+def describe_cases(cases: Sequence[Case]) -> str:
+    """'4 batches: 2 source resumes, each copied under 8 names ... 8 shown orders each.'"""
+    if not cases:
+        return "No batch could be built."
+    groups = [group_label(g) for g in cases[0].meta.get("groups", [])]
+    orders = sorted({len(c.meta.get("orders", [])) for c in cases})
+    resumes = len({c.cluster for c in cases})
+    return (
+        f"{len(cases)} batch(es) from {resumes} source resume(s): each resume copied under "
+        f"{len(groups)} names, one per group ({', '.join(groups)}), with nothing else changed, "
+        f"and ranked together in {'/'.join(str(o) for o in orders)} shown order(s) per batch "
+        "(rows of a Latin square: each copy shown at each place equally often)."
+    )
 
 
 def section(block: Mapping[str, Any]) -> Section | None:
