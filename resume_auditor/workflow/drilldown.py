@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.inputs import d1_judgments
@@ -418,6 +419,15 @@ def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
         return _d3(p, ref)
     if head == "d4" and len(p) >= 4:
         return _d4(p)
+    if head == "designs" and len(p) >= 3:  # a design kept as a unit (designs/registry.py)
+        unit = next((d for d in REGISTRY if d.key == p[1]), None)
+        if unit is not None:
+            return (
+                f"Every answer of {unit.title} in this run (each shows every group)",
+                unit.label,
+                lambda a: True,
+                "",
+            )
     return None
 
 

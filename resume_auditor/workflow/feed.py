@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import identity_mask, resume_labels
 from resume_auditor.runner.answering import pairwise_label
@@ -33,7 +34,7 @@ DESIGN_TITLES = {
     "D2": "D2 one resume under different names",
     "D3": "D3 pool of candidates",
     "D4": "D4 scores and rankings",
-}
+} | {d.label: f"{d.label} {d.cell_words('').lower()}" for d in REGISTRY}
 
 DIMENSIONS = (
     ("relevance", "relevance"),
