@@ -229,7 +229,7 @@ def test_a_registry_design_has_its_own_settings_tab_built_from_its_settings(
     (form,) = [f for f in page.settings.forms if f.design.key == "d5"]
     assert not form.on.isChecked()
     titles = [page.settings.tabText(i) for i in range(page.settings.count())]
-    assert "Eight names ranked together (D5)" in titles
+    assert "Eight names ranked together" in titles
     with qtbot.waitSignal(window.session.loaded, timeout=20000):
         form.on.setChecked(True)
     with ResultFile(path) as rf:

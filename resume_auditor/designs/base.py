@@ -128,7 +128,9 @@ class Design(ABC, Generic[SpecT]):
 
     key: str
     label: str
-    title: str  # its tab on the Results page and its report heading
+    name: str  # what the screen calls it ("Eight names ranked together")
+    title: str  # the name with its code: its tab on the Results page ("... (D5)")
+    include: str  # the Test cases step's "Include" box: what a user switches on
     intro: str  # what it asks, in a recruiter's words (tab tooltip, report intro)
     settings: tuple[Setting, ...]
     charts: tuple[str, ...] = ()  # its Results charts' keys, each "<key>_<name>"

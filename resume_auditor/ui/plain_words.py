@@ -21,7 +21,7 @@ DESIGN_NAMES = {
     "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
     "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
     "D4": ("Scores and rankings", "Design D4: FAIRE (Wen et al. 2025)"),
-} | {d.label: (d.title, f"Design {d.label}: {d.intro}") for d in REGISTRY}
+} | {d.label: (d.name, f"Design {d.label}: {d.intro}") for d in REGISTRY}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
     (re.compile(r"\(c\+, c\)"), "“extra skills vs just qualified”"),

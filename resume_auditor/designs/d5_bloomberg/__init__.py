@@ -39,7 +39,12 @@ from resume_auditor.variants.texts import TextSet
 class BloombergRanking(Design[D5Spec]):
     key = "d5"
     label = DESIGN
-    title = "Eight names ranked together (D5)"
+    name = "Eight names ranked together"
+    title = f"{name} (D5)"
+    include = (
+        "Include eight names ranked together: one resume copied under a name of each group "
+        "and ranked best to worst"
+    )
     intro = (
         "The same resume copied under eight names, one per race and gender, and ranked "
         "best to worst in shuffled orders (Bloomberg 2024). Is every group ranked first "

@@ -58,8 +58,8 @@ class DesignForm(QWidget):
         self.design = design
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
-        self.on = QCheckBox(f"Include: {design.intro}")
-        self.on.setToolTip(f"Design {design.label}: {design.title}.")
+        self.on = QCheckBox(design.include)
+        self.on.setToolTip(f"Design {design.label}: {design.intro}")
         self.on.toggled.connect(self.changed)
         form.addRow(self.on)
         self.fields: dict[str, QWidget] = {}

@@ -150,7 +150,10 @@ class DesignSettings(QTabWidget):
         )
         # The designs kept as units, each a form built from its own settings.
         self.forms = [DesignForm(d) for d in REGISTRY]
-        tabs += tuple((f, f.design.title.replace("&", "&&"), f.design.title) for f in self.forms)
+        tabs += tuple(
+            (f, f.design.name.replace("&", "&&"), f"Design {f.design.label}: {f.design.intro}")
+            for f in self.forms
+        )
         tabs += ((self._common_tab(), "Repeatability, privacy && hidden text", ""),)
         for tab, title, paper in tabs:
             index = self.addTab(tab, title)
