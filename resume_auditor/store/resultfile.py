@@ -172,6 +172,41 @@ class ResultFile(RequestTables, QualTextTables):
             self._release_lock()
             raise
 
+    @classmethod
+    def in_memory(cls, source: str | Path | None = None) -> ResultFile:
+        """An audit held in memory only: a copy of the audit file `source` brought up to
+        this app's schema, or a new empty one. No file is written, no lock is taken.
+
+        For what must read an audit without touching a file: tests of the report and the
+        UI (a built audit copied in milliseconds instead of run again), previews.
+        """
+        self = cls.__new__(cls)
+        self.path = Path(":memory:")
+        self.readonly = False
+        self._lock = None
+        self._made_sidecars = False
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        if source is not None:
+            if not Path(source).exists():
+                db.close()
+                raise ResultFileError(f"There is no result file at {source}.")
+            src = _connect_readonly(Path(source))
+            try:
+                src.backup(db)
+            except sqlite3.DatabaseError as exc:
+                db.close()
+                raise damaged(Path(source), exc) from exc
+            finally:
+                src.close()
+        db.execute("PRAGMA foreign_keys=ON")
+        self._db = db
+        try:
+            self._migrate(create=source is None)
+        except BaseException:
+            db.close()
+            raise
+        return self
+
     def _open_readonly(self) -> sqlite3.Connection:
         """A read-only connection pinned to one snapshot of the file.
 
