@@ -24,6 +24,9 @@ from resume_auditor.designs.d5_bloomberg.model import D5Dict
 from resume_auditor.designs.d5_bloomberg.stats import (
     D5Result,
     compute_d5,
+    joint_top1,
+    relabel,
+    total_pmf,
     uniformity_test,
 )
 from resume_auditor.domain.groups import ALL_GROUPS
@@ -75,7 +78,10 @@ def simulate(
     group_weight: dict[str, float] | None = None,
     temperature0: bool = True,
     groups: list[str] = GROUPS,
+    latin: bool = True,
 ) -> pd.DataFrame:
+    """Answers to `batches` x `orders` x `repeats` requests; `latin=False` shuffles each
+    order independently instead of the balanced square."""
     n = len(groups)
     place_w = np.ones(n) if position is None else np.asarray(position, dtype=float)
     weight = {g: 1.0 for g in groups} | (group_weight or {})
@@ -84,7 +90,10 @@ def simulate(
     for b in range(batches):
         symbols = [str(g) for g in rng.permutation(groups)]
         for r in range(orders):
-            order = [symbols[(i + r) % n] for i in range(n)]
+            if latin:
+                order = [symbols[(i + r) % n] for i in range(n)]
+            else:
+                order = [str(g) for g in rng.permutation(groups)]
             w = np.array([place_w[i] * weight[order[i]] for i in range(n)])
             ranking: list[int] = []
             for _ in range(repeats):
@@ -229,8 +238,16 @@ def test_impact_interval_inverts_its_test_on_a_grid() -> None:
 # -- permutation tests --------------------------------------------------------------------
 
 
-def test_uniformity_p_matches_full_enumeration() -> None:
-    counts = np.array([[3.0, 1, 0], [2, 2, 0], [4, 0, 1]])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [[3.0, 1, 0], [2, 2, 0], [4, 0, 1]],
+        # batches whose answers all put one group first are drawn as a multinomial
+        [[2.0, 0, 0], [0, 0, 1], [0, 3, 0], [1, 1, 0], [0, 0, 2]],
+    ],
+)
+def test_uniformity_p_matches_full_enumeration(rows: list[list[float]]) -> None:
+    counts = np.array(rows)
     expected = counts.sum() / 3
 
     def chi2(table: np.ndarray) -> float:
@@ -240,7 +257,7 @@ def test_uniformity_p_matches_full_enumeration() -> None:
     perms = list(itertools.permutations(range(3)))
     stats = [
         chi2(np.array([row[list(p)] for row, p in zip(counts, ps, strict=True)]))
-        for ps in itertools.product(perms, repeat=3)
+        for ps in itertools.product(perms, repeat=len(counts))
     ]
     exact = float(np.mean(np.array(stats) >= observed - 1e-9))
     test = uniformity_test(counts, draws=20000, seed=1)
@@ -250,6 +267,27 @@ def test_uniformity_p_matches_full_enumeration() -> None:
     assert test.floor == pytest.approx(
         float(np.mean(np.array(stats) >= max(stats) - 1e-9)), abs=0.01
     )
+
+
+def test_group_totals_and_their_p_match_full_enumeration() -> None:
+    """A group's total under the relabellings takes one entry of each batch's row: its
+    exact distribution, and the per-group p (twice the smaller tail, then the chance of
+    a total at least as unlikely), against all 3^3 ways of dealing it."""
+    counts = np.array([[3.0, 1, 0], [2, 2, 0], [4, 0, 1]])
+    dealt = [sum(t) for t in itertools.product(*[list(r) for r in counts])]
+    pmf = total_pmf(counts)
+    for total in range(len(pmf)):
+        assert pmf[total] == pytest.approx(dealt.count(total) / len(dealt))
+    rel = relabel(counts, draws=999, seed=1)
+    joint = joint_top1(rel, ["a", "b", "c"])
+
+    def tails(t: float) -> float:
+        return min(1.0, 2 * min(np.mean(np.array(dealt) <= t), np.mean(np.array(dealt) >= t)))
+
+    for j, g in enumerate("abc"):
+        mine = tails(float(counts[:, j].sum()))
+        exact = float(np.mean([tails(t) <= mine + 1e-12 for t in dealt]))
+        assert joint.marginal[f"d5.top1.{g}"] == pytest.approx(exact)
 
 
 def test_identical_repeats_add_no_evidence() -> None:
