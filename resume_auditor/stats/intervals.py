@@ -71,7 +71,10 @@ def clustered_proportion(
     outcomes: Sequence[bool] | np.ndarray,
     clusters: Sequence[object] | np.ndarray,
     level: float = 0.95,
+    unit: tuple[str, str] = ("source resume", "source resumes"),
 ) -> Proportion:
+    """A proportion with a cluster-robust (CR1) Wilson interval; `unit` names a cluster
+    (one, several) in the note a small number of clusters adds."""
     y = np.asarray(outcomes, dtype=float)
     g = np.asarray(clusters)
     n = int(y.size)
@@ -92,7 +95,7 @@ def clustered_proportion(
             successes,
             n_clusters,
             level,
-            "one source resume: the interval assumes independent answers and is too narrow",
+            f"one {unit[0]}: the interval assumes independent answers and is too narrow",
         )
     # CR1 cluster-robust variance of the mean.
     resid_sums = np.bincount(inverse, weights=y - p, minlength=n_clusters)
@@ -106,5 +109,5 @@ def clustered_proportion(
     low, high = wilson(p * n_eff, n_eff, crit)
     note = ""
     if n_clusters < 5:
-        note = f"only {n_clusters} source resumes: the interval is wide by design"
+        note = f"only {n_clusters} {unit[1]}: the interval is wide by design"
     return Proportion(p, low, high, n, successes, n_clusters, level, note)

@@ -83,6 +83,8 @@ COLUMNS = ("batch_id", "answer_id", "presentation", "position", "group", "rank",
 STATUSES = ("ranked", "partial", "unreadable")
 _CHUNK_CELLS = 4_000_000  # draws x batches x groups held at once
 
+BATCHES = ("batch", "batches")  # D5 clusters by batch: the notes say so
+
 
 @dataclass
 class D5Result:
@@ -174,7 +176,7 @@ def compute_d5(
     joint = joint_top1(rel, groups)
     for g in groups:
         rows = labels == g
-        est = warn_small(clustered_proportion(is_top[rows], clusters[rows], level), small)
+        est = warn_small(clustered_proportion(is_top[rows], clusters[rows], level, BATCHES), small)
         result.top1[g] = _top1_metric(g, est, groups, joint)
     result.topk = _topk(df, depth, groups, result.top_k, level, small)
     result.top1_by_race, result.top1_by_sex = _by_race_and_sex(answers, groups, level, small)
@@ -185,7 +187,8 @@ def compute_d5(
     for g in groups:
         rows = (df["group"] == g).to_numpy()
         est = warn_small(
-            clustered_proportion(unranked[rows], df["batch_id"].to_numpy()[rows], level), small
+            clustered_proportion(unranked[rows], df["batch_id"].to_numpy()[rows], level, BATCHES),
+            small,
         )
         result.unranked[g] = Metric(
             g,
@@ -496,7 +499,9 @@ def _topk(
             )
         else:
             est = warn_small(
-                clustered_proportion(inside[mine], rows["batch_id"].to_numpy()[mine], level),
+                clustered_proportion(
+                    inside[mine], rows["batch_id"].to_numpy()[mine], level, BATCHES
+                ),
                 small,
             )
         out[g] = Metric(
@@ -527,7 +532,7 @@ def _by_race_and_sex(
         for value in sorted({p[index] for p in parts}):
             copies = sum(1 for p in parts if p[index] == value)
             hit = np.array([t[index] == value for t in top], dtype=bool)
-            est = warn_small(clustered_proportion(hit, clusters, level), small)
+            est = warn_small(clustered_proportion(hit, clusters, level, BATCHES), small)
             name = label(value)
             cells[value] = Metric(
                 value,
@@ -748,7 +753,7 @@ def _position(answers: pd.DataFrame, n: int, level: float, small: float) -> dict
         ("last", (read["top_position"] == read["shown"] - 1).to_numpy()),
     )
     for where, hit in places:
-        est = warn_small(clustered_proportion(hit, clusters, level), small)
+        est = warn_small(clustered_proportion(hit, clusters, level, BATCHES), small)
         y = hit.astype(float)
         below = below_p(y, clusters, chance, less=True)
         above = below_p(y, clusters, chance, less=False)
