@@ -70,7 +70,7 @@ def test_moving_the_names_changes_no_reading_on_any_of_the_3000_answers(data: Pa
     assert how["re-spelt"] > 50  # and real re-spellings were moved too, not skipped
 
 
-@pytest.mark.parametrize("job", ["HR specialist"])
+@pytest.mark.parametrize("job", ["HR specialist", "software engineer", "retail"])
 def test_the_replay_gives_the_published_counts_up_to_the_answers_read_differently(
     data: Path, job: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
