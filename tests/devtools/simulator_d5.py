@@ -155,7 +155,7 @@ class D5Policy:
         rng = random.Random(f"{self.seed}:{key}:{seen}")
         w = self._weights([c.group for c in copies])
         # Gumbel-max: sorting log-weights plus Gumbel noise draws a Plackett-Luce order.
-        keys = [math.log(x) - math.log(-math.log(1.0 - rng.random())) for x in w]
+        keys = [math.log(x) - math.log(max(rng.expovariate(1.0), 1e-300)) for x in w]
         order = sorted(range(len(copies)), key=lambda i: -keys[i])
         lines = [f"{r + 1}. {copies[i].name}" for r, i in enumerate(order)]
         head = f"{self.preamble}\n\n" if self.preamble else ""
