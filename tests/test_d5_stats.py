@@ -336,6 +336,8 @@ def test_every_fairness_flag_can_fire_at_ten_batches() -> None:
     assert r.uniformity is not None and r.uniformity.flag.startswith("Who was put first")
     assert r.impact_ratio[BW].flag.startswith("Impact ratio of Black woman candidates")
     assert r.impact_ratio[BM].flag == ""
+    never = r.impact_ratio[BW].estimate  # 0 in every batch: no interval, not a point
+    assert never.value == 0 and never.low is None and "no spread" in never.note
 
 
 def test_one_name_always_first_is_flagged_and_its_ratios_say_why_untested() -> None:

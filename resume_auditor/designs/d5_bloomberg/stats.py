@@ -579,7 +579,13 @@ def _impact(
             )
         else:
             low, high = impact_interval(y, labels, clusters, g, level)
-            est = Estimate(rate / top, low, high, n, batches, level)
+            note = ""
+            if low is not None and high is not None and high - low < 1e-12:
+                # Every batch gave this group the same rate (often 0): the clustered
+                # interval has no spread of its own and shrinks to a point.
+                low = high = None
+                note = "every batch gave this group the same rate: no spread to build an interval"
+            est = Estimate(rate / top, low, high, n, batches, level, note=note)
         p = impact_p(y, labels, clusters, g, cut) if len(groups) > 1 else None
         if p is None and est.value is not None and est.value < 1:
             # flags.ratio_below_p runs no test on fewer than MIN_RATIO_CLUSTERS batches
