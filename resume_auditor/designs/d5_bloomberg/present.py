@@ -11,9 +11,7 @@ from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.model import MetricDict
 
 KEY = "d5"
-HEADING = (
-    "Design D5: copies of one resume under each group's name, ranked together (Bloomberg 2024)"
-)
+HEADING = "Design D5: one resume under a name of each group, ranked together (Bloomberg 2024)"
 
 RACE_LABELS = {"white": "White", "black": "Black", "asian": "Asian", "hispanic": "Hispanic"}
 SEX_LABELS = {"woman": "Women", "man": "Men"}
