@@ -1,7 +1,7 @@
 """D5 replicates Bloomberg (2024): their 3,000 GPT-3.5 rankings, replayed to the app's own
 D5 requests, give their published top-1 counts, every difference put down to an answer.
 
-Run: PYTHONPATH=$PWD /work/main/.venv/bin/python benchmarks/d5_replication.py \
+Run: PYTHONPATH=$PWD .venv/bin/python benchmarks/d5_replication.py \
          [--data DIR] [--jobs retail ...] [--write docs/d5-replication.md]
 
 For each of Bloomberg's three jobs (HR specialist, software engineer, retail) the
@@ -451,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
             rep = replicate_job(job, rows[job], counts, work, concurrency=args.concurrency)
             print(f"{job}: {rep.requests} requests in {rep.seconds:.0f} s", file=sys.stderr)
             reps.append(rep)
-    command = "PYTHONPATH=$PWD /work/main/.venv/bin/python benchmarks/d5_replication.py"
+    command = "PYTHONPATH=$PWD .venv/bin/python benchmarks/d5_replication.py"
     if args.write:
         command += f" --write {args.write}"
     text = render(reps, command)
