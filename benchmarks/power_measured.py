@@ -133,6 +133,16 @@ def _claim(template: Path, design: str) -> dict[str, Any]:
     raise SystemExit(f"the plan sized no {kind}")
 
 
+def interval(hits: int, n: int) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) 95% interval of a share measured in n audits."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return float("nan"), float("nan")
+    ci = binomtest(hits, n).proportion_ci(0.95, method="exact")
+    return float(ci.low), float(ci.high)
+
+
 def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for design in args.designs:
@@ -157,11 +167,20 @@ def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) ->
             started = time.monotonic()
             hits = 0
             for i in range(args.audits):
+                began = time.monotonic()
                 metrics = nc.run_audit(sim, tpl, work, 5000 + i, "planted", shift, claim=False)
                 row = nc.summarize(metrics)
                 groups = row["flagged_groups"].get(STUDY_DESIGN[design], [])
                 hits += "black_woman" in groups
+                print(
+                    f"    {design} {label} audit {i + 1}: {row['requests']} requests, "
+                    f"flagged {'black_woman' in groups}, {hits} of {i + 1} so far, "
+                    f"{time.monotonic() - began:.0f} s, load {os.getloadavg()[0]:.1f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             measured = hits / max(args.audits, 1)
+            low, high = interval(hits, args.audits)
             out[f"{design} {label}"] = {
                 "claimed": said["power"],
                 "measured": measured,
@@ -169,13 +188,14 @@ def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) ->
                 "resumes": said["units"],
                 "recommended": said["needed"],
                 "requests": said["requests"],
+                "interval": [low, high],
                 "latent_shift": shift,
                 "seconds": time.monotonic() - started,
             }
             print(
                 f"  {design} {label}: {said['units']} resumes, {said['requests']} requests: "
                 f"claimed {said['power']:.0%}, measured {measured:.0%} of {args.audits} audits "
-                f"(plan recommends {said['needed']})",
+                f"(95% interval {low:.0%}-{high:.0%}; plan recommends {said['needed']})",
                 flush=True,
             )
     return out
