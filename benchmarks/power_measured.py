@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/power_measured.py [--audits N] [--null N]
      [--designs d1,d2,d4,ir] [--resumes K] [--sizes default,recommended] [--loso N]
-     [--groups G] [--json FILE]
+     [--groups G] [--seed S] [--blocks] [--json FILE]
 
 Every audit goes study -> cases -> HTTP to a loopback model server (the provider
 simulator) -> answer reading -> result file -> metrics -> the report's flags, as
@@ -22,6 +22,12 @@ called equal when the prompt allows abstaining, ratings are floor(3.5 + latent).
   corpus's resumes and byte-distinct copies of them), and the share of audits that
   flag Black women is the measured power. Target: within 10 points of the claim;
   at least 80% at the recommended size.
+  Each audit is printed as it ends, and the measured share with its exact 95%
+  interval; `--seed` moves the planted audits too (a second run is new audits:
+  one run of 30-40 audits cannot settle a claim to +-10 points). `--blocks` (D1,
+  ir): the real audits' D1 permutation blocks against the simulated blocks the
+  claim rests on, both through the report's own test and draws, so a claim that
+  models the data wrongly is told from one that is off by chance.
 - null: every design, no effect, K resumes drawn afresh from the corpus every
   `--per-template` audits: the share of audits with any fairness flag (at most 5%),
   every flag kind separately, and 95% intervals covering the null value (93-97%).
