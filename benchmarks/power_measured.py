@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/power_measured.py [--audits N] [--null N]
      [--designs d1,d2,d4,ir] [--resumes K] [--sizes default,recommended] [--loso N]
-     [--groups G] [--json FILE]
+     [--groups G] [--seed S] [--blocks] [--json FILE]
 
 Every audit goes study -> cases -> HTTP to a loopback model server (the provider
 simulator) -> answer reading -> result file -> metrics -> the report's flags, as
@@ -22,6 +22,12 @@ called equal when the prompt allows abstaining, ratings are floor(3.5 + latent).
   corpus's resumes and byte-distinct copies of them), and the share of audits that
   flag Black women is the measured power. Target: within 10 points of the claim;
   at least 80% at the recommended size.
+  Each audit is printed as it ends, and the measured share with its exact 95%
+  interval; `--seed` moves the planted audits too (a second run is new audits:
+  one run of 30-40 audits cannot settle a claim to +-10 points). `--blocks` (D1,
+  ir): the real audits' D1 permutation blocks against the simulated blocks the
+  claim rests on, both through the report's own test and draws, so a claim that
+  models the data wrongly is told from one that is off by chance.
 - null: every design, no effect, K resumes drawn afresh from the corpus every
   `--per-template` audits: the share of audits with any fairness flag (at most 5%),
   every flag kind separately, and 95% intervals covering the null value (93-97%).
@@ -115,13 +121,27 @@ def _template(sim: Any, work: Path, files: list[Path], design: str | None) -> Pa
 
 def _claim(template: Path, design: str) -> dict[str, Any]:
     """The plan's pre-run sizing for this design (default assumptions, no answers)."""
+    import resume_auditor.workflow.plan as plan_module
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.plan import plan_run
     from resume_auditor.workflow.prepare import study_of
 
     kind = "IR" if design == "ir" else design.upper()
-    with ResultFile(template, readonly=True) as result:
-        plan = plan_run(result, study_of(result), simulate=True, effects={kind: LITERATURE[design]})
+    asked: dict[str, tuple[Any, float]] = {}
+    sizing = plan_module.size_for_power
+
+    def spy(size: Any, effect: float, share: float, **kw: Any) -> Any:
+        asked[size.design] = (size, share)  # the simulated study the claim is about
+        return sizing(size, effect, share, **kw)
+
+    plan_module.size_for_power = spy  # type: ignore[assignment]
+    try:
+        with ResultFile(template, readonly=True) as result:
+            plan = plan_run(
+                result, study_of(result), simulate=True, effects={kind: LITERATURE[design]}
+            )
+    finally:
+        plan_module.size_for_power = sizing  # type: ignore[assignment]
     for z in plan.sizing:
         if z.design == kind:
             return {
@@ -129,11 +149,60 @@ def _claim(template: Path, design: str) -> dict[str, Any]:
                 "units": z.units_now,
                 "needed": z.units_needed,
                 "requests": plan.by_design().get(STUDY_DESIGN[design].upper(), {}).get("requests"),
+                "size": asked.get(kind),
             }
     raise SystemExit(f"the plan sized no {kind}")
 
 
+def compare_blocks(real: list[Any], said: dict[str, Any], runs: int = 300) -> dict[str, Any]:
+    """D1's permutation block (net wins per resume and group) of the real audits against
+    the blocks the claim was simulated on (`--blocks`): the planted group's net wins per
+    resume (mean, sd) and the share flagged by the report's own test and draws. Tells a
+    claim that models the data wrongly from one that is off by the audits' chance."""
+    import numpy as np
+
+    from resume_auditor.stats.permutation import joint_test
+    from resume_auditor.stats.power_sim import _SIMULATORS
+
+    size, share = said["size"]
+
+    def summary(blocks: list[Any], column: Any) -> dict[str, float]:
+        cols = [np.asarray(b.values, float)[:, column(b)] for b in blocks]
+        hits = 0
+        for b in blocks:
+            joint = joint_test([b])
+            key = b.keys[b.labels[column(b)]]
+            hits += joint.step_down(list(joint.observed)).get(key, 1.0) <= share
+        return {
+            "mean": float(np.mean([c.mean() for c in cols])),
+            "sd": float(np.mean([c.std() for c in cols])),
+            "flagged": hits / max(len(blocks), 1),
+            "blocks": len(blocks),
+        }
+
+    rng = np.random.default_rng(0)
+    effect = LITERATURE["ir" if size.design == "IR" else "d1"]
+    made = [_SIMULATORS[size.design](rng, size, effect)[0] for _ in range(runs)]
+    return {
+        "real": summary(real, lambda b: b.labels.index("black_woman")),
+        "simulated": summary(made, lambda b: 0),
+        "share": share,
+    }
+
+
+def interval(hits: int, n: int) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) 95% interval of a share measured in n audits."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return float("nan"), float("nan")
+    ci = binomtest(hits, n).proportion_ci(0.95, method="exact")
+    return float(ci.low), float(ci.high)
+
+
 def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) -> dict[str, Any]:
+    from resume_auditor.stats.permutation import joint_test
+
     out: dict[str, Any] = {}
     for design in args.designs:
         shift = _truth(design)
@@ -156,12 +225,48 @@ def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) ->
                 continue
             started = time.monotonic()
             hits = 0
+            blocks: list[Any] = []
+            latest: list[Any] = []
+            watch = args.blocks and design in ("d1", "ir") and said.get("size") is not None
+            if watch:
+                import resume_auditor.stats.d1_groups as d1_groups
+
+                def seen(found: list[Any], *a: Any, _into: list[Any] = latest, **kw: Any) -> Any:
+                    _into[:] = found  # the audit's D1 block (the last gap test run)
+                    return joint_test(found, *a, **kw)
+
+                d1_groups.joint_test = seen  # type: ignore[assignment]
             for i in range(args.audits):
-                metrics = nc.run_audit(sim, tpl, work, 5000 + i, "planted", shift, claim=False)
+                began = time.monotonic()
+                metrics = nc.run_audit(
+                    sim, tpl, work, args.seed + 4000 + i, "planted", shift, claim=False
+                )
                 row = nc.summarize(metrics)
                 groups = row["flagged_groups"].get(STUDY_DESIGN[design], [])
+                blocks += latest[:1]
                 hits += "black_woman" in groups
+                print(
+                    f"    {design} {label} audit {i + 1}: {row['requests']} requests, "
+                    f"flagged {'black_woman' in groups}, {hits} of {i + 1} so far, "
+                    f"{time.monotonic() - began:.0f} s, load {os.getloadavg()[0]:.1f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             measured = hits / max(args.audits, 1)
+            low, high = interval(hits, args.audits)
+            if watch:
+                d1_groups.joint_test = joint_test  # type: ignore[assignment]
+                compared = compare_blocks(blocks, said)
+                out[f"{design} {label} blocks"] = compared
+                print(f"  {design} {label} D1 blocks (planted group's net wins per resume):")
+                for who in ("real", "simulated"):
+                    c = compared[who]
+                    print(
+                        f"    {who}: mean {c['mean']:.3f}, sd {c['sd']:.3f}; flagged by the "
+                        f"report's test at {compared['share']:.3g}: {c['flagged']:.0%} of "
+                        f"{c['blocks']}",
+                        flush=True,
+                    )
             out[f"{design} {label}"] = {
                 "claimed": said["power"],
                 "measured": measured,
@@ -169,13 +274,14 @@ def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) ->
                 "resumes": said["units"],
                 "recommended": said["needed"],
                 "requests": said["requests"],
+                "interval": [low, high],
                 "latent_shift": shift,
                 "seconds": time.monotonic() - started,
             }
             print(
                 f"  {design} {label}: {said['units']} resumes, {said['requests']} requests: "
                 f"claimed {said['power']:.0%}, measured {measured:.0%} of {args.audits} audits "
-                f"(plan recommends {said['needed']})",
+                f"(95% interval {low:.0%}-{high:.0%}; plan recommends {said['needed']})",
                 flush=True,
             )
     return out
@@ -216,8 +322,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--groups", type=int, default=4, choices=(2, 4))
     parser.add_argument("--per-template", type=int, default=10)
     parser.add_argument("--loso", type=int, default=0, help="audits per source left out")
-    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument(
+        "--seed", type=int, default=1000, help="null audits from SEED, planted from SEED + 4000"
+    )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--blocks",
+        action="store_true",
+        help="D1/IR: compare the real audits' permutation blocks with the simulated ones",
+    )
     args = parser.parse_args(argv[1:])
     args.designs = [d for d in args.designs.split(",") if d]
     args.sizes = [s for s in args.sizes.split(",") if s]

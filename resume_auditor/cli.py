@@ -11,6 +11,7 @@
     resume-auditor import BUNDLE --out RESULT   re-open a bundle and recompute its numbers
     resume-auditor keys set|delete|status [PROVIDER] [--base-url URL]
     resume-auditor models PROVIDER [--base-url URL]
+    resume-auditor cases RESULT [--power] [--effect-d1 ..] [--enlarge [--yes]]
     resume-auditor extract FILE [--json] [--job] [--password P] [--max-pages N] [--max-mb N]
     resume-auditor variants generate|list|accept|reject|reset|diff RESULT ...  (docs/generator.md)
 
@@ -117,6 +118,16 @@ def _parser() -> argparse.ArgumentParser:
             default=None,
             help=f"the {design.upper()} effect to size for, in {unit} (default {default})",
         )
+    c.add_argument(
+        "--enlarge",
+        action="store_true",
+        help="size for power, show the settings that reach 80%% with these resumes (more "
+        "repeats at a temperature above 0, more D3 rounds) with their requests and cost, and "
+        "apply them after asking; refused once the audit has answers",
+    )
+    c.add_argument(
+        "--yes", action="store_true", help="with --enlarge: apply without asking (for scripts)"
+    )
 
     r = sub.add_parser("run", help="resume an unfinished audit")
     r.add_argument("result", help="the result file")
@@ -532,8 +543,70 @@ def cmd_cases(args: argparse.Namespace) -> int:
         for design in ("d1", "d2", "d3", "d4", "ir")
         if (value := getattr(args, f"effect_{design}", None)) is not None
     }
+    if getattr(args, "enlarge", False):
+        return _enlarge(Path(args.result), effects, yes=bool(getattr(args, "yes", False)))
     simulate = bool(getattr(args, "power", False)) or bool(effects)
     _print_plan(Path(args.result), args.json, simulate, effects)
+    return EXIT_OK
+
+
+def _enlarge(path: Path, effects: dict[str, float], *, yes: bool) -> int:
+    """The GUI's "Enlarge the audit…" for the command line: size, show the offer with its
+    requests and cost, ask (or take --yes), then save the settings and build the cases
+    again. With no terminal to ask on and no --yes, nothing changes (a script never
+    waits on a question). Refused before any sizing once the audit has answers: they
+    belong to its cases. A run queued before (audit --prepare-only) is queued again
+    with the enlarged settings, so `resume-auditor run FILE` sends them."""
+    import dataclasses
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.execute import model_of
+    from resume_auditor.workflow.plan import apply_enlargement, plan_enlargement, plan_run
+    from resume_auditor.workflow.prepare import queue_run, study_of
+
+    with ResultFile(path, readonly=True) as result:
+        if result.answered_count():
+            raise CliError(
+                "this audit already has answers, which belong to its test cases, so it cannot "
+                "be enlarged: start a new audit file with more repeats or rounds instead"
+            )
+        runs = result.runs()
+        model = model_of(runs[-1]) if runs else None
+        plan = plan_run(result, study_of(result), simulate=True, effects=effects)
+    for line in plan.lines():
+        print(f"Plan: {line}", file=sys.stderr)
+    found = plan_enlargement(path, plan.sizing, model)
+    if found is None:
+        short = any(z.units_needed is None or z.units_needed > z.units_now for z in plan.sizing)
+        print(
+            "Nothing the app can change reaches 80%: add source resumes (see above)."
+            if short
+            else "Every design sized already reaches 80%: nothing to enlarge.",
+            file=sys.stderr,
+        )
+        return EXIT_OK
+    for line in found.lines():
+        print(f"Enlarge: {line}", file=sys.stderr)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CliError(
+                "nothing was changed: there is no terminal to ask on; add --yes to apply "
+                "the enlargement above"
+            )
+        answer = input("Change the settings and build the test cases again? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing was changed.", file=sys.stderr)
+            return EXIT_OK
+    for note in apply_enlargement(path, found):
+        print(f"Note: {note}", file=sys.stderr)
+    print("The audit was enlarged: " + "; ".join(found.changes) + ".", file=sys.stderr)
+    if model is not None:
+        spec = dataclasses.replace(model, temperature=found.study.model.temperature)
+        run_id, added = queue_run(path, spec)
+        print(
+            f"Queued run {run_id} ({added:,} requests): send it with `resume-auditor run {path}`.",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -974,6 +1047,8 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.ExitStack() as held:
             target = _WRITES.get(args.command or "")
             if args.command == "variants" and args.variants_command in _VARIANTS_WRITE:
+                target = "result"
+            if args.command == "cases" and args.enlarge:
                 target = "result"
             if target and not getattr(args, "estimate", False):
                 if args.command == "audit":  # the folder of a new audit is made for it

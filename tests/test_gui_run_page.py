@@ -133,3 +133,60 @@ def test_presenter_opened_after_answers_starts_with_them_full_screen(
     assert "D4 average rank" in running
     # numbers over every answer of the run, not only the 60 shown
     assert "of 24" in running  # the audit's 24 equal-pair answers
+
+
+@pytest.mark.parametrize("gives", [True, False])
+def test_start_asks_the_server_once_for_log_probabilities_off_the_ui_thread(
+    qtbot: QtBot,
+    window: MainWindow,
+    every_design: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    gives: bool,
+) -> None:
+    """Issue 25: D3 scores a candidate by how sure the model is of its Yes; an
+    OpenAI-compatible server gives that only if it was started to. Start asks once, as
+    `resume-auditor audit` does, off the UI thread, and says what it found in words."""
+    import threading
+
+    import resume_auditor.ui.pages.run_page as run_page
+    from resume_auditor.workflow.plan import probe_d3_logprobs
+
+    threads: list[bool] = []
+
+    def probe(*args: object, **kwargs: object) -> bool | None:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return probe_d3_logprobs(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_page, "probe_d3_logprobs", probe)
+    win, page = window, window.run_page
+    _open(qtbot, win, every_design)
+    with Simulator(policy=policy, logprobs=gives) as sim:
+        _point_at(win, sim)
+        qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
+        with qtbot.waitSignal(win.controller.finished, timeout=60000) as blocker:
+            page.start_button.click()
+        assert blocker.args[0].state is RunState.FINISHED
+        asked = [r.body for r in sim.requests if r.body and r.body.get("logprobs")]
+        said = page.plan_text.text()
+        # the run's own requests read the finding: with a server that gives none, only
+        # the probe asked (and was asked again without); otherwise D3's requests ask too
+        if gives:
+            assert len(asked) > 1
+        else:
+            assert len(asked) == 1
+        # pressing Start again asks nothing more: the finding is kept
+        before = len(sim.requests)
+        qtbot.waitUntil(
+            lambda: page.start_button.text() == "Run again (sends nothing new)", timeout=20000
+        )
+        with qtbot.waitSignal(win.controller.finished, timeout=60000):
+            page.start_button.click()
+        assert len(sim.requests) == before
+    assert threads and not any(threads)  # never on the UI thread
+    assert "Checked: sim-model" in said
+    if gives:
+        assert "says how sure it is" in said
+    else:
+        assert "does not say how sure" in said and "rough" in said
+    for jargon in ("RABBI", "D3", "logprobs", "d3-rating"):
+        assert jargon not in said, jargon

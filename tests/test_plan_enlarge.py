@@ -183,3 +183,104 @@ def test_the_app_says_the_sizing_in_its_own_words(prepared: Path) -> None:
     assert found is not None
     dialog = power_words("\n\n".join(found.lines()))
     assert "D3 rounds" not in dialog and "Still under 80%: D" not in dialog
+
+
+@pytest.fixture
+def short_sizing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every design short of 80% at this size, 2 informative repeats enough: the
+    simulation itself is tested in test_stats_power_sim.py, not here."""
+    sized: list[str] = []
+
+    def size_for_power(size: Any, effect: float, share: float, **_: Any) -> Sizing:
+        sized.append(size.design)
+        return Sizing(size.design, effect, 0.3, size.units, size.units * 5, 5.0)
+
+    monkeypatch.setattr("resume_auditor.workflow.plan.size_for_power", size_for_power)
+    monkeypatch.setattr("resume_auditor.workflow.plan.repeats_for_power", lambda *a, **k: (2, 0.85))
+    monkeypatch.setattr("resume_auditor.workflow.plan.simulated_power", lambda *a, **k: 0.6)
+    return sized
+
+
+def _settings(path: Path) -> tuple[int, float, int]:
+    with ResultFile(path, readonly=True) as result:
+        study = study_of(result)
+        return study.run.repeats, study.model.temperature, len(result.runs())
+
+
+def test_the_cli_enlarges_only_when_told_yes_and_never_waits_without_a_terminal(
+    prepared: Path,
+    short_sizing: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sys
+
+    before = _settings(prepared)
+    assert before[:2] == (1, 0.0)
+    with ResultFile(prepared, readonly=True) as result:
+        queued = result.progress(result.runs()[-1].id).total
+    capsys.readouterr()
+    # no terminal on stdin (as under pytest, cron or CI) and no --yes: the offer is
+    # shown, nothing changes, exit 2 with what to do
+    assert main(["cases", str(prepared), "--enlarge"]) == 2
+    err = capsys.readouterr().err
+    assert "Enlarge: To reach 80% power" in err and "request(s)" in err
+    assert "--yes" in err and "nothing was changed" in err
+    assert _settings(prepared) == before
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    asked: list[str] = []
+    monkeypatch.setattr("builtins.input", lambda q: asked.append(q) or "n")
+    assert main(["cases", str(prepared), "--enlarge"]) == 0
+    assert asked and "build the test cases again" in asked[0]
+    assert _settings(prepared) == before  # declined
+
+    monkeypatch.setattr("builtins.input", lambda q: "y")
+    assert main(["cases", str(prepared), "--enlarge"]) == 0
+    repeats, temperature, runs = _settings(prepared)
+    assert (repeats, temperature) == (2, ENLARGE_TEMPERATURE)
+    err = capsys.readouterr().err
+    assert "The audit was enlarged" in err and "resume-auditor run" in err
+    # the run queued by --prepare-only is queued again with the enlarged settings, so
+    # `run` sends every request twice at the new temperature (and D3's added rounds)
+    with ResultFile(prepared, readonly=True) as result:
+        run = result.runs()[-1]
+        assert run.params["repeats"] == 2 and run.params["temperature"] == ENLARGE_TEMPERATURE
+        total = result.progress(run.id).total
+    assert total > 2 * queued and f"({total:,} requests)" in err
+
+
+def test_the_cli_enlarges_with_yes_and_no_terminal(
+    prepared: Path, short_sizing: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cases", str(prepared), "--enlarge", "--yes"]) == 0
+    assert _settings(prepared)[:2] == (2, ENLARGE_TEMPERATURE)
+    assert "The audit was enlarged" in capsys.readouterr().err
+
+
+def test_the_cli_refuses_to_enlarge_an_audit_with_answers_before_sizing(
+    tmp_path: Path,
+    simulator: Any,
+    short_sizing: list[str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    study = tmp_path / "study.toml"
+    text = (SAMPLE / "study.toml").read_text(encoding="utf-8")
+    text = text.replace('file = "job.md"', f'file = "{SAMPLE / "job.md"}"')
+    text = text.replace('files = ["resumes/*.pdf"]', f'files = ["{SAMPLE}/resumes/*.pdf"]')
+    study.write_text(text, encoding="utf-8")
+    out = tmp_path / "answered.audit"
+    sim = ["--provider", "openai-compatible", "--base-url", simulator.base_url, "--model", "m"]
+    assert main(["audit", str(study), "--out", str(out), *sim]) in (0, 1)
+    before = _settings(out)
+    with ResultFile(out, readonly=True) as result:
+        assert result.answered_count() > 0
+    capsys.readouterr()
+    assert main(["cases", str(out), "--enlarge", "--yes"]) == 2
+    assert "already has answers" in capsys.readouterr().err
+    assert short_sizing == []  # refused before minutes of simulation
+    assert _settings(out) == before

@@ -34,6 +34,8 @@ import numpy as np
 
 from resume_auditor.domain.case import Variant
 
+PREFIX = 32  # characters of a variant text that index it (Oracle.shown)
+
 
 @dataclass
 class Oracle:
@@ -50,6 +52,8 @@ class Oracle:
     _rng: np.random.Generator = field(init=False, repr=False)
     _quality: dict[int, float] = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
+    _starts: dict[str, list[int]] = field(init=False, repr=False)
+    _short: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._rng = np.random.default_rng(self.seed)
@@ -59,6 +63,16 @@ class Oracle:
         self._lock = threading.Lock()
         # longest first, so a text that contains another is found as itself
         self.texts.sort(key=lambda t: -len(t[0]))
+        # Each text indexed by its first PREFIX characters: a prompt is then read once
+        # (a dict look-up per position) instead of searched once per variant text, which
+        # made the oracle, not the app, the cost of a large audit (thousands of texts)
+        self._starts = {}
+        self._short = []
+        for i, t in enumerate(self.texts):
+            if len(t[0]) >= PREFIX:
+                self._starts.setdefault(t[0][:PREFIX], []).append(i)
+            elif t[0]:
+                self._short.append(i)
 
     @classmethod
     def from_variants(cls, variants: Iterable[Variant], **kwargs: Any) -> Oracle:
@@ -77,13 +91,25 @@ class Oracle:
         return q
 
     def shown(self, user: str) -> list[tuple[int, float, str]]:
-        """(position in the prompt, quality, name) of every variant text in `user`, in order."""
+        """(position in the prompt, quality, name) of every variant text in `user`, in order.
+
+        Longest text first, each at its first occurrence that does not start inside a
+        text already found (a text that contains another is found as itself)."""
+        where: dict[int, list[int]] = {}
+        for at in range(len(user) - PREFIX + 1):
+            for i in self._starts.get(user[at : at + PREFIX], ()):
+                if user.startswith(self.texts[i][0], at):
+                    where.setdefault(i, []).append(at)
+        for i in self._short:
+            at = user.find(self.texts[i][0])
+            while at >= 0:
+                where.setdefault(i, []).append(at)
+                at = user.find(self.texts[i][0], at + 1)
         found: list[tuple[int, float, str]] = []
         taken: list[tuple[int, int]] = []
-        for text, source, kind, k, group, name in self.texts:
-            at = user.find(text)
-            while at >= 0 and any(a <= at < b for a, b in taken):
-                at = user.find(text, at + 1)
+        for i in sorted(where):
+            text, source, kind, k, group, name = self.texts[i]
+            at = next((x for x in where[i] if not any(a <= x < b for a, b in taken)), -1)
             if at < 0:
                 continue
             taken.append((at, at + len(text)))

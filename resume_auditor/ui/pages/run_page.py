@@ -46,7 +46,12 @@ from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
-from resume_auditor.workflow.plan import StartPreview, look_start, preview_start
+from resume_auditor.workflow.plan import (
+    StartPreview,
+    look_start,
+    preview_start,
+    probe_d3_logprobs,
+)
 from resume_auditor.workflow.prepare import queue_run
 
 logger = logging.getLogger(__name__)
@@ -115,6 +120,26 @@ def start_sentence(preview: StartPreview) -> str:
         )
     new = "" if preview.reuses_run else "A new run for this prompt and model: "
     return f"{new}Start sends {preview.open:,} request(s) (answers in the cache are free)."
+
+
+def logprob_sentence(gives: bool | None, model: str) -> str:
+    """What Start's one check of the server's log-probabilities found, for a recruiter:
+    the Candidate pools design scores a candidate by how sure the model is of its Yes,
+    which only a server that reports it can give ("" when nothing was asked)."""
+    if gives is None:
+        return ""
+    if gives:
+        return (
+            f"Checked: {model} says how sure it is of each Yes or No, so Candidate pools can "
+            "tell a strong candidate from a borderline one."
+        )
+    return (
+        f"Checked: {model} does not say how sure it is of its Yes or No answers (this server "
+        "gives no log-probabilities), so Candidate pools can only count Yes and No. Its "
+        "results will be rough: wide ranges, and less chance to see a bias. A server set up "
+        "to give log-probabilities, or asking for a rating 1–5 on the Candidate pools tab, "
+        "scores candidates finely."
+    )
 
 
 def plan_sentences(preview: StartPreview) -> str:
@@ -430,14 +455,17 @@ class RunPage(Page):
         self.feed.clear()
         run_in_background(self._queue_and_estimate(), self._queued, self._start_failed, owner=self)
 
-    def _queue_and_estimate(self) -> Callable[[], tuple[int, Estimate]]:
+    def _queue_and_estimate(self) -> Callable[[], tuple[int, Estimate, str]]:
         assert self._data is not None
-        path, spec = self._data.path, self.model_spec()
+        path, spec, study = self._data.path, self.model_spec(), self._data.study
         prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
 
-        def work() -> tuple[int, Estimate]:
+        def work() -> tuple[int, Estimate, str]:
+            # as `resume-auditor audit` does: an OpenAI-compatible server is asked once
+            # whether it gives log-probabilities for D3's scores (here, off the UI thread)
+            probed = logprob_sentence(probe_d3_logprobs(study, spec), spec.model)
             run_id, _added = queue_run(path, spec, prompt)
-            return run_id, estimate_for(path, run_id, concurrency=concurrency)
+            return run_id, estimate_for(path, run_id, concurrency=concurrency), probed
 
         return work
 
@@ -471,10 +499,11 @@ class RunPage(Page):
 
         run_in_background(work, done, failed, owner=self)
 
-    def _queued(self, result: tuple[int, Estimate]) -> None:
-        run_id, estimate = result
+    def _queued(self, result: tuple[int, Estimate, str]) -> None:
+        run_id, estimate, probed = result
         assert self._data is not None
-        self.plan_text.setText("\n".join(estimate.lines()))
+        said = [*estimate.lines(), *([probed] if probed else [])]
+        self.plan_text.setText("\n".join(said))
         if not estimate.free and estimate.to_send:
             cost = (
                 f"about ${estimate.cost_usd:.2f} (at most ${estimate.cost_max_usd or 0:.2f})"
@@ -485,7 +514,7 @@ class RunPage(Page):
                 self,
                 "Start the run?",
                 f"This run sends {estimate.to_send} request(s) to {estimate.model} and costs "
-                f"{cost}.\n\n" + "\n".join(estimate.lines()),
+                f"{cost}.\n\n" + "\n".join(said),
             )
             if answer != QMessageBox.StandardButton.Yes:
                 self._set_buttons(running=False)
