@@ -233,6 +233,26 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         metavar="WIDTH",
         help="skip the rest of a cell once its 95%% interval is narrower than WIDTH (e.g. 0.1)",
     )
+    p.add_argument(
+        "--hedge",
+        type=_percent,
+        metavar="PERCENT",
+        default=0.0,
+        help="at the run's end, send a copy of a request slower than 99%% of its kind before "
+        "it is judged stalled, for up to PERCENT of the requests (e.g. 2): a shorter end "
+        "that the provider may bill twice; copies are counted. Default 0: never",
+    )
+
+
+def _percent(text: str) -> float:
+    """A percentage given on the command line, as a share (2 -> 0.02)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError("should be a percentage, 0 to 100")
+    return value / 100.0
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -322,6 +342,7 @@ def _run(
             use_cache=not getattr(opts, "no_cache", False),
             reask_invalid=getattr(opts, "reask", False),
             early_stop_width=getattr(opts, "early_stop", None),
+            hedge=getattr(opts, "hedge", 0.0),
         )
     except (PriceError, ValueError) as exc:
         raise CliError(str(exc)) from exc
@@ -346,6 +367,12 @@ def _run(
             "without their answer arriving (stalled, cut off, dropped, aborted by a stop, or "
             "in flight at an abrupt end); their requests are marked may_be_paid_twice in the "
             "exports.",
+            file=sys.stderr,
+        )
+    if status is not None and status.hedged:
+        print(
+            f"Sent early (--hedge): {status.hedged} copy(ies) of slow requests at the run's "
+            "end; the provider may bill both sends of each (counted above).",
             file=sys.stderr,
         )
     interrupted = stops.signal is not None

@@ -70,6 +70,7 @@ class RunStatus:
     maybe_paid_twice: int = 0
     unseen_before: int = 0
     stalls: int = 0  # requests treated as stalled (past the learnt bound) this session
+    hedged: int = 0  # copies sent early at the run's tail (Runner `hedge`), this session
     pacing: bool = False  # the app is holding requests to keep under the rate limit now
 
     @property

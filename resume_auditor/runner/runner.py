@@ -124,7 +124,8 @@ class _Race:
     """How often one request stalled and was sent once more (over its retries)."""
 
     stalls: int = 0
-    hedges: int = 0
+    hedges: int = 0  # copies sent, early ones included
+    early: int = 0  # copies sent before it was judged stalled (`hedge`)
 
 
 class _Slot:
@@ -169,6 +170,7 @@ class _Counters:
     maybe_paid_twice: int = 0  # sends whose answer may have been billed but never came
     unseen_before: int = 0  # of those, in flight when the last session ended abruptly
     stalls: int = 0
+    hedged: int = 0  # copies sent early at the run's tail (`hedge`): each may be paid twice
 
 
 class Runner:
@@ -194,6 +196,7 @@ class Runner:
         reask_invalid: bool = False,
         early_stop: EarlyStop | None = None,
         batch: BatchOptions | None = None,
+        hedge: float = 0.0,
     ) -> None:
         """
         concurrency: the most requests at once (None or 0: no ceiling of the user's,
@@ -212,6 +215,13 @@ class Runner:
             cannot be read; both answers are kept.
         early_stop: skip the rest of a cell once its interval is narrow enough.
         batch: send through the provider's batch API instead (batch.py).
+        hedge: the share of the run's requests (0.02: up to 2 in 100) that may have a
+            copy sent *before* they are judged stalled, at the run's tail only (nothing
+            is left waiting for its first send), once their silence passes what 99% of
+            their kind took (latency.py `hedge_after`). It buys a shorter tail with
+            money: the provider may bill both sends, and each copy is counted in
+            `RunStatus.hedged` and as maybe paid twice. 0 (the default): never; a copy
+            then goes only at the stall bound. A budget cap still holds every copy.
         cancel_grace_s: how long a cancel waits for answers already on their way
             before it aborts the rest (they go back to the queue, unpaid answers
             are never waited for): Cancel must be done within a second.
@@ -244,6 +254,10 @@ class Runner:
         self._reask = reask_invalid
         self._early_stop = early_stop
         self._batch = batch
+        if not 0.0 <= hedge <= 1.0:
+            raise ValueError(f"hedge is a share of the requests, 0 to 1 (got {hedge})")
+        self._hedge = hedge
+        self._feed_over = False  # every open request has had its first send (the tail)
         self._cancel = threading.Event()
         # The running loop and its stop event, so cancel() wakes the run at once
         # instead of at the watcher's next poll.
@@ -394,6 +408,7 @@ class Runner:
             maybe_paid_twice=c.maybe_paid_twice,
             unseen_before=c.unseen_before,
             stalls=c.stalls,
+            hedged=c.hedged,
             pacing=pacing,
         )
 
@@ -676,6 +691,7 @@ class Runner:
             while feeding:
                 page = store.open_requests(self.run_id, after_id=last_id, limit=PAGE)
                 if not page:
+                    self._feed_over = True  # the run's tail: only retries and copies left
                     if tasks and not stop.is_set() and not self._draining:
                         # Answers still on their way may queue more (sampled repeats).
                         await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
@@ -924,7 +940,7 @@ class Runner:
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             number = self.window.on_send()
             try:
-                response, took, silence = await self._race(
+                response, took, pulse = await self._race(
                     recorder, provider, request, req, tokens, race
                 )
             except ProviderError as exc:
@@ -941,7 +957,9 @@ class Runner:
                 out = self.window.at_provider  # it included: was the window full?
                 self.window.on_return()
                 self.window.on_answer(out)
-                self.latency.observe(req.kind, tokens, took, silence=silence)
+                self.latency.observe(
+                    req.kind, tokens, took, first=pulse.first_wait(), gap=pulse.gap()
+                )
                 self._update_floor(tokens)
                 answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
@@ -990,10 +1008,10 @@ class Runner:
         req: PendingRequest,
         tokens: int,
         race: _Race,
-    ) -> tuple[ChatResponse, float, float]:
+    ) -> tuple[ChatResponse, float, Pulse]:
         """Send; past the stall bound, send once more *without dropping the first*; the
         first answer wins and the other send is let go. (the answer, its own latency,
-        its longest silence)
+        its signs of life)
 
         The bound applies to silence: the time since anything of the answer arrived.
         A streamed answer beats its `Pulse` with every piece, so a slow reasoning
@@ -1021,8 +1039,25 @@ class Runner:
             task = asyncio.get_running_loop().create_task(provider.chat(request), context=context)
             started[task] = pulse
 
-        def last_heard() -> float:
-            return max(started[t].last for t in pending)
+        def stalled_at() -> float:
+            """When every send still out will have been silent past its bound."""
+            return max(
+                silent_since(started[t])
+                + self.latency.bound(req.kind, tokens, race.stalls, writing=started[t].writing)
+                for t in pending
+            )
+
+        def hedge_at() -> float | None:
+            """When an early copy may go (None: not now, or not at all)."""
+            if not self._may_hedge(race):
+                return None
+            at = []
+            for t in pending:
+                after = self.latency.hedge_after(req.kind, tokens, writing=started[t].writing)
+                if after is None:
+                    return None
+                at.append(silent_since(started[t]) + after)
+            return max(at)
 
         send()
         pending = set(started)
@@ -1034,12 +1069,21 @@ class Runner:
         reserved = 0.0  # the worst case of the copies sent, held against the budget
         try:
             while pending:
-                bound = self.latency.bound(req.kind, tokens, race.stalls)
-                wait = max(0.0, last_heard() + bound - time.monotonic())
-                if self.latency.p99(req.kind, tokens) is None:
-                    # Not learnt yet: the bound is the long first timeout. Look again
-                    # soon, so a request that stalled early in the run is judged by the
-                    # bound learnt meanwhile, not held to the timeout it was sent under.
+                now = time.monotonic()
+                wait = max(0.0, stalled_at() - now)
+                early = hedge_at()
+                if early is not None:
+                    wait = min(wait, max(0.0, early - now))
+                if (
+                    self.latency.p99(req.kind, tokens) is None
+                    or self._hedge > 0
+                    or not all(started[t].writing for t in pending)
+                ):
+                    # Look again soon: a bound not learnt yet (the long first timeout)
+                    # is judged by the bound learnt meanwhile, not held to the timeout
+                    # it was sent under; a stream whose first piece arrives is judged by
+                    # the gaps between pieces from then on (a shorter bound); and when
+                    # early copies are allowed, the run's tail may begin.
                     wait = min(wait, RELEARN_S)
                 done, pending = await asyncio.wait(
                     pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED
@@ -1050,9 +1094,7 @@ class Runner:
                     if exc is None:
                         answered = True
                         pulse = started[task]
-                        now = time.monotonic()
-                        silence = max(pulse.longest_silence, now - pulse.last)
-                        return task.result(), now - pulse.started, silence
+                        return task.result(), time.monotonic() - pulse.started, pulse
                     if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
                         self._unseen_send(recorder.store, req.id)  # a copy is still out
                     error = exc
@@ -1063,28 +1105,45 @@ class Runner:
                     break
                 if done:
                     continue  # a stalled send failed while a newer copy is on its way
-                if time.monotonic() - last_heard() < bound:
-                    continue  # pieces of a streamed answer still arrive: live, however slow
-                race.stalls += 1
-                self.counters.stalls += 1
+                now = time.monotonic()
                 worst = self._worst(req.body)
-                if (
-                    not self.window.adaptive
-                    or race.hedges >= MAX_HEDGES
-                    or not self._fits_budget(worst)
-                ):
-                    error = ProviderError(
-                        ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens)
+                if now < stalled_at():
+                    # Live, or not silent long enough to be judged stalled: pieces of a
+                    # streamed answer still arrive, however slow. At the run's tail a
+                    # user who pays for speed may have an early copy sent (`hedge`).
+                    early = hedge_at()
+                    if early is None or now < early or not self._fits_budget(worst):
+                        continue
+                    race.early += 1
+                    race.hedges += 1
+                    self.counters.hedged += 1
+                    self.note(
+                        "A request was slower than 99% of its kind at the end of the run; a "
+                        "copy was sent early, as allowed (--hedge): the provider may bill both."
                     )
-                    caller_counts = 1
-                    break
-                race.hedges += 1
+                else:
+                    race.stalls += 1
+                    self.counters.stalls += 1
+                    if (
+                        not self.window.adaptive
+                        or race.hedges >= MAX_HEDGES
+                        or not self._fits_budget(worst)
+                    ):
+                        writing = any(started[t].writing for t in pending)
+                        error = ProviderError(
+                            ErrorKind.TIMEOUT,
+                            self._stall_message(req, tokens, race.stalls - 1, writing),
+                        )
+                        caller_counts = 1
+                        break
+                    race.hedges += 1
+                    bound = self.latency.bound(req.kind, tokens, race.stalls - 1)
+                    self.note(
+                        f"A request stalled past {bound:.0f} s; sent once more while the first "
+                        "may still answer (the first answer is kept)."
+                    )
                 reserved += worst
                 self.counters.reserved += worst
-                self.note(
-                    f"A request stalled past {bound:.0f} s; sent once more while the first "
-                    "may still answer (the first answer is kept)."
-                )
                 await self.limiter.acquire(tokens)  # the copy counts against the limit
                 send()
                 pending = {t for t in started if not t.done()}
@@ -1101,13 +1160,29 @@ class Runner:
             for _ in range(len(out) if answered else max(0, len(out) - caller_counts)):
                 self._unseen_send(recorder.store, req.id)
 
-    def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
-        p99 = self.latency.p99(req.kind, tokens)
+    def _may_hedge(self, race: _Race) -> bool:
+        """May this request have a copy sent before it is judged stalled? Only when the
+        user allows it (`hedge`, a share of the run's requests), at the run's tail (no
+        request is left waiting for its first send: a copy then takes no request's
+        place in the limit), once per request, within MAX_HEDGES, and never to the
+        bundled model (a second copy would only take turns with the first)."""
+        if self._hedge <= 0 or not self._feed_over or not self.window.adaptive:
+            return False
+        if race.early or race.hedges >= MAX_HEDGES:
+            return False
+        return self.counters.hedged < math.ceil(self._hedge * max(1, self.counters.total))
+
+    def _stall_message(self, req: PendingRequest, tokens: int, stalls: int, writing: bool) -> str:
+        bound = self.latency.bound(req.kind, tokens, stalls, writing=writing)
+        p99 = self.latency.p99(req.kind, tokens, writing=writing)
+        if p99 is None and writing:
+            p99 = self.latency.p99(req.kind, tokens)
         if p99 is None or bound >= self._timeout_s:
             return f"Nothing of the answer arrived for {bound:.0f} s (the timeout); trying again."
+        wait = "between two pieces of" if writing else "for the first piece of"
         return (
             f"Nothing of the answer arrived for {bound:.0f} s, far past this model's usual "
-            f"wait for such requests (99% within {p99:.1f} s): treated as stalled and sent "
+            f"wait {wait} such answers (99% within {p99:.1f} s): treated as stalled and sent "
             "again; the provider may bill the first one too."
         )
 
@@ -1298,6 +1373,12 @@ class Runner:
             response.usage.reasoning_tokens,
         )
         self.count_answer(req, answer, usage)
+
+
+def silent_since(pulse: Pulse) -> float:
+    """Since when a send counts as silent: its last piece once its stream has begun (a
+    gap), else its send (the wait for the first piece, headers or not)."""
+    return pulse.last if pulse.writing else pulse.started
 
 
 def _wire(provider: str) -> str:
