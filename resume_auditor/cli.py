@@ -414,8 +414,9 @@ class _StopSignals:
     runner's short grace, the rest go back to the queue, the files and the lock are
     closed. The handler only asks the runner to stop: nothing is raised in the main
     thread, so no wait is cut short and no thread is left writing. Answers already on
-    their way get as long as 99% of the run's answers took (at most 10 s): each one
-    that arrives is one not bought again on resume. A second signal stops waiting
+    their way get until each has come or is past its stall bound, learnt in this run
+    (`Runner.drain_s`, at most 10 s): each one that arrives is one not bought again
+    on resume. A second signal stops waiting
     for them; kill -9 remains the only abrupt end."""
 
     def __init__(self, runner: Any) -> None:
@@ -436,8 +437,9 @@ class _StopSignals:
         grace = self._runner.drain_s()
         print(
             f"{signal.Signals(signum).name}: stopping like Cancel — no new requests; answers "
-            f"already on their way get up to {grace:.1f} s (what 99% of this run's answers "
-            "took), the rest go back to the queue. Signal again to stop at once.",
+            f"already on their way get up to {grace:.1f} s (until each has come or is past the "
+            "wait this run learnt for it), the rest go back to the queue. Signal again to "
+            "stop at once.",
             file=sys.stderr,
             flush=True,
         )

@@ -20,6 +20,7 @@ would wait the old bound (minutes) instead fails its join.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -230,3 +231,75 @@ def test_an_early_copy_needs_the_tail_the_users_share_and_an_adaptive_window(
     assert not local._may_hedge(_Race())  # the bundled model: a copy only takes turns
     with pytest.raises(ValueError, match="share of the requests"):
         Runner(tmp_path / "x.audit", 1, lambda: None, hedge=2.0)  # type: ignore[arg-type,return-value]
+
+
+def test_the_stop_grace_follows_what_is_in_flight(tmp_path: Path) -> None:
+    runner = Runner(tmp_path / "x.audit", 1, lambda: None, timeout_s=120.0)  # type: ignore[arg-type,return-value]
+    runner.latency = LatencyModel(120.0, floor_s=0.5, min_samples=3)
+    assert runner.drain_s() == 0.5  # nothing at the provider: Cancel's short grace
+    for _ in range(5):
+        runner.latency.observe("yes_no", 500, 2.0)  # first waits of 2 s: the bound is 6 s
+    now = time.monotonic()
+    young = Pulse(started=now - 1.0)  # sent 1 s ago: 5 s more before it counts as stalled
+    old = Pulse(started=now - 20.0)  # long past its bound: it will not come
+    runner._flying = {"a": (young, "yes_no", 500, _Race()), "b": (old, "yes_no", 500, _Race())}  # type: ignore[dict-item]
+    assert runner.drain_s() == pytest.approx(5.0, abs=0.3)
+    runner._flying = {"b": (old, "yes_no", 500, _Race())}  # type: ignore[dict-item]
+    assert runner.drain_s() == 0.5  # only a stalled send: nothing to wait for
+    twice = Pulse(started=now - 1.0)  # a send that stalled once already: twice the bound
+    runner._flying = {"c": (twice, "yes_no", 500, _Race(stalls=1))}  # type: ignore[dict-item]
+    assert runner.drain_s() == pytest.approx(10.0, abs=0.01)  # 11 s, held to the 10 s cap
+    unknown = Pulse(started=now)  # a class not learnt yet: the timeout, held to the cap
+    runner._flying = {"d": (unknown, "ranking", 9000, _Race())}  # type: ignore[dict-item]
+    assert runner.drain_s() == 10.0
+    assert runner.drain_s(most_s=3.0) == 3.0
+
+
+class _SlowsDown:
+    """Answers after `fast_s` until `after` answers are given, then after `slow_s`: a
+    provider (or a machine) that slows down during the run."""
+
+    name = "slows-down"
+
+    def __init__(self, after: int, fast_s: float, slow_s: float) -> None:
+        self.after, self.fast_s, self.slow_s = after, fast_s, slow_s
+        self.answered = 0
+        self.sent = 0
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        self.sent += 1
+        await asyncio.sleep(self.fast_s if self.sent <= self.after else self.slow_s)
+        self.answered += 1
+        return ChatResponse(text="Yes", raw={})
+
+    async def list_models(self) -> list[str]:
+        return []
+
+    async def aclose(self) -> None:
+        return None
+
+
+def test_a_stop_keeps_answers_slower_than_the_run_had_shown_but_not_stalled(
+    tmp_path: Path,
+) -> None:
+    """The first 20 answers take 10 ms, then the provider slows to 1.5 s. A stop while
+    three slow ones are out: they are far past the run's 99th percentile (the old
+    grace: 0.5 s) but within their stall bound (the 5 s floor), so they are waited for
+    and kept; nothing is aborted and bought again on resume."""
+    out, run_id = _audit(tmp_path, 30)
+    fake = _SlowsDown(after=20, fast_s=0.01, slow_s=1.5)
+    runner = make_runner(out, run_id, concurrency=3, use_cache=False, factory=lambda: fake)
+    runner.window.adaptive = False  # exactly three at once
+    runner.start()
+    deadline = time.monotonic() + 30
+    while fake.sent < 23 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    grace = runner.drain_s()
+    runner.cancel(grace_s=grace)
+    assert runner.join(30)
+    status = runner.final_status
+    assert status is not None and status.state is RunState.CANCELLED
+    assert grace > 1.5  # the grace covers the slow answers' bound, not the fast past
+    assert status.done == 23 and status.maybe_paid_twice == 0
+    with ResultFile(out) as rf:
+        assert rf.unseen_sends(run_id) == {}

@@ -94,6 +94,9 @@ LITTLE_MARGIN = 1.25
 RELEARN_S = 1.0
 # Copies of one stalled request sent while its first send may still answer (_race).
 MAX_HEDGES = 2
+# The longest a stop waits for answers on their way (drain_s): under the 10 s that
+# `docker stop` (and most service managers by default) allow before they kill.
+DRAIN_MOST_S = 10.0
 
 __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
@@ -258,6 +261,8 @@ class Runner:
             raise ValueError(f"hedge is a share of the requests, 0 to 1 (got {hedge})")
         self._hedge = hedge
         self._feed_over = False  # every open request has had its first send (the tail)
+        # every send at the provider now: its signs of life, kind, size and race (drain_s)
+        self._flying: dict[asyncio.Future[ChatResponse], tuple[Pulse, str, int, _Race]] = {}
         self._cancel = threading.Event()
         # The running loop and its stop event, so cancel() wakes the run at once
         # instead of at the watcher's next poll.
@@ -428,15 +433,43 @@ class Runner:
             return f"Pacing to the limit{limit}."
         return ""
 
-    def drain_s(self, most_s: float = 10.0) -> float:
-        """How long answers on their way take to come in: the run's 99th percentile
-        answer time so far (at most `most_s`; the default grace before anything is
-        learnt). A stop that waits this long lets almost every answer already paid for
-        arrive instead of buying it again on resume."""
-        p99 = self.latency.p99_all()
-        if p99 is None:
+    def drain_s(self, most_s: float = DRAIN_MOST_S) -> float:
+        """How long a stop waits for the answers on their way: until every send at the
+        provider now has answered or has been silent past its own stall bound (the
+        learnt bound of its kind, size and phase, latency.py: past it, it is judged
+        stalled and would not come), at least `cancel_grace_s` and at most `most_s`.
+
+        So the grace follows what is in flight, not a run-wide figure: a send just
+        gone out gets its class's whole bound, one about to be judged stalled gets
+        nothing more, and a provider that slowed down (a loaded machine, a queue)
+        has taught longer bounds. Before a class is learnt its bound is the run's
+        timeout, so the grace is `most_s`; the stop ends as soon as the answers are
+        in. `most_s` (10 s) stays under the time `docker stop` and most service
+        managers allow before they kill; a second signal stops waiting at once."""
+        left = self._drain_left()
+        if left is None:
             return self._cancel_grace_s
-        return max(self._cancel_grace_s, min(most_s, p99))
+        return max(self._cancel_grace_s, min(most_s, left))
+
+    def _drain_left(self) -> float | None:
+        """Seconds until every send at the provider is answered or past its stall bound
+        (None: nothing at the provider). Safe from any thread: it reads a snapshot."""
+        try:
+            flying = list(self._flying.values())
+        except RuntimeError:  # changed while another thread copied it: ask again
+            flying = list(self._flying.values())
+        if not flying:
+            return None
+        now = time.monotonic()
+        return max(
+            0.0,
+            max(
+                silent_since(pulse)
+                + self.latency.bound(kind, tokens, race.stalls, writing=pulse.writing)
+                - now
+                for pulse, kind, tokens, race in flying
+            ),
+        )
 
     def note(self, text: str, seconds: float = NOTE_S) -> None:
         """Show a passing event on the status line for `seconds` (at least NOTE_S)."""
@@ -768,9 +801,13 @@ class Runner:
         stopper: asyncio.Future[Any] = asyncio.create_task(stop.wait())
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stop.is_set() and tasks:
-            # Give answers already on their way a moment, then let go.
+            # Give answers already on their way a moment, then let go: at most the grace,
+            # and no longer than until every send still out is past its stall bound.
             deadline = time.monotonic() + self._grace_s
             while tasks and not self._hurry.is_set() and time.monotonic() < deadline:
+                left = self._drain_left()
+                if left is not None and left <= 0.0:
+                    break  # what is still out has stalled: it will not come
                 await asyncio.wait(set(tasks), timeout=min(0.1, deadline - time.monotonic()))
             for task in list(tasks):
                 task.cancel()
@@ -1038,6 +1075,7 @@ class Runner:
             context.run(PULSE.set, pulse)
             task = asyncio.get_running_loop().create_task(provider.chat(request), context=context)
             started[task] = pulse
+            self._flying[task] = (pulse, req.kind, tokens, race)
 
         def stalled_at() -> float:
             """When every send still out will have been silent past its bound."""
@@ -1085,6 +1123,8 @@ class Runner:
                     # the gaps between pieces from then on (a shorter bound); and when
                     # early copies are allowed, the run's tail may begin.
                     wait = min(wait, RELEARN_S)
+                if self._cancel.is_set():
+                    wait = max(wait, 0.1)  # stopping: no copy; wait for the answer or the end
                 done, pending = await asyncio.wait(
                     pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED
                 )
@@ -1107,6 +1147,8 @@ class Runner:
                     continue  # a stalled send failed while a newer copy is on its way
                 now = time.monotonic()
                 worst = self._worst(req.body)
+                if self._cancel.is_set():
+                    continue  # stopping: no copy goes out; the stop's grace decides
                 if now < stalled_at():
                     # Live, or not silent long enough to be judged stalled: pieces of a
                     # streamed answer still arrive, however slow. At the run's tail a
@@ -1150,6 +1192,8 @@ class Runner:
             assert error is not None
             raise error
         finally:
+            for task in started:
+                self._flying.pop(task, None)
             self.counters.reserved -= reserved
             out = [t for t in started if not t.done()]
             for task in out:
