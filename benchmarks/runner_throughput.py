@@ -357,7 +357,8 @@ def limits_setting(
     hedge: float = 0.0,
 ) -> dict[str, Any]:
     """One setting on a fresh provider, a fresh data folder and no response cache."""
-    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{seed}")
+    tag = f"{seed}-hedged" if hedge else str(seed)  # a hedged twin has its own files
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{tag}")
     draw = _fault_draw(seed, 0.10) if faults else None
     with Simulator(
         latency_s=_latency(seed),
@@ -370,7 +371,7 @@ def limits_setting(
         timeline=True,
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
-        path = workdir / f"limits-{seed}.audit"
+        path = workdir / f"limits-{tag}.audit"
         run_id = build_audit(path, model, n)
         stamps: list[float] = []
         peak = 0
@@ -415,7 +416,7 @@ def limits_setting(
         while _lost(path, run_id) and sessions < 20:
             sessions += 1
             if in_child:
-                said = _run_child(path, workdir / f"limits-{seed}-{sessions}.log", hedge)
+                said = _run_child(path, workdir / f"limits-{tag}-{sessions}.log", hedge)
                 maybe += said["maybe"]
                 hedged += said["hedged"]
                 continue

@@ -369,6 +369,13 @@ def _run(
             "exports.",
             file=sys.stderr,
         )
+    if status is not None and status.estimated_usage:
+        print(
+            f"Estimated: {status.estimated_usage} answer(s) came without the provider's token "
+            "counts; their tokens and cost are estimated from the text (marked "
+            "tokens_estimated in the answers).",
+            file=sys.stderr,
+        )
     if status is not None and status.hedged:
         print(
             f"Sent early (--hedge): {status.hedged} copy(ies) of slow requests at the run's "

@@ -174,6 +174,7 @@ class _Counters:
     unseen_before: int = 0  # of those, in flight when the last session ended abruptly
     stalls: int = 0
     hedged: int = 0  # copies sent early at the run's tail (`hedge`): each may be paid twice
+    estimated_usage: int = 0  # answers whose token counts (and cost) are estimates
 
 
 class Runner:
@@ -414,6 +415,7 @@ class Runner:
             unseen_before=c.unseen_before,
             stalls=c.stalls,
             hedged=c.hedged,
+            estimated_usage=c.estimated_usage,
             pacing=pacing,
         )
 
@@ -495,6 +497,7 @@ class Runner:
         c.input_tokens, c.output_tokens = p.input_tokens, p.output_tokens
         c.cached_tokens, c.reasoning_tokens = p.cached_tokens, p.reasoning_tokens
         c.cost, c.cache_hits, c.refused, c.batched = p.cost_usd, p.cache_hits, p.refused, p.batched
+        c.estimated_usage = p.estimated_usage
 
     def _open_cache(self) -> ResponseCache | None:
         if not self._use_cache:
@@ -856,6 +859,7 @@ class Runner:
         c.refused += "refused" in answer.parsed
         c.cache_hits += from_cache
         if not from_cache:
+            c.estimated_usage += bool(answer.parsed.get("tokens_estimated"))
             c.paid += 1
             c.paid_input_tokens += usage[0]
             c.paid_output_tokens += usage[1]
@@ -1001,12 +1005,7 @@ class Runner:
                 answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
                     flight.outcome = response
-                usage = (
-                    response.usage.input_tokens,
-                    response.usage.output_tokens,
-                    response.usage.cached_tokens,
-                    response.usage.reasoning_tokens,
-                )
+                usage = recorder.usage_of(req, response)[0]  # estimated if not given
                 # Counted only now that it is committed.
                 self.count_answer(req, answer, usage, was_failed=was_failed)
                 await self._after_answer(recorder, provider, req, answer, stop)
@@ -1410,13 +1409,7 @@ class Runner:
         c.reasked += 1
         c.invalid -= 1  # the first answer moved to the history
         c.done -= 1  # _count adds it back
-        usage = (
-            response.usage.input_tokens,
-            response.usage.output_tokens,
-            response.usage.cached_tokens,
-            response.usage.reasoning_tokens,
-        )
-        self.count_answer(req, answer, usage)
+        self.count_answer(req, answer, recorder.usage_of(req, response)[0])
 
 
 def silent_since(pulse: Pulse) -> float:
