@@ -727,6 +727,14 @@ def _open_sent(path: Path, run_id: int) -> int:
         return sum(1 for r in rf.open_requests(run_id) if r.status == "sent")
 
 
+def _grace_said(log: Path) -> str:
+    """The grace a stopped CLI run offered the answers on its way ("-": none said)."""
+    for line in log.read_text().splitlines():
+        if "answers already on their way get up to" in line:
+            return line.split("get up to", 1)[1].split(" s", 1)[0].strip() + " s"
+    return "-"
+
+
 def scenario_kill(n: int, workdir: Path) -> bool:
     rng = random.Random(11)
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / "data-kill")
@@ -769,6 +777,8 @@ def scenario_kill(n: int, workdir: Path) -> bool:
                     "code": code,
                     "at_provider": at_provider,
                     "sent": _open_sent(path, run_id),
+                    "grace": _grace_said(logs[-1]),
+                    "load": os.getloadavg()[0],
                 }
             )
         final_log = workdir / "kill-final.log"
@@ -797,7 +807,8 @@ def scenario_kill(n: int, workdir: Path) -> bool:
                 f"stop {k} ({kill['how']}, exit {kill['code']}): {kill['after']:.1f} s after it "
                 f"began sending ({kill['done']} answered): at the provider "
                 f"{kill['at_provider']}; left marked sent {kill['sent']}; sent again after the "
-                f"resume {kill['resent']}; the next run said: {kill['said']}"
+                f"resume {kill['resent']}; grace offered {kill['grace']}; load average "
+                f"{kill['load']:.1f}; the next run said: {kill['said']}"
             )
         for how in ("SIGKILL", "SIGTERM"):
             mine = [k for k in kills if k["how"] == how]

@@ -448,18 +448,19 @@ class Runner:
         timeout, so the grace is `most_s`; the stop ends as soon as the answers are
         in. `most_s` (10 s) stays under the time `docker stop` and most service
         managers allow before they kill; a second signal stops waiting at once."""
-        left = self._drain_left()
+        try:
+            left = self._drain_left()
+        except RuntimeError:  # the runner's thread changed what this one was reading
+            left = most_s
         if left is None:
             return self._cancel_grace_s
         return max(self._cancel_grace_s, min(most_s, left))
 
     def _drain_left(self) -> float | None:
         """Seconds until every send at the provider is answered or past its stall bound
-        (None: nothing at the provider). Safe from any thread: it reads a snapshot."""
-        try:
-            flying = list(self._flying.values())
-        except RuntimeError:  # changed while another thread copied it: ask again
-            flying = list(self._flying.values())
+        (None: nothing at the provider). Read from another thread (a signal handler)
+        it may meet a table the runner's thread is changing: `drain_s` catches that."""
+        flying = list(self._flying.values())
         if not flying:
             return None
         now = time.monotonic()
