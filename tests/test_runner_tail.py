@@ -29,7 +29,7 @@ from devtools.simulator import Simulator
 from runner_fixtures import kind_policy, new_audit, queue, spec
 
 from resume_auditor.domain.study import ModelSpec
-from resume_auditor.providers.base import ChatRequest, ChatResponse
+from resume_auditor.providers.base import ChatRequest, ChatResponse, ErrorKind, ProviderError
 from resume_auditor.providers.streaming import PULSE, Pulse
 from resume_auditor.runner import RunState
 from resume_auditor.runner.latency import LatencyModel
@@ -303,3 +303,34 @@ def test_a_stop_keeps_answers_slower_than_the_run_had_shown_but_not_stalled(
     assert status.done == 23 and status.maybe_paid_twice == 0
     with ResultFile(out) as rf:
         assert rf.unseen_sends(run_id) == {}
+
+
+class _CopyFails(_SlowLast):
+    """The marked request's first send is slow but alive; its copy fails at once."""
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        n = self.sends.get(request.user, 0) + 1
+        if self.marker in request.user and n == 2:
+            self.sends[request.user] = n
+            raise ProviderError(ErrorKind.SERVER, "injected 500", status=500)
+        return await super().chat(request)
+
+
+def test_an_early_copy_that_fails_leaves_the_live_first_send_to_answer(tmp_path: Path) -> None:
+    out, run_id = _audit(tmp_path, 8)
+    fake = _CopyFails("(case 7)", slow_s=3.0)
+    runner = make_runner(
+        out,
+        run_id,
+        concurrency=1,
+        use_cache=False,
+        timeout_s=60.0,
+        factory=lambda: fake,
+        hedge=0.5,
+    )
+    runner.latency = LatencyModel(60.0, floor_s=30.0, min_samples=3)
+    status = runner.run()
+    assert status.state is RunState.FINISHED and status.done == 8 and status.hedged == 1
+    assert fake.sends[next(u for u in fake.sends if "(case 7)" in u)] == 2  # no retry
+    with ResultFile(out) as rf:
+        assert "send 1" in str(rf.response_record(8))  # the first, slow send answered

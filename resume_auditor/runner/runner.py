@@ -1139,6 +1139,9 @@ class Runner:
                         self._unseen_send(recorder.store, req.id)  # a copy is still out
                     error = exc
                 if done and newest in done:
+                    live = race.early and not race.stalls and pending
+                    if live and time.monotonic() < stalled_at():
+                        continue  # an early copy failed; the first is still live
                     # The latest copy failed; the sends still out have stalled already:
                     # a retry (after its back-off) does better than waiting on them.
                     caller_counts = 0  # the caller counts the failed copy, if at all
