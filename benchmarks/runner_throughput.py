@@ -40,6 +40,14 @@ limits  The share of the limit over the whole run (first request to last answer)
         runner do not share one interpreter lock: in one process, 3,000/min measures
         the lock, not the runner. The whole run then ends at the simulator's last
         answer; stalls and the largest window are not seen from outside ("-").
+        Also, per setting: where the time went, from the simulator's timeline (the
+        feed, while requests still had their first send to come, with its sends
+        share by tenths, which shows any slow-down after faults; and the tail after
+        the last first send, its length and re-sends), and the load average before
+        and after. The faults settings at 600 and 3,000/min are run once more with
+        `--hedge 2` (early copies at the tail, paid twice when the first send was
+        only slow; "copies sent early"). LIMITS_ONLY=600f,600fh (keys: 60, 60f, 600,
+        600f, 3000, 3000f, tpm, 600fh, 3000fh) runs only those settings.
 faults  The same with 10% of requests given an injected fault, drawn evenly from
         every kind the simulator has (rate limits, overload, 5xx, out of quota,
         unknown model, wrong key, prompt too long, refusals, content filters,
@@ -501,6 +509,8 @@ def where_time_went(timeline: list[tuple[float, str, str]], limit: float) -> dic
         "tail_s": end - fed,
         "tail_resends": len(tail_sends),
         "tail_last_resend_s": (tail_sends[-1][0] - fed) if tail_sends else 0.0,
+        # the tail's last re-sends: seconds after the feed ended, and the fault each met
+        "tail_last": [(t - fed, kind or "ok") for t, kind in tail_sends[-8:]],
         "late_faults": dict(late),
         "faults": dict(faults),
         "resends": sum(1 for _, what, _ in timeline if what == "resend"),
@@ -518,7 +528,9 @@ def _where_line(where: dict[str, Any]) -> str:
         f"the limit in sends (by tenths: {tenths}); tail {where['tail_s']:.1f} s after the "
         f"last first send ({where['tail_resends']} re-sends in it, the last "
         f"{where['tail_last_resend_s']:.1f} s in); re-sends in all {where['resends']}; "
-        f"faults {where['faults']}; faults in the 15 s before the tail {where['late_faults']}"
+        f"faults {where['faults']}; faults in the 15 s before the tail {where['late_faults']}; "
+        f"the tail's last re-sends (s after the feed: what they met) "
+        + ", ".join(f"{at:.1f}: {kind}" for at, kind in where["tail_last"])
     )
 
 

@@ -1141,7 +1141,10 @@ class Runner:
                 if done and newest in done:
                     live = race.early and not race.stalls and pending
                     if live and time.monotonic() < stalled_at():
-                        continue  # an early copy failed; the first is still live
+                        # An early copy failed; the first is still live. Another early
+                        # copy may go (within MAX_HEDGES copies for the request).
+                        race.early -= 1
+                        continue
                     # The latest copy failed; the sends still out have stalled already:
                     # a retry (after its back-off) does better than waiting on them.
                     caller_counts = 0  # the caller counts the failed copy, if at all
