@@ -47,7 +47,10 @@ limits  The share of the limit over the whole run (first request to last answer)
         and after. The faults settings at 600 and 3,000/min are run once more with
         `--hedge 2` (early copies at the tail, paid twice when the first send was
         only slow; "copies sent early"). LIMITS_ONLY=600f,600fh (keys: 60, 60f, 600,
-        600f, 3000, 3000f, tpm, 600fh, 3000fh) runs only those settings.
+        600f, 3000, 3000f, tpm, 600fh, 3000fh) runs only those settings; 600fs and 600fhs are
+        the 600/min faults settings streamed (OpenAI's API: these requests ask for
+        log-probabilities, which only OpenAI and Azure stream; the other settings'
+        answers are unstreamed, so their mid-answer stalls are plain stalls).
 faults  The same with 10% of requests given an injected fault, drawn evenly from
         every kind the simulator has (rate limits, overload, 5xx, out of quota,
         unknown model, wrong key, prompt too long, refusals, content filters,
@@ -363,9 +366,15 @@ def limits_setting(
     workdir: Path,
     seed: int,
     hedge: float = 0.0,
+    streamed: bool = False,
 ) -> dict[str, Any]:
-    """One setting on a fresh provider, a fresh data folder and no response cache."""
-    tag = f"{seed}-hedged" if hedge else str(seed)  # a hedged twin has its own files
+    """One setting on a fresh provider, a fresh data folder and no response cache.
+
+    streamed: speak OpenAI's API instead of an OpenAI-compatible server's. These
+    requests ask for log-probabilities, which the app streams only from OpenAI and
+    Azure (other servers get them asked plainly, providers/streaming.py): so only
+    then are the answers streamed, and stalls mid-answer are stalls mid-stream."""
+    tag = f"{seed}{'-hedged' if hedge else ''}{'-streamed' if streamed else ''}"
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{tag}")
     draw = _fault_draw(seed, 0.10) if faults else None
     with Simulator(
@@ -379,6 +388,9 @@ def limits_setting(
         timeline=True,
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        if streamed:  # the simulator takes any key; the child inherits it
+            os.environ["OPENAI_API_KEY"] = "sk-benchmark-streamed-0123456789abcdef"
+            model = ModelSpec(provider="openai", base_url=sim.url_for("openai"), model="sim-model")
         path = workdir / f"limits-{tag}.audit"
         run_id = build_audit(path, model, n)
         stamps: list[float] = []
@@ -562,28 +574,31 @@ def scenario_limits(n: int, workdir: Path) -> bool:
     with the seed it has in the full run (a hedged setting has its unhedged twin's seed:
     the same faults on the same requests)."""
     scale = n / 1000
-    settings: list[tuple[str, str, int, int | None, bool, float, int]] = []
+    settings: list[tuple[str, str, int, int | None, bool, float, int, bool]] = []
     seed = 20
     for rpm in LIMITS:
-        settings.append((str(rpm), f"{rpm:,}/min", rpm, None, False, 0.0, seed))
+        settings.append((str(rpm), f"{rpm:,}/min", rpm, None, False, 0.0, seed, False))
         name = f"{rpm:,}/min, 10% faults incl. stalls"
-        settings.append((f"{rpm}f", name, rpm, None, True, 0.0, seed + 1))
+        settings.append((f"{rpm}f", name, rpm, None, True, 0.0, seed + 1, False))
         seed += 2
-    settings.append(
-        ("tpm", f"600/min and {LIMITS_TPM:,} tokens/min", 600, LIMITS_TPM, False, 0.0, seed)
-    )
+    tpm_name = f"600/min and {LIMITS_TPM:,} tokens/min"
+    settings.append(("tpm", tpm_name, 600, LIMITS_TPM, False, 0.0, seed, False))
     for rpm, twin in ((600, 23), (3000, 25)):
         name = f"{rpm:,}/min, 10% faults, --hedge {HEDGE * 100:g}"
-        settings.append((f"{rpm}fh", name, rpm, None, True, HEDGE, twin))
+        settings.append((f"{rpm}fh", name, rpm, None, True, HEDGE, twin, False))
+    # streamed (OpenAI's API): the same faults, stalls mid-answer now mid-stream
+    settings.append(("600fs", "600/min, 10% faults, streamed", 600, None, True, 0.0, 23, True))
+    name = f"600/min, 10% faults, streamed, --hedge {HEDGE * 100:g}"
+    settings.append(("600fhs", name, 600, None, True, HEDGE, 23, True))
     only = {k.strip() for k in os.environ.get("LIMITS_ONLY", "").split(",") if k.strip()}
     rows = []
-    for key, name, rpm, tpm, faults, hedge, seed in settings:
+    for key, name, rpm, tpm, faults, hedge, seed, streamed in settings:
         if only and key not in only:
             continue
         per_min = rpm if tpm is None else 360
         count = max(20, int(per_min * 2 * scale))
         load = os.getloadavg()[0]
-        row = limits_setting(name, rpm, tpm, faults, count, workdir, seed, hedge)
+        row = limits_setting(name, rpm, tpm, faults, count, workdir, seed, hedge, streamed)
         row["load"] = (load, os.getloadavg()[0])
         row["faults"] = faults
         rows.append(row)

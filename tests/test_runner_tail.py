@@ -219,8 +219,9 @@ def test_an_early_copy_needs_the_tail_the_users_share_and_an_adaptive_window(
     runner.counters.hedged = 2  # 2% of 100 used up
     assert not runner._may_hedge(race)
     runner.counters.hedged = 0
-    assert not runner._may_hedge(_Race(early=1))  # once per request
-    assert not runner._may_hedge(_Race(hedges=2))  # MAX_HEDGES copies already
+    assert runner._may_hedge(_Race(early=1, hedges=1))  # a silent copy may get a second
+    assert not runner._may_hedge(_Race(early=2, hedges=2))  # MAX_HEDGES copies already
+    assert not runner._may_hedge(_Race(stalls=1, hedges=2))
     off = Runner(tmp_path / "x.audit", 1, lambda: None)  # type: ignore[arg-type,return-value]
     off._feed_over = True
     off.counters.total = 100

@@ -1143,7 +1143,6 @@ class Runner:
                     if live and time.monotonic() < stalled_at():
                         # An early copy failed; the first is still live. Another early
                         # copy may go (within MAX_HEDGES copies for the request).
-                        race.early -= 1
                         continue
                     # The latest copy failed; the sends still out have stalled already:
                     # a retry (after its back-off) does better than waiting on them.
@@ -1165,6 +1164,7 @@ class Runner:
                     race.early += 1
                     race.hedges += 1
                     self.counters.hedged += 1
+                    logger.info("request %s: an early copy at the tail", req.id)
                     self.note(
                         "A request was slower than 99% of its kind at the end of the run; a "
                         "copy was sent early, as allowed (--hedge): the provider may bill both."
@@ -1186,6 +1186,14 @@ class Runner:
                         break
                     race.hedges += 1
                     bound = self.latency.bound(req.kind, tokens, race.stalls - 1)
+                    logger.info(
+                        "request %s stalled (copy %d; early copies %d; tail %s; writing %s)",
+                        req.id,
+                        race.hedges,
+                        race.early,
+                        self._feed_over,
+                        [started[t].writing for t in pending],
+                    )
                     self.note(
                         f"A request stalled past {bound:.0f} s; sent once more while the first "
                         "may still answer (the first answer is kept)."
@@ -1214,11 +1222,12 @@ class Runner:
         """May this request have a copy sent before it is judged stalled? Only when the
         user allows it (`hedge`, a share of the run's requests), at the run's tail (no
         request is left waiting for its first send: a copy then takes no request's
-        place in the limit), once per request, within MAX_HEDGES, and never to the
+        place in the limit), within MAX_HEDGES copies for the request (a copy that is
+        itself silent past what 99% took may get the second), and never to the
         bundled model (a second copy would only take turns with the first)."""
         if self._hedge <= 0 or not self._feed_over or not self.window.adaptive:
             return False
-        if race.early or race.hedges >= MAX_HEDGES:
+        if race.hedges >= MAX_HEDGES:
             return False
         return self.counters.hedged < math.ceil(self._hedge * max(1, self.counters.total))
 
