@@ -1087,7 +1087,7 @@ class Runner:
 
         def hedge_at() -> float | None:
             """When an early copy may go (None: not now, or not at all)."""
-            if not self._may_hedge(race):
+            if not self._may_hedge(race) or not self._fits_budget(self._worst(req.body)):
                 return None
             at = []
             for t in pending:
@@ -1159,7 +1159,7 @@ class Runner:
                     # streamed answer still arrive, however slow. At the run's tail a
                     # user who pays for speed may have an early copy sent (`hedge`).
                     early = hedge_at()
-                    if early is None or now < early or not self._fits_budget(worst):
+                    if early is None or now < early:
                         continue
                     race.early += 1
                     race.hedges += 1
@@ -1227,6 +1227,8 @@ class Runner:
         bundled model (a second copy would only take turns with the first)."""
         if self._hedge <= 0 or not self._feed_over or not self.window.adaptive:
             return False
+        if not self._resume.is_set() or self._cancel.is_set():
+            return False  # paused or stopping: nothing new goes out
         if race.hedges >= MAX_HEDGES:
             return False
         return self.counters.hedged < math.ceil(self._hedge * max(1, self.counters.total))
