@@ -337,3 +337,20 @@ def test_an_early_copy_that_fails_leaves_the_live_first_send_to_answer(tmp_path:
     assert fake.sends[next(u for u in fake.sends if "(case 7)" in u)] == 3
     with ResultFile(out) as rf:
         assert "send 1" in str(rf.response_record(8))  # the first, slow send answered
+
+
+def test_the_cli_takes_hedge_as_a_percentage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resume_auditor.cli import main
+
+    with Simulator(policy=kind_policy) as sim:
+        model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
+        out = tmp_path / "c.audit"
+        run_id, ids = new_audit(out, model)
+        queue(out, run_id, [spec(model, "d3-yes-no", [ids[0]], key="q0")])
+        assert main(["run", str(out), "--hedge", "2", "--no-cache"]) == 0
+        with pytest.raises(SystemExit) as refused:
+            main(["run", str(out), "--hedge", "200"])
+    assert refused.value.code == 2
+    assert "should be a percentage, 0 to 100" in capsys.readouterr().err

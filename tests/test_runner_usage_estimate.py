@@ -126,3 +126,17 @@ def test_a_stream_without_its_usage_chunk_says_its_counts_were_not_reported() ->
     first, second = asyncio.run(go())
     assert not first.usage_reported and first.usage.input_tokens == 0
     assert second.usage_reported and second.usage.input_tokens == 5  # asked plainly after
+
+
+def test_the_run_page_says_spend_is_about_when_some_counts_are_estimated() -> None:
+    from resume_auditor.runner import RunStatus
+    from resume_auditor.ui.pages.run_page import spend_text
+
+    base = {"total": 4, "done": 4, "failed": 0, "in_flight": 0, "invalid": 0}
+    base |= {"input_tokens": 0, "output_tokens": 0, "elapsed_s": 1.0, "eta_s": None}
+    exact = RunStatus(RunState.RUNNING, **base, cost_usd=0.5)
+    assert spend_text(exact).startswith("Spent so far: $0.50.")
+    rough = RunStatus(RunState.RUNNING, **base, cost_usd=0.5, estimated_usage=1)
+    text = spend_text(rough)
+    assert text.startswith("Spent so far: about $0.50")
+    assert "1 answer(s) came without the provider's token counts" in text
