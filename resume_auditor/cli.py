@@ -5,7 +5,8 @@
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
         [--password P --max-pages N --max-mb N]   (protected and long PDFs)
     resume-auditor run RESULT             resume an unfinished audit
-        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
+        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W
+         --hedge PERCENT)
     resume-auditor metrics RESULT [--json]
     resume-auditor report RESULT [--html F] [--pdf F] [--xlsx F] [--csv DIR] [--bundle F]
     resume-auditor import BUNDLE --out RESULT   re-open a bundle and recompute its numbers
