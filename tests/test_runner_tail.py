@@ -20,6 +20,7 @@ would wait the old bound (minutes) instead fails its join.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from resume_auditor.providers.base import ChatRequest, ChatResponse, ErrorKind, 
 from resume_auditor.providers.streaming import PULSE, Pulse
 from resume_auditor.runner import RunState
 from resume_auditor.runner.latency import LatencyModel
+from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.runner import Runner, _Race, silent_since
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.execute import make_runner
@@ -354,3 +356,30 @@ def test_the_cli_takes_hedge_as_a_percentage(
             main(["run", str(out), "--hedge", "200"])
     assert refused.value.code == 2
     assert "should be a percentage, 0 to 100" in capsys.readouterr().err
+
+
+def test_the_window_jumps_to_what_the_limit_needs_after_the_first_answers(
+    tmp_path: Path,
+) -> None:
+    """At 3,000/min the climb from 4 requests at once to the ~100 the limit needs cost
+    the first tenth of a run a quarter of the limit. The first window's worth of
+    answers gives a first answer time: the window jumps then (requests/s x seconds x
+    the margin), and once more when the time is learnt; the floor waits for that."""
+    limiter = RateLimiter(rpm=3000)
+    runner = Runner(tmp_path / "x.audit", 1, lambda: None, limiter=limiter)  # type: ignore[arg-type,return-value]
+    assert runner.window.limit == 4
+    for _ in range(3):
+        runner.latency.observe("yes_no", 500, 1.6)
+    runner._update_floor(500)
+    assert runner.window.limit == 4  # fewer answers than the first window: no time yet
+    runner.latency.observe("yes_no", 500, 1.6)
+    runner._update_floor(500)
+    assert runner.window.limit == 100  # 50/s x 1.6 s x 1.25
+    assert runner.window.floor == 0  # a rough first time does not hold the window up
+    for _ in range(16):
+        runner.latency.observe("yes_no", 500, 2.1)
+    runner._update_floor(500)
+    mean = runner.latency.mean_s()
+    assert mean == pytest.approx(2.0)
+    need = math.ceil(50 * mean * 1.25)  # about 125
+    assert runner.window.limit == need and runner.window.floor == need

@@ -151,8 +151,10 @@ class LatencyModel:
             return None
         return percentile(list(self._all), 0.99)
 
-    def mean_s(self) -> float | None:
-        if len(self._all) < self.min_samples:
+    def mean_s(self, *, at_least: int | None = None) -> float | None:
+        """The mean answer time so far (None: fewer than `at_least` answers, by default
+        the samples a class needs to be learnt)."""
+        if len(self._all) < (self.min_samples if at_least is None else max(1, at_least)):
             return None
         return sum(self._all) / len(self._all)
 
