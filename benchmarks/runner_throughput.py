@@ -40,6 +40,17 @@ limits  The share of the limit over the whole run (first request to last answer)
         runner do not share one interpreter lock: in one process, 3,000/min measures
         the lock, not the runner. The whole run then ends at the simulator's last
         answer; stalls and the largest window are not seen from outside ("-").
+        Also, per setting: where the time went, from the simulator's timeline (the
+        feed, while requests still had their first send to come, with its sends
+        share by tenths, which shows any slow-down after faults; and the tail after
+        the last first send, its length and re-sends), and the load average before
+        and after. The faults settings at 600 and 3,000/min are run once more with
+        `--hedge 2` (early copies at the tail, paid twice when the first send was
+        only slow; "copies sent early"). LIMITS_ONLY=600f,600fh (keys: 60, 60f, 600,
+        600f, 3000, 3000f, tpm, 600fh, 3000fh) runs only those settings; 600fs and 600fhs are
+        the 600/min faults settings streamed (OpenAI's API: these requests ask for
+        log-probabilities, which only OpenAI and Azure stream; the other settings'
+        answers are unstreamed, so their mid-answer stalls are plain stalls).
 faults  The same with 10% of requests given an injected fault, drawn evenly from
         every kind the simulator has (rate limits, overload, 5xx, out of quota,
         unknown model, wrong key, prompt too long, refusals, content filters,
@@ -343,13 +354,28 @@ def scenario_rate(n: int, workdir: Path) -> bool:
 
 LIMITS = (60, 600, 3000)
 LIMITS_TPM = 450_000  # with 600/min: about 360 of these requests a minute
+HEDGE = 0.02  # the hedged settings: up to 2% of the requests may be copied early
 
 
 def limits_setting(
-    name: str, rpm: int, tpm: int | None, faults: bool, n: int, workdir: Path, seed: int
+    name: str,
+    rpm: int,
+    tpm: int | None,
+    faults: bool,
+    n: int,
+    workdir: Path,
+    seed: int,
+    hedge: float = 0.0,
+    streamed: bool = False,
 ) -> dict[str, Any]:
-    """One setting on a fresh provider, a fresh data folder and no response cache."""
-    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{seed}")
+    """One setting on a fresh provider, a fresh data folder and no response cache.
+
+    streamed: speak OpenAI's API instead of an OpenAI-compatible server's. These
+    requests ask for log-probabilities, which the app streams only from OpenAI and
+    Azure (other servers get them asked plainly, providers/streaming.py): so only
+    then are the answers streamed, and stalls mid-answer are stalls mid-stream."""
+    tag = f"{seed}{'-hedged' if hedge else ''}{'-streamed' if streamed else ''}"
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / f"data-limits-{tag}")
     draw = _fault_draw(seed, 0.10) if faults else None
     with Simulator(
         latency_s=_latency(seed),
@@ -359,9 +385,13 @@ def limits_setting(
         keep_requests=False,
         random_fault=draw,
         bill_abandoned=True,
+        timeline=True,
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
-        path = workdir / f"limits-{seed}.audit"
+        if streamed:  # the simulator takes any key; the child inherits it
+            os.environ["OPENAI_API_KEY"] = "sk-benchmark-streamed-0123456789abcdef"
+            model = ModelSpec(provider="openai", base_url=sim.url_for("openai"), model="sim-model")
+        path = workdir / f"limits-{tag}.audit"
         run_id = build_audit(path, model, n)
         stamps: list[float] = []
         peak = 0
@@ -386,7 +416,7 @@ def limits_setting(
         watcher.start()
         started = time.monotonic()
         sessions = 0
-        maybe = stalls = 0
+        maybe = stalls = hedged = 0
         in_child = os.environ.get("RUNNER_IN_CHILD") == "1"
         last_answer: list[float] = []
         if in_child:
@@ -406,11 +436,16 @@ def limits_setting(
         while _lost(path, run_id) and sessions < 20:
             sessions += 1
             if in_child:
-                maybe += _run_child(path, workdir / f"limits-{seed}-{sessions}.log")
+                said = _run_child(path, workdir / f"limits-{tag}-{sessions}.log", hedge)
+                maybe += said["maybe"]
+                hedged += said["hedged"]
                 continue
-            status = make_runner(path, run_id, use_cache=False, on_event=on_event).run()
+            status = make_runner(
+                path, run_id, use_cache=False, on_event=on_event, hedge=hedge
+            ).run()
             maybe += status.maybe_paid_twice
             stalls += status.stalls
+            hedged += status.hedged
         ended = time.monotonic()
         if in_child:
             done_watching.set()
@@ -444,37 +479,127 @@ def limits_setting(
             "paid_twice": _paid_twice(sim),
             "maybe": maybe,
             "stalls": stalls,
+            "hedged": hedged,
+            "where": where_time_went(list(sim.timeline or ()), limit),
         }
+
+
+def where_time_went(timeline: list[tuple[float, str, str]], limit: float) -> dict[str, Any]:
+    """Where a run's time went, read from the simulator's timeline (sends, re-sends,
+    429s and whole answers as the provider saw them).
+
+    The run is cut in two at the last *first* send of a request: the feed (every
+    request still had its first send to come; the pace and the window decide the
+    rate) and the tail (only re-sends and answers on their way: the stall bound and
+    the retries decide how long it lasts). Per phase: sends (re-sends and faults
+    included) per minute as a share of the limit; for the tail, its length, its
+    re-sends, and the fault kinds of the sends the tail waited on (those whose
+    requests were re-sent in it are not known here: the last faults before it are
+    what it waited on). Also the sends share of every tenth of the feed, which shows
+    a dip after faults (a pause or a cut window) where there is one.
+    """
+    sends = [t for t, what, _ in timeline if what in ("send", "resend", "429")]
+    firsts = [t for t, what, _ in timeline if what == "send"]
+    answers = [t for t, what, _ in timeline if what == "answer"]
+    if not sends or not answers or not firsts:
+        return {}
+    start, fed, end = sends[0], firsts[-1], answers[-1]
+    feed = max(1e-9, fed - start)
+    in_feed = sum(1 for t in sends if t <= fed)
+    tail_sends = [(t, kind) for t, what, kind in timeline if what == "resend" and t > fed]
+    tenths = []
+    for k in range(10):
+        lo, hi = start + feed * k / 10, start + feed * (k + 1) / 10
+        count = sum(1 for t in sends if lo <= t < hi)
+        tenths.append(count / max(1e-9, hi - lo) * 60 / limit)
+    # faults sent in the last stall bound's worth before the feed ended: the tail's cause
+    late = Counter(kind for t, what, kind in timeline if kind and fed - 15.0 <= t <= fed)
+    faults = Counter(kind for _, what, kind in timeline if kind and what != "answer")
+    return {
+        "feed_s": feed,
+        "feed_share": in_feed / feed * 60 / limit,
+        "tail_s": end - fed,
+        "tail_resends": len(tail_sends),
+        "tail_last_resend_s": (tail_sends[-1][0] - fed) if tail_sends else 0.0,
+        # the tail's last re-sends: seconds after the feed ended, and the fault each met
+        "tail_last": [(t - fed, kind or "ok") for t, kind in tail_sends[-8:]],
+        "late_faults": dict(late),
+        "faults": dict(faults),
+        "resends": sum(1 for _, what, _ in timeline if what == "resend"),
+        "limited": sum(1 for _, what, _ in timeline if what == "429"),
+        "tenths": tenths,
+    }
+
+
+def _where_line(where: dict[str, Any]) -> str:
+    if not where:
+        return "  where the time went: (no timeline)"
+    tenths = " ".join(f"{share:.0%}" for share in where["tenths"])
+    return (
+        f"  where the time went: feed {where['feed_s']:.1f} s at {where['feed_share']:.0%} of "
+        f"the limit in sends (by tenths: {tenths}); tail {where['tail_s']:.1f} s after the "
+        f"last first send ({where['tail_resends']} re-sends in it, the last "
+        f"{where['tail_last_resend_s']:.1f} s in); re-sends in all {where['resends']}; "
+        f"faults {where['faults']}; faults in the 15 s before the tail {where['late_faults']}; "
+        f"the tail's last re-sends (s after the feed: what they met) "
+        + ", ".join(f"{at:.1f}: {kind}" for at, kind in where["tail_last"])
+    )
 
 
 def _seen(value: int) -> str:
     return "-" if value < 0 else str(value)
 
 
-def _run_child(path: Path, log_path: Path) -> int:
-    """`resume-auditor run --no-cache` in a child process; the sends it says may be paid twice."""
+def _run_child(path: Path, log_path: Path, hedge: float = 0.0) -> dict[str, int]:
+    """`resume-auditor run --no-cache` in a child process; what it says at the end: sends
+    that may be paid twice (`maybe`) and copies sent early (`hedged`, with --hedge)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "resume_auditor.cli", "run", str(path), "--no-cache"]
+    if hedge:
+        command += ["--hedge", f"{hedge * 100:g}"]
     with open(log_path, "w") as log:
         subprocess.call(command, env=env, stdout=log, stderr=log)
+    said = {"maybe": 0, "hedged": 0}
     for line in log_path.read_text().splitlines():
         if line.startswith("Possibly paid twice:"):
-            return int(line.split(":")[1].split()[0])
-    return 0
+            said["maybe"] = int(line.split(":")[1].split()[0])
+        if line.startswith("Sent early (--hedge):"):
+            said["hedged"] = int(line.split(":")[1].split()[0])
+    return said
 
 
 def scenario_limits(n: int, workdir: Path) -> bool:
+    """Every setting, or those named in LIMITS_ONLY (comma-separated keys: 60, 60f, 600,
+    600f, 3000, 3000f, tpm, 600fh, 3000fh; f: with faults, h: with `--hedge 2`), each
+    with the seed it has in the full run (a hedged setting has its unhedged twin's seed:
+    the same faults on the same requests)."""
     scale = n / 1000
-    settings: list[tuple[str, int, int | None, bool]] = []
+    settings: list[tuple[str, str, int, int | None, bool, float, int, bool]] = []
+    seed = 20
     for rpm in LIMITS:
-        settings.append((f"{rpm:,}/min", rpm, None, False))
-        settings.append((f"{rpm:,}/min, 10% faults incl. stalls", rpm, None, True))
-    settings.append((f"600/min and {LIMITS_TPM:,} tokens/min", 600, LIMITS_TPM, False))
+        settings.append((str(rpm), f"{rpm:,}/min", rpm, None, False, 0.0, seed, False))
+        name = f"{rpm:,}/min, 10% faults incl. stalls"
+        settings.append((f"{rpm}f", name, rpm, None, True, 0.0, seed + 1, False))
+        seed += 2
+    tpm_name = f"600/min and {LIMITS_TPM:,} tokens/min"
+    settings.append(("tpm", tpm_name, 600, LIMITS_TPM, False, 0.0, seed, False))
+    for rpm, twin in ((600, 23), (3000, 25)):
+        name = f"{rpm:,}/min, 10% faults, --hedge {HEDGE * 100:g}"
+        settings.append((f"{rpm}fh", name, rpm, None, True, HEDGE, twin, False))
+    # streamed (OpenAI's API): the same faults, stalls mid-answer now mid-stream
+    settings.append(("600fs", "600/min, 10% faults, streamed", 600, None, True, 0.0, 23, True))
+    name = f"600/min, 10% faults, streamed, --hedge {HEDGE * 100:g}"
+    settings.append(("600fhs", name, 600, None, True, HEDGE, 23, True))
+    only = {k.strip() for k in os.environ.get("LIMITS_ONLY", "").split(",") if k.strip()}
     rows = []
-    for seed, (name, rpm, tpm, faults) in enumerate(settings, start=20):
+    for key, name, rpm, tpm, faults, hedge, seed, streamed in settings:
+        if only and key not in only:
+            continue
         per_min = rpm if tpm is None else 360
         count = max(20, int(per_min * 2 * scale))
-        row = limits_setting(name, rpm, tpm, faults, count, workdir, seed)
+        load = os.getloadavg()[0]
+        row = limits_setting(name, rpm, tpm, faults, count, workdir, seed, hedge, streamed)
+        row["load"] = (load, os.getloadavg()[0])
         row["faults"] = faults
         rows.append(row)
         print(
@@ -486,20 +611,25 @@ def scenario_limits(n: int, workdir: Path) -> bool:
             f"{row['sends'] / row['limit']:.0%}); 429s {row['limited']}; "
             f"largest window {row['peak']}; stalls {row['stalls']}; "
             f"paid more than once (simulator) {row['paid_twice']}; the runner's count of "
-            f"sends maybe paid twice {row['maybe']}; left {row['left']}",
+            f"sends maybe paid twice {row['maybe']}; copies sent early (--hedge) "
+            f"{row['hedged']}; left {row['left']}; load average (1 min) "
+            f"{row['load'][0]:.2f} before, {row['load'][1]:.2f} after",
             flush=True,
         )
+        print(_where_line(row["where"]), flush=True)
     print(
-        "\n| setting | requests | whole run /min | share | sends share | 429s | stalls | "
-        "paid twice (simulator) | maybe paid twice (runner) | largest window | took |"
+        "\n| setting | requests | answers /min | answers share | sends share | tail | 429s | "
+        "stalls | copies sent early | paid twice (simulator) | maybe paid twice (runner) | "
+        "largest window | took | load before/after |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
+        tail = f"{r['where']['tail_s']:.1f} s" if r["where"] else "-"
         print(
             f"| {r['setting']} | {r['n']} | {r['overall']:.0f} | {r['overall'] / r['limit']:.0%} "
-            f"| {r['sends'] / r['limit']:.0%} | {r['limited']} | {_seen(r['stalls'])} "
-            f"| {r['paid_twice']} | {r['maybe']} | {_seen(r['peak'])} "
-            f"| {r['elapsed']:.0f} s |"
+            f"| {r['sends'] / r['limit']:.0%} | {tail} | {r['limited']} | {_seen(r['stalls'])} "
+            f"| {r['hedged']} | {r['paid_twice']} | {r['maybe']} | {_seen(r['peak'])} "
+            f"| {r['elapsed']:.0f} s | {r['load'][0]:.1f}/{r['load'][1]:.1f} |"
         )
     return all(
         r["left"] == 0
@@ -624,6 +754,14 @@ def _open_sent(path: Path, run_id: int) -> int:
         return sum(1 for r in rf.open_requests(run_id) if r.status == "sent")
 
 
+def _grace_said(log: Path) -> str:
+    """The grace a stopped CLI run offered the answers on its way ("-": none said)."""
+    for line in log.read_text().splitlines():
+        if "answers already on their way get up to" in line:
+            return line.split("get up to", 1)[1].split(" s", 1)[0].strip() + " s"
+    return "-"
+
+
 def scenario_kill(n: int, workdir: Path) -> bool:
     rng = random.Random(11)
     os.environ["RESUME_AUDITOR_DATA_DIR"] = str(workdir / "data-kill")
@@ -666,6 +804,8 @@ def scenario_kill(n: int, workdir: Path) -> bool:
                     "code": code,
                     "at_provider": at_provider,
                     "sent": _open_sent(path, run_id),
+                    "grace": _grace_said(logs[-1]),
+                    "load": os.getloadavg()[0],
                 }
             )
         final_log = workdir / "kill-final.log"
@@ -694,7 +834,8 @@ def scenario_kill(n: int, workdir: Path) -> bool:
                 f"stop {k} ({kill['how']}, exit {kill['code']}): {kill['after']:.1f} s after it "
                 f"began sending ({kill['done']} answered): at the provider "
                 f"{kill['at_provider']}; left marked sent {kill['sent']}; sent again after the "
-                f"resume {kill['resent']}; the next run said: {kill['said']}"
+                f"resume {kill['resent']}; grace offered {kill['grace']}; load average "
+                f"{kill['load']:.1f}; the next run said: {kill['said']}"
             )
         for how in ("SIGKILL", "SIGTERM"):
             mine = [k for k in kills if k["how"] == how]

@@ -5,7 +5,8 @@
     resume-auditor audit STUDY --out RESULT [--provider P --base-url URL --model M]
         [--password P --max-pages N --max-mb N]   (protected and long PDFs)
     resume-auditor run RESULT             resume an unfinished audit
-        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W)
+        (audit and run: --budget USD --batch --rpm N --tpm N --no-cache --reask --early-stop W
+         --hedge PERCENT)
     resume-auditor metrics RESULT [--json]
     resume-auditor report RESULT [--html F] [--pdf F] [--xlsx F] [--csv DIR] [--bundle F]
     resume-auditor import BUNDLE --out RESULT   re-open a bundle and recompute its numbers
@@ -244,6 +245,26 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         metavar="WIDTH",
         help="skip the rest of a cell once its 95%% interval is narrower than WIDTH (e.g. 0.1)",
     )
+    p.add_argument(
+        "--hedge",
+        type=_percent,
+        metavar="PERCENT",
+        default=0.0,
+        help="at the run's end, send a copy of a request slower than 99%% of its kind before "
+        "it is judged stalled, for up to PERCENT of the requests (e.g. 2): a shorter end "
+        "that the provider may bill twice; copies are counted. Default 0: never",
+    )
+
+
+def _percent(text: str) -> float:
+    """A percentage given on the command line, as a share (2 -> 0.02)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError("should be a percentage, 0 to 100")
+    return value / 100.0
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -333,6 +354,7 @@ def _run(
             use_cache=not getattr(opts, "no_cache", False),
             reask_invalid=getattr(opts, "reask", False),
             early_stop_width=getattr(opts, "early_stop", None),
+            hedge=getattr(opts, "hedge", 0.0),
         )
     except (PriceError, ValueError) as exc:
         raise CliError(str(exc)) from exc
@@ -357,6 +379,19 @@ def _run(
             "without their answer arriving (stalled, cut off, dropped, aborted by a stop, or "
             "in flight at an abrupt end); their requests are marked may_be_paid_twice in the "
             "exports.",
+            file=sys.stderr,
+        )
+    if status is not None and status.estimated_usage:
+        print(
+            f"Estimated: {status.estimated_usage} answer(s) came without the provider's token "
+            "counts; their tokens and cost are estimated from the text (marked "
+            "tokens_estimated in the answers).",
+            file=sys.stderr,
+        )
+    if status is not None and status.hedged:
+        print(
+            f"Sent early (--hedge): {status.hedged} copy(ies) of slow requests at the run's "
+            "end; the provider may bill both sends of each (counted above).",
             file=sys.stderr,
         )
     interrupted = stops.signal is not None
@@ -398,8 +433,9 @@ class _StopSignals:
     runner's short grace, the rest go back to the queue, the files and the lock are
     closed. The handler only asks the runner to stop: nothing is raised in the main
     thread, so no wait is cut short and no thread is left writing. Answers already on
-    their way get as long as 99% of the run's answers took (at most 10 s): each one
-    that arrives is one not bought again on resume. A second signal stops waiting
+    their way get until each has come or is past its stall bound, learnt in this run
+    (`Runner.drain_s`, at most 10 s): each one that arrives is one not bought again
+    on resume. A second signal stops waiting
     for them; kill -9 remains the only abrupt end."""
 
     def __init__(self, runner: Any) -> None:
@@ -420,8 +456,9 @@ class _StopSignals:
         grace = self._runner.drain_s()
         print(
             f"{signal.Signals(signum).name}: stopping like Cancel — no new requests; answers "
-            f"already on their way get up to {grace:.1f} s (what 99% of this run's answers "
-            "took), the rest go back to the queue. Signal again to stop at once.",
+            f"already on their way get up to {grace:.1f} s (until each has come or is past the "
+            "wait this run learnt for it), the rest go back to the queue. Signal again to "
+            "stop at once.",
             file=sys.stderr,
             flush=True,
         )

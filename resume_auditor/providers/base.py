@@ -74,6 +74,10 @@ class ChatResponse:
     # Plain sentences for the user about how this answer was obtained (a
     # setting the model refused, a raised token limit for a reasoning model).
     notes: tuple[str, ...] = ()
+    # False when the answer came without the provider's token counts (a stream that
+    # ended without its usage chunk): `usage` is then zeros, and the runner estimates
+    # them (runner/answering.py) and marks the answer and its cost as estimated.
+    usage_reported: bool = True
 
 
 class ErrorKind(StrEnum):

@@ -60,6 +60,13 @@ class Pulse:
     The runner puts one in `PULSE` for each send; a provider that streams calls
     `beat()` on every piece that arrives. A send nobody streams never beats, so
     its silence is its whole time, as before streaming.
+
+    Two silences are told apart, because they are of different sizes: the wait for
+    the first piece of a streamed answer (`first`: the provider's queue and the
+    prompt's reading; the status line and headers may come before it) and the gaps
+    between pieces once it writes (`longest_gap`: one token's time, or a keep-alive's
+    period). A dead stream mid-answer is then found within what gaps take, not within
+    what a first piece takes (runner/latency.py).
     """
 
     started: float = field(default_factory=time.monotonic)
@@ -67,6 +74,8 @@ class Pulse:
     beats: int = 0
     longest_silence: float = 0.0
     streamed: bool = False
+    first: float | None = None  # when the first piece of the stream arrived
+    longest_gap: float = 0.0  # the longest silence between two pieces after it
 
     def __post_init__(self) -> None:
         self.last = self.last or self.started
@@ -74,8 +83,26 @@ class Pulse:
     def beat(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         self.longest_silence = max(self.longest_silence, now - self.last)
+        if self.streamed:  # a piece of the stream (the headers' beat comes before)
+            if self.first is None:
+                self.first = now
+            else:
+                self.longest_gap = max(self.longest_gap, now - self.last)
         self.last = now
         self.beats += 1
+
+    @property
+    def writing(self) -> bool:
+        """The first piece of a streamed answer has arrived."""
+        return self.first is not None
+
+    def gap(self) -> float | None:
+        """The longest silence between two pieces (None: fewer than two pieces)."""
+        return None if self.first is None or self.last <= self.first else self.longest_gap
+
+    def first_wait(self) -> float | None:
+        """Seconds from the send to the first piece (None: no piece yet, or unstreamed)."""
+        return None if self.first is None else self.first - self.started
 
     def silence(self, now: float | None = None) -> float:
         """Seconds since anything arrived (since the send, before the first byte)."""

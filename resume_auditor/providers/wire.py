@@ -319,13 +319,15 @@ class WireProvider:
                     learn = False
                     self._no_stream.add(request.model)
                 if not _has_usage(streamed):
-                    # Token counts are the audit's cost: never guessed. This model is
-                    # asked without streaming from now on, where they come whole.
+                    # Token counts are the audit's cost: this model is asked without
+                    # streaming from now on, where they come whole; this answer's are
+                    # estimated by the runner, and marked so.
                     self._no_stream.add(request.model)
                     plan.notes.append(
-                        f"{self.name} streamed this answer without its token counts (they "
-                        "show as 0); later requests to this model are not streamed."
+                        f"{self.name} streamed this answer without its token counts; later "
+                        "requests to this model are not streamed."
                     )
+                    answer = dataclasses.replace(answer, usage_reported=False)
             return self._finish(request, plan, answer, learn_logprobs=learn)
         raise ProviderError(
             ErrorKind.BAD_REQUEST, f"{self.name} kept rejecting the request's settings."

@@ -21,6 +21,7 @@ from resume_auditor.prompts import INVALID, KINDS, Reading, read_answer
 from resume_auditor.providers.base import ChatRequest, ChatResponse, ProviderError, TokenLogprob
 from resume_auditor.runner.events import Answer
 from resume_auditor.runner.prices import PriceTable
+from resume_auditor.runner.tokens import CHARS_PER_TOKEN, approx_tokens, body_input_tokens
 from resume_auditor.store.cache import CachedAnswer, ResponseCache, request_key
 from resume_auditor.store.resultfile import PendingRequest, ResultFile
 
@@ -136,6 +137,42 @@ class Recorder:
             return 0.0 if self.run.provider in ("local", "openai-compatible") else None
         return self.prices.cost(self.run.provider, self.run.model, usage, batch=batch, raw=raw)
 
+    def usage_of(
+        self, req: PendingRequest, response: ChatResponse
+    ) -> tuple[tuple[int, int, int, int], dict[str, Any], tuple[str, ...]]:
+        """(input, output, cached, reasoning) tokens of an answer, with what marks them.
+
+        The provider's own counts when it gave them. An answer that came without them
+        (a stream cut of its usage chunk) would otherwise cost 0 and count no tokens:
+        they are estimated with the app's estimator instead (runner/tokens.py: the
+        prompt as stored, the answer's text), marked `parsed.tokens_estimated` and said
+        in a note, so its cost is a priced estimate and shown as one (the status's
+        `estimated_usage`, `Progress.estimated_usage`). Reasoning tokens a model spent
+        are not in its text and cannot be estimated: the note says so."""
+        usage = response.usage
+        if response.usage_reported:
+            counted = (
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cached_tokens,
+                usage.reasoning_tokens,
+            )
+            return counted, {}, ()
+        provider = self.run.provider
+        estimate = (
+            body_input_tokens(req.body, provider),
+            approx_tokens(response.text, provider),
+            0,
+            0,
+        )
+        chars = CHARS_PER_TOKEN.get(provider, 4.0)
+        note = (
+            f"The provider sent this answer without its token counts: {estimate[0]:,} prompt "
+            f"and {estimate[1]:,} answer tokens are estimated from the text (about {chars:g} "
+            "characters a token), and so is its cost; any reasoning tokens are not counted."
+        )
+        return estimate, {"tokens_estimated": True}, (note,)
+
     def key(self, req: PendingRequest, *, extra: str = "") -> str:
         body = req.body if not extra else {**req.body, "_variant": extra}
         return request_key(self.run.provider, self.run.base_url, body, req.rep)
@@ -154,17 +191,12 @@ class Recorder:
     ) -> Answer:
         """Commit an answer from the provider; only then put it in the cache."""
         reading = self.read(req, response.text, response.logprobs)
-        parsed = {**reading.parsed, **(extra_parsed or {})}
+        usage, marks, usage_notes = self.usage_of(req, response)
+        parsed = {**reading.parsed, **marks, **(extra_parsed or {})}
         if response.logprobs is None and req.body.get("top_logprobs"):
             parsed.setdefault("logprobs", "not given")
-        usage = (
-            response.usage.input_tokens,
-            response.usage.output_tokens,
-            response.usage.cached_tokens,
-            response.usage.reasoning_tokens,
-        )
         cost = self.cost(usage, response.raw, batch=source == "batch")
-        notes = (*response.notes, *extra_notes)
+        notes = (*response.notes, *usage_notes, *extra_notes)
         self.store.record_response(
             req.id,
             response.raw,

@@ -70,6 +70,10 @@ class RunStatus:
     maybe_paid_twice: int = 0
     unseen_before: int = 0
     stalls: int = 0  # requests treated as stalled (past the learnt bound) this session
+    hedged: int = 0  # copies sent early at the run's tail (Runner `hedge`), this session
+    # answers of the run whose token counts (and so cost_usd's share) are estimates:
+    # the provider sent them without counts (parsed.tokens_estimated)
+    estimated_usage: int = 0
     pacing: bool = False  # the app is holding requests to keep under the rate limit now
 
     @property

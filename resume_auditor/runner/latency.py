@@ -2,10 +2,15 @@
 
 The bound is on *silence*: the time since anything of the answer arrived
 (runner.py `_race`, providers/streaming.py). A streamed answer shows signs of
-life with every piece, so what is learnt is its longest wait (the first piece,
-or a gap between two); an unstreamed answer is silent until it arrives whole, so
-its whole time is learnt. A slow reasoning model that is still writing is then
-never cut, and a dead connection is found within the bound of its silence.
+life with every piece, and its two silences are learnt apart, because they are
+of different sizes: the wait for the *first* piece (the provider's queue and the
+prompt's reading: seconds, or minutes for a reasoning model) and the *gaps*
+between pieces once it writes (a token's time, or a keep-alive's period:
+milliseconds to a second). A stream that dies mid-answer is then found within
+what gaps take, not within what a first piece takes. An unstreamed answer is
+silent until it arrives whole, so its whole time is learnt as its first wait. A
+slow reasoning model that is still writing is never cut, and a dead connection
+is found within the bound of its silence.
 
 A fixed timeout is wrong both ways: 120 s is forty times what a fast chat model
 needs (a stalled request then holds its place, and the run's tail, for minutes),
@@ -19,20 +24,25 @@ stalled once it is far past what that class has shown:
                                               until MIN_SAMPLES answers of the class are in
     bound = min(MOST_S, max(FLOOR_S, FACTOR x p99))           after
 
-and each further wait of the same request gets twice the bound (up to MOST_S), so
-a live answer that is only slow still gets through. A request sent before its
-class was learnt is held to the bound learnt meanwhile (runner.py looks again
-every RELEARN_S), so a stall early in a run does not hold its place for the whole
-first timeout. p99 is of the last WINDOW
-answers of the class, so the bound follows a provider that slows down. With the
-simulator's 0.3-3 s answers the bound is about 9 s instead of 120 s; a reasoning
-model whose answers take 60-150 s gets 450 s instead of failing every answer
-past 120 s. MOST_S is at least timeout_s.
+where p99 is of the first waits before the first piece, and of the longest gaps
+between pieces once one came (until MIN_SAMPLES streamed answers of the class
+had two pieces or more, the first wait's bound stands for the gaps too). Each
+further wait of the same request gets twice the bound (up to MOST_S), so a live
+answer that is only slow still gets through. A request sent before its class was
+learnt is held to the bound learnt meanwhile (runner.py looks again every
+RELEARN_S), so a stall early in a run does not hold its place for the whole
+first timeout. p99 is of the last WINDOW answers of the class, so the bound
+follows a provider that slows down. With the simulator's 0.3-3 s answers the
+bound is about 9 s before the first piece and FLOOR_S (5 s) between pieces,
+instead of 120 s; a reasoning model whose answers take 60-150 s gets 450 s
+instead of failing every answer past 120 s. MOST_S is at least timeout_s.
 
 What the runner does at the bound is its business (runner.py `_race`): it sends
 the request once more *without dropping the first send*, so an answer that was
 only slow can still win. For answer times shaped like a log-normal, 3 x p99 is
 passed by about one request in 100,000: a copy is almost never paid for nothing.
+`hedge_after` is the class's p99 itself: where a user who pays for speed may send
+a copy early at the end of a run (runner.py, `hedge`; off by default).
 
 Runs on the runner's event loop; not thread-safe.
 """
@@ -75,31 +85,59 @@ class LatencyModel:
         self.most_s = max(first_s, MOST_S)
         self.floor_s = floor_s
         self.min_samples = min_samples
-        self._seen: dict[tuple[str, int], deque[float]] = {}
+        self._seen: dict[tuple[str, int], deque[float]] = {}  # first waits
+        self._gaps: dict[tuple[str, int], deque[float]] = {}  # longest gaps between pieces
         self._all: deque[float] = deque(maxlen=WINDOW)
+        # p99 per (table, class), dropped when the class learns more: every request in
+        # flight asks for its bound about once a second
+        self._p99: dict[tuple[bool, str, int], float | None] = {}
 
     def observe(
-        self, kind: str, tokens: int, seconds: float, *, silence: float | None = None
+        self,
+        kind: str,
+        tokens: int,
+        seconds: float,
+        *,
+        first: float | None = None,
+        gap: float | None = None,
     ) -> None:
-        """An answer of this kind and size took `seconds` (from send to answer); its
-        longest `silence` (a streamed answer: the wait for its first piece or between
-        two pieces; None: unstreamed, silent until it arrived whole) is what the stall
-        bound is learnt from. The answer times feed `typical_s`, `p99_all`, `mean_s`."""
+        """An answer of this kind and size took `seconds` (from send to answer).
+
+        first: a streamed answer's wait for its first piece (None: unstreamed, silent
+            until it arrived whole: `seconds` is its first wait).
+        gap: a streamed answer's longest silence between two pieces (None: fewer
+            than two pieces, or unstreamed).
+        The answer times feed `typical_s`, `p99_all`, `mean_s`."""
         key = (kind, size_class(tokens))
-        self._seen.setdefault(key, deque(maxlen=WINDOW)).append(
-            seconds if silence is None else silence
-        )
+        self._seen.setdefault(key, deque(maxlen=WINDOW)).append(seconds if first is None else first)
+        self._p99.pop((False, *key), None)
+        if gap is not None:
+            self._gaps.setdefault(key, deque(maxlen=WINDOW)).append(gap)
+            self._p99.pop((True, *key), None)
         self._all.append(seconds)
 
     def samples(self, kind: str, tokens: int) -> int:
         return len(self._seen.get((kind, size_class(tokens)), ()))
 
-    def p99(self, kind: str, tokens: int) -> float | None:
-        """The class's 99th percentile of the longest silence (see `observe`)."""
-        seen = self._seen.get((kind, size_class(tokens)))
-        if not seen or len(seen) < self.min_samples:
-            return None
-        return percentile(list(seen), 0.99)
+    def p99(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
+        """The class's 99th percentile of the wait for the first piece, or with
+        `writing` of the longest gap between pieces (None: not learnt yet)."""
+        key = (writing, kind, size_class(tokens))
+        if key not in self._p99:
+            table = self._gaps if writing else self._seen
+            seen = table.get(key[1:])
+            enough = seen is not None and len(seen) >= self.min_samples
+            self._p99[key] = percentile(list(seen), 0.99) if seen and enough else None
+        return self._p99[key]
+
+    def hedge_after(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
+        """Silence after which a live answer of this class is rarer than 1 in 100 (the
+        p99 of its phase; before the gaps are learnt, the first wait's): where an early
+        copy may go when the user pays for speed. None: not learnt yet."""
+        p99 = self.p99(kind, tokens, writing=writing) if writing else None
+        if p99 is None:
+            p99 = self.p99(kind, tokens)
+        return None if p99 is None else max(p99, 1e-3)
 
     def typical_s(self) -> float | None:
         """The median answer time of the run so far, all kinds together (None: too few)."""
@@ -113,17 +151,22 @@ class LatencyModel:
             return None
         return percentile(list(self._all), 0.99)
 
-    def mean_s(self) -> float | None:
-        if len(self._all) < self.min_samples:
+    def mean_s(self, *, at_least: int | None = None) -> float | None:
+        """The mean answer time so far (None: fewer than `at_least` answers, by default
+        the samples a class needs to be learnt)."""
+        if len(self._all) < (self.min_samples if at_least is None else max(1, at_least)):
             return None
         return sum(self._all) / len(self._all)
 
-    def bound(self, kind: str, tokens: int, stalls: int = 0) -> float:
-        """Seconds after which a request of this kind and size is treated as stalled.
+    def bound(self, kind: str, tokens: int, stalls: int = 0, *, writing: bool = False) -> float:
+        """Seconds of silence after which a request of this kind and size is stalled.
 
         `stalls`: how often this request already stalled (each doubles its bound).
+        `writing`: its streamed answer has begun (the silence is a gap between pieces).
         """
-        p99 = self.p99(kind, tokens)
+        p99 = self.p99(kind, tokens, writing=True) if writing else None
+        if p99 is None:
+            p99 = self.p99(kind, tokens)
         if p99 is None:
             return min(self.most_s, self.first_s * (2.0**stalls))
         learnt = max(self.floor_s, FACTOR * p99) * (2.0**stalls)

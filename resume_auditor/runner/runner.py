@@ -65,7 +65,7 @@ from resume_auditor.runner.latency import LatencyModel
 from resume_auditor.runner.prices import PriceTable
 from resume_auditor.runner.ratelimit import RateLimiter
 from resume_auditor.runner.tokens import body_input_tokens
-from resume_auditor.runner.window import AUTO_CEILING, ConcurrencyWindow
+from resume_auditor.runner.window import AUTO_CEILING, INITIAL, ConcurrencyWindow
 from resume_auditor.store.cache import ResponseCache
 from resume_auditor.store.packing import pack
 from resume_auditor.store.resultfile import PendingRequest, ResultFile
@@ -94,6 +94,9 @@ LITTLE_MARGIN = 1.25
 RELEARN_S = 1.0
 # Copies of one stalled request sent while its first send may still answer (_race).
 MAX_HEDGES = 2
+# The longest a stop waits for answers on their way (drain_s): under the 10 s that
+# `docker stop` (and most service managers by default) allow before they kill.
+DRAIN_MOST_S = 10.0
 
 __all__ = ["FATAL", "Answer", "Event", "RunState", "RunStatus", "Runner", "backoff_delay"]
 
@@ -124,7 +127,8 @@ class _Race:
     """How often one request stalled and was sent once more (over its retries)."""
 
     stalls: int = 0
-    hedges: int = 0
+    hedges: int = 0  # copies sent, early ones included
+    early: int = 0  # copies sent before it was judged stalled (`hedge`)
 
 
 class _Slot:
@@ -169,6 +173,8 @@ class _Counters:
     maybe_paid_twice: int = 0  # sends whose answer may have been billed but never came
     unseen_before: int = 0  # of those, in flight when the last session ended abruptly
     stalls: int = 0
+    hedged: int = 0  # copies sent early at the run's tail (`hedge`): each may be paid twice
+    estimated_usage: int = 0  # answers whose token counts (and cost) are estimates
 
 
 class Runner:
@@ -194,6 +200,7 @@ class Runner:
         reask_invalid: bool = False,
         early_stop: EarlyStop | None = None,
         batch: BatchOptions | None = None,
+        hedge: float = 0.0,
     ) -> None:
         """
         concurrency: the most requests at once (None or 0: no ceiling of the user's,
@@ -212,6 +219,13 @@ class Runner:
             cannot be read; both answers are kept.
         early_stop: skip the rest of a cell once its interval is narrow enough.
         batch: send through the provider's batch API instead (batch.py).
+        hedge: the share of the run's requests (0.02: up to 2 in 100) that may have a
+            copy sent *before* they are judged stalled, at the run's tail only (nothing
+            is left waiting for its first send), once their silence passes what 99% of
+            their kind took (latency.py `hedge_after`). It buys a shorter tail with
+            money: the provider may bill both sends, and each copy is counted in
+            `RunStatus.hedged` and as maybe paid twice. 0 (the default): never; a copy
+            then goes only at the stall bound. A budget cap still holds every copy.
         cancel_grace_s: how long a cancel waits for answers already on their way
             before it aborts the rest (they go back to the queue, unpaid answers
             are never waited for): Cancel must be done within a second.
@@ -228,7 +242,9 @@ class Runner:
         # request id -> sends that may have been billed unseen (store.unseen_sends)
         self._unseen: dict[int, int] = {}
         self._failure_summary = ""
-        self._jumped = False  # the window jumped to what the limit needs (_update_floor)
+        # the window jumped to what the limit needs (_update_floor): 0 not yet, 1 on the
+        # first answers' time, 2 on the learnt time
+        self._jumped = 0
         self.left_sent = 0  # requests still marked sent when the run ended (0 when orderly)
         self._max_retries = max_retries
         self._on_event = on_event or (lambda _e: None)
@@ -244,6 +260,12 @@ class Runner:
         self._reask = reask_invalid
         self._early_stop = early_stop
         self._batch = batch
+        if not 0.0 <= hedge <= 1.0:
+            raise ValueError(f"hedge is a share of the requests, 0 to 1 (got {hedge})")
+        self._hedge = hedge
+        self._feed_over = False  # every open request has had its first send (the tail)
+        # every send at the provider now: its signs of life, kind, size and race (drain_s)
+        self._flying: dict[asyncio.Future[ChatResponse], tuple[Pulse, str, int, _Race]] = {}
         self._cancel = threading.Event()
         # The running loop and its stop event, so cancel() wakes the run at once
         # instead of at the watcher's next poll.
@@ -394,6 +416,8 @@ class Runner:
             maybe_paid_twice=c.maybe_paid_twice,
             unseen_before=c.unseen_before,
             stalls=c.stalls,
+            hedged=c.hedged,
+            estimated_usage=c.estimated_usage,
             pacing=pacing,
         )
 
@@ -413,15 +437,44 @@ class Runner:
             return f"Pacing to the limit{limit}."
         return ""
 
-    def drain_s(self, most_s: float = 10.0) -> float:
-        """How long answers on their way take to come in: the run's 99th percentile
-        answer time so far (at most `most_s`; the default grace before anything is
-        learnt). A stop that waits this long lets almost every answer already paid for
-        arrive instead of buying it again on resume."""
-        p99 = self.latency.p99_all()
-        if p99 is None:
+    def drain_s(self, most_s: float = DRAIN_MOST_S) -> float:
+        """How long a stop waits for the answers on their way: until every send at the
+        provider now has answered or has been silent past its own stall bound (the
+        learnt bound of its kind, size and phase, latency.py: past it, it is judged
+        stalled and would not come), at least `cancel_grace_s` and at most `most_s`.
+
+        So the grace follows what is in flight, not a run-wide figure: a send just
+        gone out gets its class's whole bound, one about to be judged stalled gets
+        nothing more, and a provider that slowed down (a loaded machine, a queue)
+        has taught longer bounds. Before a class is learnt its bound is the run's
+        timeout, so the grace is `most_s`; the stop ends as soon as the answers are
+        in. `most_s` (10 s) stays under the time `docker stop` and most service
+        managers allow before they kill; a second signal stops waiting at once."""
+        try:
+            left = self._drain_left()
+        except RuntimeError:  # the runner's thread changed what this one was reading
+            left = most_s
+        if left is None:
             return self._cancel_grace_s
-        return max(self._cancel_grace_s, min(most_s, p99))
+        return max(self._cancel_grace_s, min(most_s, left))
+
+    def _drain_left(self) -> float | None:
+        """Seconds until every send at the provider is answered or past its stall bound
+        (None: nothing at the provider). Read from another thread (a signal handler)
+        it may meet a table the runner's thread is changing: `drain_s` catches that."""
+        flying = list(self._flying.values())
+        if not flying:
+            return None
+        now = time.monotonic()
+        return max(
+            0.0,
+            max(
+                silent_since(pulse)
+                + self.latency.bound(kind, tokens, race.stalls, writing=pulse.writing)
+                - now
+                for pulse, kind, tokens, race in flying
+            ),
+        )
 
     def note(self, text: str, seconds: float = NOTE_S) -> None:
         """Show a passing event on the status line for `seconds` (at least NOTE_S)."""
@@ -447,6 +500,7 @@ class Runner:
         c.input_tokens, c.output_tokens = p.input_tokens, p.output_tokens
         c.cached_tokens, c.reasoning_tokens = p.cached_tokens, p.reasoning_tokens
         c.cost, c.cache_hits, c.refused, c.batched = p.cost_usd, p.cache_hits, p.refused, p.batched
+        c.estimated_usage = p.estimated_usage
 
     def _open_cache(self) -> ResponseCache | None:
         if not self._use_cache:
@@ -676,6 +730,7 @@ class Runner:
             while feeding:
                 page = store.open_requests(self.run_id, after_id=last_id, limit=PAGE)
                 if not page:
+                    self._feed_over = True  # the run's tail: only retries and copies left
                     if tasks and not stop.is_set() and not self._draining:
                         # Answers still on their way may queue more (sampled repeats).
                         await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
@@ -752,9 +807,13 @@ class Runner:
         stopper: asyncio.Future[Any] = asyncio.create_task(stop.wait())
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stop.is_set() and tasks:
-            # Give answers already on their way a moment, then let go.
+            # Give answers already on their way a moment, then let go: at most the grace,
+            # and no longer than until every send still out is past its stall bound.
             deadline = time.monotonic() + self._grace_s
             while tasks and not self._hurry.is_set() and time.monotonic() < deadline:
+                left = self._drain_left()
+                if left is not None and left <= 0.0:
+                    break  # what is still out has stalled: it will not come
                 await asyncio.wait(set(tasks), timeout=min(0.1, deadline - time.monotonic()))
             for task in list(tasks):
                 task.cancel()
@@ -803,6 +862,7 @@ class Runner:
         c.refused += "refused" in answer.parsed
         c.cache_hits += from_cache
         if not from_cache:
+            c.estimated_usage += bool(answer.parsed.get("tokens_estimated"))
             c.paid += 1
             c.paid_input_tokens += usage[0]
             c.paid_output_tokens += usage[1]
@@ -924,7 +984,7 @@ class Runner:
             recorder.store.mark_sent(req.id)  # recorded before it goes out
             number = self.window.on_send()
             try:
-                response, took, silence = await self._race(
+                response, took, pulse = await self._race(
                     recorder, provider, request, req, tokens, race
                 )
             except ProviderError as exc:
@@ -941,17 +1001,14 @@ class Runner:
                 out = self.window.at_provider  # it included: was the window full?
                 self.window.on_return()
                 self.window.on_answer(out)
-                self.latency.observe(req.kind, tokens, took, silence=silence)
+                self.latency.observe(
+                    req.kind, tokens, took, first=pulse.first_wait(), gap=pulse.gap()
+                )
                 self._update_floor(tokens)
                 answer = recorder.accept(req, response, **self._unseen_marks(req.id))
                 if flight is not None:
                     flight.outcome = response
-                usage = (
-                    response.usage.input_tokens,
-                    response.usage.output_tokens,
-                    response.usage.cached_tokens,
-                    response.usage.reasoning_tokens,
-                )
+                usage = recorder.usage_of(req, response)[0]  # estimated if not given
                 # Counted only now that it is committed.
                 self.count_answer(req, answer, usage, was_failed=was_failed)
                 await self._after_answer(recorder, provider, req, answer, stop)
@@ -990,10 +1047,10 @@ class Runner:
         req: PendingRequest,
         tokens: int,
         race: _Race,
-    ) -> tuple[ChatResponse, float, float]:
+    ) -> tuple[ChatResponse, float, Pulse]:
         """Send; past the stall bound, send once more *without dropping the first*; the
         first answer wins and the other send is let go. (the answer, its own latency,
-        its longest silence)
+        its signs of life)
 
         The bound applies to silence: the time since anything of the answer arrived.
         A streamed answer beats its `Pulse` with every piece, so a slow reasoning
@@ -1020,9 +1077,27 @@ class Runner:
             context.run(PULSE.set, pulse)
             task = asyncio.get_running_loop().create_task(provider.chat(request), context=context)
             started[task] = pulse
+            self._flying[task] = (pulse, req.kind, tokens, race)
 
-        def last_heard() -> float:
-            return max(started[t].last for t in pending)
+        def stalled_at() -> float:
+            """When every send still out will have been silent past its bound."""
+            return max(
+                silent_since(started[t])
+                + self.latency.bound(req.kind, tokens, race.stalls, writing=started[t].writing)
+                for t in pending
+            )
+
+        def hedge_at() -> float | None:
+            """When an early copy may go (None: not now, or not at all)."""
+            if not self._may_hedge(race) or not self._fits_budget(self._worst(req.body)):
+                return None
+            at = []
+            for t in pending:
+                after = self.latency.hedge_after(req.kind, tokens, writing=started[t].writing)
+                if after is None:
+                    return None
+                at.append(silent_since(started[t]) + after)
+            return max(at)
 
         send()
         pending = set(started)
@@ -1034,13 +1109,24 @@ class Runner:
         reserved = 0.0  # the worst case of the copies sent, held against the budget
         try:
             while pending:
-                bound = self.latency.bound(req.kind, tokens, race.stalls)
-                wait = max(0.0, last_heard() + bound - time.monotonic())
-                if self.latency.p99(req.kind, tokens) is None:
-                    # Not learnt yet: the bound is the long first timeout. Look again
-                    # soon, so a request that stalled early in the run is judged by the
-                    # bound learnt meanwhile, not held to the timeout it was sent under.
+                now = time.monotonic()
+                wait = max(0.0, stalled_at() - now)
+                early = hedge_at()
+                if early is not None:
+                    wait = min(wait, max(0.0, early - now))
+                if (
+                    self.latency.p99(req.kind, tokens) is None
+                    or self._hedge > 0
+                    or not all(started[t].writing for t in pending)
+                ):
+                    # Look again soon: a bound not learnt yet (the long first timeout)
+                    # is judged by the bound learnt meanwhile, not held to the timeout
+                    # it was sent under; a stream whose first piece arrives is judged by
+                    # the gaps between pieces from then on (a shorter bound); and when
+                    # early copies are allowed, the run's tail may begin.
                     wait = min(wait, RELEARN_S)
+                if self._cancel.is_set():
+                    wait = max(wait, 0.1)  # stopping: no copy; wait for the answer or the end
                 done, pending = await asyncio.wait(
                     pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED
                 )
@@ -1050,47 +1136,80 @@ class Runner:
                     if exc is None:
                         answered = True
                         pulse = started[task]
-                        now = time.monotonic()
-                        silence = max(pulse.longest_silence, now - pulse.last)
-                        return task.result(), now - pulse.started, silence
+                        return task.result(), time.monotonic() - pulse.started, pulse
                     if pending and isinstance(exc, ProviderError) and _maybe_billed(exc):
                         self._unseen_send(recorder.store, req.id)  # a copy is still out
                     error = exc
                 if done and newest in done:
+                    live = race.early and not race.stalls and pending
+                    if live and time.monotonic() < stalled_at():
+                        # An early copy failed; the first is still live. Another early
+                        # copy may go (within MAX_HEDGES copies for the request).
+                        continue
                     # The latest copy failed; the sends still out have stalled already:
                     # a retry (after its back-off) does better than waiting on them.
                     caller_counts = 0  # the caller counts the failed copy, if at all
                     break
                 if done:
                     continue  # a stalled send failed while a newer copy is on its way
-                if time.monotonic() - last_heard() < bound:
-                    continue  # pieces of a streamed answer still arrive: live, however slow
-                race.stalls += 1
-                self.counters.stalls += 1
+                now = time.monotonic()
                 worst = self._worst(req.body)
-                if (
-                    not self.window.adaptive
-                    or race.hedges >= MAX_HEDGES
-                    or not self._fits_budget(worst)
-                ):
-                    error = ProviderError(
-                        ErrorKind.TIMEOUT, self._stall_message(bound, req, tokens)
+                if self._cancel.is_set():
+                    continue  # stopping: no copy goes out; the stop's grace decides
+                if now < stalled_at():
+                    # Live, or not silent long enough to be judged stalled: pieces of a
+                    # streamed answer still arrive, however slow. At the run's tail a
+                    # user who pays for speed may have an early copy sent (`hedge`).
+                    early = hedge_at()
+                    if early is None or now < early:
+                        continue
+                    race.early += 1
+                    race.hedges += 1
+                    self.counters.hedged += 1
+                    logger.info("request %s: an early copy at the tail", req.id)
+                    self.note(
+                        "A request was slower than 99% of its kind at the end of the run; a "
+                        "copy was sent early, as allowed (--hedge): the provider may bill both."
                     )
-                    caller_counts = 1
-                    break
-                race.hedges += 1
+                else:
+                    race.stalls += 1
+                    self.counters.stalls += 1
+                    if (
+                        not self.window.adaptive
+                        or race.hedges >= MAX_HEDGES
+                        or not self._fits_budget(worst)
+                    ):
+                        writing = any(started[t].writing for t in pending)
+                        error = ProviderError(
+                            ErrorKind.TIMEOUT,
+                            self._stall_message(req, tokens, race.stalls - 1, writing),
+                        )
+                        caller_counts = 1
+                        break
+                    race.hedges += 1
+                    bound = self.latency.bound(req.kind, tokens, race.stalls - 1)
+                    logger.info(
+                        "request %s stalled (copy %d; early copies %d; tail %s; writing %s)",
+                        req.id,
+                        race.hedges,
+                        race.early,
+                        self._feed_over,
+                        [started[t].writing for t in pending],
+                    )
+                    self.note(
+                        f"A request stalled past {bound:.0f} s; sent once more while the first "
+                        "may still answer (the first answer is kept)."
+                    )
                 reserved += worst
                 self.counters.reserved += worst
-                self.note(
-                    f"A request stalled past {bound:.0f} s; sent once more while the first "
-                    "may still answer (the first answer is kept)."
-                )
                 await self.limiter.acquire(tokens)  # the copy counts against the limit
                 send()
                 pending = {t for t in started if not t.done()}
             assert error is not None
             raise error
         finally:
+            for task in started:
+                self._flying.pop(task, None)
             self.counters.reserved -= reserved
             out = [t for t in started if not t.done()]
             for task in out:
@@ -1101,13 +1220,32 @@ class Runner:
             for _ in range(len(out) if answered else max(0, len(out) - caller_counts)):
                 self._unseen_send(recorder.store, req.id)
 
-    def _stall_message(self, bound: float, req: PendingRequest, tokens: int) -> str:
-        p99 = self.latency.p99(req.kind, tokens)
+    def _may_hedge(self, race: _Race) -> bool:
+        """May this request have a copy sent before it is judged stalled? Only when the
+        user allows it (`hedge`, a share of the run's requests), at the run's tail (no
+        request is left waiting for its first send: a copy then takes no request's
+        place in the limit), within MAX_HEDGES copies for the request (a copy that is
+        itself silent past what 99% took may get the second), and never to the
+        bundled model (a second copy would only take turns with the first)."""
+        if self._hedge <= 0 or not self._feed_over or not self.window.adaptive:
+            return False
+        if not self._resume.is_set() or self._cancel.is_set():
+            return False  # paused or stopping: nothing new goes out
+        if race.hedges >= MAX_HEDGES:
+            return False
+        return self.counters.hedged < math.ceil(self._hedge * max(1, self.counters.total))
+
+    def _stall_message(self, req: PendingRequest, tokens: int, stalls: int, writing: bool) -> str:
+        bound = self.latency.bound(req.kind, tokens, stalls, writing=writing)
+        p99 = self.latency.p99(req.kind, tokens, writing=writing)
+        if p99 is None and writing:
+            p99 = self.latency.p99(req.kind, tokens)
         if p99 is None or bound >= self._timeout_s:
             return f"Nothing of the answer arrived for {bound:.0f} s (the timeout); trying again."
+        wait = "between two pieces of" if writing else "for the first piece of"
         return (
             f"Nothing of the answer arrived for {bound:.0f} s, far past this model's usual "
-            f"wait for such requests (99% within {p99:.1f} s): treated as stalled and sent "
+            f"wait {wait} such answers (99% within {p99:.1f} s): treated as stalled and sent "
             "again; the provider may bill the first one too."
         )
 
@@ -1132,9 +1270,18 @@ class Runner:
         }
 
     def _update_floor(self, tokens: int) -> None:
-        """Keep at least what the known rate limit and the answer time need at once."""
+        """Keep at least what the known rate limit and the answer time need at once.
+
+        The window jumps to that need as soon as the first window's worth of answers
+        (INITIAL) gives a first answer time, and once more when the time is learnt
+        (jumps only grow it); the floor waits for the learnt time. The climb from 4
+        at 3,000/min cost the first tenth of a run a quarter of the limit (benchmark
+        `limits`, the feed's first tenth at 74%): sends stay paced by the limiter,
+        so a window sized from a rough first time holds no more at the provider
+        than the limit lets through, only more waiting for the pace."""
         mean = self.latency.mean_s()
-        if mean is None:
+        estimate = mean if mean is not None else self.latency.mean_s(at_least=INITIAL)
+        if estimate is None:
             return
         rates = []
         if self.limiter.rpm:
@@ -1142,10 +1289,12 @@ class Runner:
         if self.limiter.tpm and tokens:
             rates.append(self.limiter.tpm / 60.0 / tokens)
         if rates:
-            need = math.ceil(min(rates) * mean * LITTLE_MARGIN)
-            self.window.set_floor(need)
-            if not self._jumped:  # once: the start's slow climb is skipped
-                self._jumped = True
+            need = math.ceil(min(rates) * estimate * LITTLE_MARGIN)
+            if mean is not None:
+                self.window.set_floor(need)
+            stage = 2 if mean is not None else 1  # a first time, then the learnt one
+            if self._jumped < stage:  # the start's slow climb is skipped
+                self._jumped = stage
                 self.window.jump_to(need)
 
     def _requeue_after_429(
@@ -1291,13 +1440,13 @@ class Runner:
         c.reasked += 1
         c.invalid -= 1  # the first answer moved to the history
         c.done -= 1  # _count adds it back
-        usage = (
-            response.usage.input_tokens,
-            response.usage.output_tokens,
-            response.usage.cached_tokens,
-            response.usage.reasoning_tokens,
-        )
-        self.count_answer(req, answer, usage)
+        self.count_answer(req, answer, recorder.usage_of(req, response)[0])
+
+
+def silent_since(pulse: Pulse) -> float:
+    """Since when a send counts as silent: its last piece once its stream has begun (a
+    gap), else its send (the wait for the first piece, headers or not)."""
+    return pulse.last if pulse.writing else pulse.started
 
 
 def _wire(provider: str) -> str:

@@ -132,6 +132,9 @@ class Progress:
     refused: int = 0
     skipped: int = 0
     batched: int = 0
+    # answers whose token counts, and so cost, are estimates (the provider sent none:
+    # parsed.tokens_estimated, runner/answering.py)
+    estimated_usage: int = 0
 
     @property
     def finished(self) -> bool:
@@ -926,7 +929,8 @@ class ResultFile(RequestTables, QualTextTables):
             "coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0), "
             "coalesce(sum(cost_usd IS NULL), 0), coalesce(sum(cached_tokens), 0), "
             "coalesce(sum(reasoning_tokens), 0), coalesce(sum(source = 'cache'), 0), "
-            "coalesce(sum(json_extract(parsed_json, '$.refused') IS NOT NULL), 0) "
+            "coalesce(sum(json_extract(parsed_json, '$.refused') IS NOT NULL), 0), "
+            "coalesce(sum(json_extract(parsed_json, '$.tokens_estimated') IS NOT NULL), 0) "
             "FROM response JOIN request ON request.id = response.request_id "
             "WHERE request.run_id = ?",
             (run_id,),
@@ -953,6 +957,7 @@ class ResultFile(RequestTables, QualTextTables):
             reasoning_tokens=usage[6],
             cache_hits=usage[7],
             refused=usage[8],
+            estimated_usage=usage[9],
             skipped=row[4],
             batched=row[5],
         )

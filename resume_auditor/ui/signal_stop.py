@@ -10,8 +10,8 @@ to a socket that a `QSocketNotifier` watches, which wakes the event loop at once
 The callback then runs on the UI thread like any other event.
 
 What the app does then (`resume_auditor/app.py`): a run stops like Cancel, with
-the answers on their way given as long as 99% of the run's answers took
-(`Runner.drain_s()`, at most 10 s); the rest go back to the queue; the audit is
+the answers on their way given until each has come or is past its learnt stall
+bound (`Runner.drain_s()`, at most 10 s); the rest go back to the queue; the audit is
 backed up and closed (lock, -wal and -shm removed) and the app exits 128 + the
 signal's number. A second signal stops the waiting.
 """

@@ -109,6 +109,7 @@ def make_runner(
     early_stop_width: float | None = None,
     prices: PriceTable | None = None,
     max_retries: int = 5,
+    hedge: float = 0.0,
 ) -> Runner:
     """A runner for one run of an audit file (default: the latest run).
 
@@ -122,6 +123,8 @@ def make_runner(
     use_cache: answer identical requests from the shared response cache.
     reask_invalid: ask once more when an answer cannot be read.
     early_stop_width: skip the rest of a cell once its 95% interval is narrower.
+    hedge: the share of requests that may have a copy sent early at the run's end
+        (Runner `hedge`; 0: never).
     """
     with ResultFile(path) as result:
         runs = result.runs(purpose=None if run_id else "audit")
@@ -169,6 +172,7 @@ def make_runner(
         reask_invalid=reask_invalid,
         early_stop=None if early_stop_width is None else EarlyStop(early_stop_width),
         batch=options,
+        hedge=hedge,
     )
 
 

@@ -570,7 +570,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         request = neutral_body(vendor, body, path_model)
         with sim.lock:
-            sim.sent[sim.fingerprint(request)] += 1
+            fingerprint = sim.fingerprint(request)
+            sim.sent[fingerprint] += 1
+            if sim.timeline is not None:
+                how = "send" if sim.sent[fingerprint] == 1 else "resend"
+                sim.timeline.append((time.monotonic(), how, fault.kind if fault else ""))
         if fault is not None and self._fault(vendor, fault, request):
             return
         refusal = self._refuse_settings(vendor, request, body)
@@ -616,6 +620,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with sim.lock:
             sim.answered += 1
+            if sim.timeline is not None:
+                sim.timeline.append((time.monotonic(), "answer", ""))
         self._send(200, payload, sim.limit_headers(vendor))
         sim.count_paid(request)
 
@@ -803,6 +809,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _rate_limited(self, vendor: str, wait_s: float) -> tuple[int, bytes, dict[str, str]]:
         with self.server.sim.lock:
             self.server.sim.rate_limited += 1
+            if self.server.sim.timeline is not None:
+                self.server.sim.timeline.append((time.monotonic(), "429", ""))
         seconds = f"{wait_s:g}"
         if vendor == "gemini":
             body = {
@@ -898,6 +906,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with sim.lock:
             sim.answered += 1
+            if sim.timeline is not None:
+                sim.timeline.append((time.monotonic(), "answer", ""))
         sim.count_paid(request)
 
     def _answer(self, vendor: str, request: dict[str, Any], text: str) -> bytes:
@@ -1039,6 +1049,7 @@ class Simulator:
         bucket: bool = False,
         bill_abandoned: bool = False,
         bucket_full: bool = True,
+        timeline: bool = False,
     ) -> None:
         """
         rpm, tpm: answer 429 (with the vendor's retry hint) past this many requests or
@@ -1067,6 +1078,10 @@ class Simulator:
         bill_abandoned: finish and bill a request whose client hung up (as hosted
             APIs do) instead of dropping it the way local servers do; it still
             counts in `abandoned`.
+        timeline: keep `(monotonic time, what, fault kind or "")` in `timeline` for
+            every chat request (what: "send" the first time its body comes, "resend"
+            after), every 429 ("429") and every answer delivered whole ("answer"):
+            benchmarks read where a run's time went.
 
         `paid` counts each answered request by the hash of its model and messages
         (sync and batch): a request bought twice shows a count of 2; `sent` counts
@@ -1101,6 +1116,7 @@ class Simulator:
         self.paid: Counter[str] = Counter()
         self.sent: Counter[str] = Counter()
         self.in_flight = 0
+        self.timeline: list[tuple[float, str, str]] | None = [] if timeline else None
         self.bucket = bucket
         self.bill_abandoned = bill_abandoned
         # what is left, per limit (bucket mode); absent: full

@@ -80,9 +80,15 @@ def spend_text(status: RunStatus) -> str:
         spend = "Spend: unknown (no price for this model)."
     else:
         ended = status.state is RunState.FINISHED
-        spend = f"{'Spent' if ended else 'Spent so far'}: {dollars(status.cost_usd)}"
+        about = "about " if status.estimated_usage else ""
+        spend = f"{'Spent' if ended else 'Spent so far'}: {about}{dollars(status.cost_usd)}"
         if status.budget_usd:
             spend += f" of a {dollars(status.budget_usd)} budget"
+        if status.estimated_usage:
+            spend += (
+                f" ({status.estimated_usage} answer(s) came without the provider's token "
+                "counts: their tokens and cost are estimated)"
+            )
         spend += "."
     extras = []
     if status.cache_hits:
