@@ -5,7 +5,7 @@ re-asked answer (a response_history row) and a collected batch row; see README.m
 Usage:
     PYTHONPATH=OLD_TREE:OLD_TREE/tests python make_previous.py NAME OUT_DIR \
         OLD_TREE/resources/sample
-(make_schema5.py is this script for the schema-5 file, kept as it was run.)
+(make_schema5.py runs it under the name "schema5", as that file was made.)
 """
 
 from __future__ import annotations
@@ -56,10 +56,10 @@ gender_batches = 2
 """
 
 
-def build(out_dir: Path, sample: Path, name: str) -> None:
+def build(out_dir: Path, sample: Path, name: str, study_text: str = STUDY) -> None:
     out_dir.mkdir(exist_ok=True)
     study = out_dir / "study.toml"
-    study.write_text(STUDY.format(job=sample / "job.md", resumes=sample / "resumes"))
+    study.write_text(study_text.format(job=sample / "job.md", resumes=sample / "resumes"))
     out = out_dir / f"{name}.audit"
     with Simulator(policy=every_kind_policy()) as sim, contextlib.redirect_stdout(io.StringIO()):
         for model in ("sim", "sim2"):

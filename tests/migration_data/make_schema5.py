@@ -7,98 +7,23 @@ Usage: PYTHONPATH=OLD_TREE python make_schema5.py OUT_DIR OLD_TREE/resources/sam
 
 from __future__ import annotations
 
-import contextlib
-import gzip
-import io
-import json
-import sqlite3
+import importlib.util
 import sys
 from pathlib import Path
 
-from resume_auditor.cli import main
+_spec = importlib.util.spec_from_file_location(
+    "make_previous", Path(__file__).resolve().parent / "make_previous.py"
+)
+assert _spec is not None and _spec.loader is not None
+_previous = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_previous)
 
-try:  # the test-support code's place since issue 19 (tests/devtools)
-    from devtools.simulator import Simulator
-    from devtools.simulator_kinds import every_kind_policy
-except ImportError:  # an old tree, where it shipped inside the package
-    from resume_auditor.devtools.simulator import Simulator  # type: ignore[no-redef]
-    from resume_auditor.devtools.simulator_kinds import every_kind_policy  # type: ignore[no-redef]
-from resume_auditor.store.packing import pack
-from resume_auditor.store.resultfile import ResultFile
-
-STUDY = """
-format = 1
-[study]
-name = "Every design"
-seed = 9
-[job]
-file = "{job}"
-[resumes]
-files = ["{resumes}/01-jordan-ellery.pdf", "{resumes}/02-morgan-tate.pdf"]
-[run]
-prompt = "d1-baseline"
-[designs.d1]
-groups = ["black_woman", "white_man"]
-signals = ["name", "explicit"]
-[designs.d2]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-[designs.d3]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-rounds = 3
-pairwise_prompt = "d3-pairwise"
-[designs.d4]
-groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
-race_batches = 2
-gender_batches = 2
-"""
+STUDY: str = _previous.STUDY  # a caller may change it before build(), as the tests do
 
 
 def build(out_dir: Path, sample: Path) -> None:
-    out_dir.mkdir(exist_ok=True)
-    study = out_dir / "study.toml"
-    study.write_text(STUDY.format(job=sample / "job.md", resumes=sample / "resumes"))
-    out = out_dir / "schema5.audit"
-    with Simulator(policy=every_kind_policy()) as sim, contextlib.redirect_stdout(io.StringIO()):
-        for model in ("sim", "sim2"):
-            args = ["--provider", "openai-compatible", "--base-url", sim.base_url]
-            args += ["--model", model, "--no-cache", "--concurrency", "4"]
-            assert main(["audit", str(study), "--out", str(out), *args]) == 0
-    with ResultFile(out) as rf:
-        rec = rf.response_record(5)
-        assert rec is not None
-        rf.record_response(
-            5,
-            {"again": True},
-            rec["text"],
-            rec["label"],
-            rec["justification"],
-            (1, 1, 0, 0),
-            rec["model_version"],
-            0.1,
-            parsed=rec["parsed"],
-        )
-        batch = rf.add_batch(1, "openai", [])
-        rf.set_batch(batch, state="collected", remote_id="batch_x", message="kept")
-    # Bodies are most of the file and no number reads them: each keeps a short
-    # stand-in of its own, so a lost or swapped body still shows.
-    db = sqlite3.connect(out)
-    ids = [i for (i,) in db.execute("SELECT id FROM request")]
-    stand_in = [(pack({"model": "sim", "user": f"request {i} (shortened)"}), i) for i in ids]
-    db.executemany("UPDATE request SET body = ? WHERE id = ?", stand_in)
-    db.commit()
-    db.execute("PRAGMA journal_mode=DELETE")
-    db.execute("VACUUM")
-    db.close()
-    for run in (1, 2):
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            assert main(["metrics", str(out), "--json", "--run", str(run)]) == 0
-        report = json.loads(buf.getvalue())
-        for key in ("result_file", "app_version"):
-            report.pop(key)
-        text = json.dumps(report, sort_keys=True, indent=1).encode()
-        (out_dir / f"schema5.metrics-run{run}.json.gz").write_bytes(gzip.compress(text, mtime=0))
-    (out_dir / "schema5.audit.gz").write_bytes(gzip.compress(out.read_bytes(), mtime=0))
+    """The schema-5 file and its metrics (make_previous.py, under the name "schema5")."""
+    _previous.build(out_dir, sample, "schema5", STUDY)
 
 
 if __name__ == "__main__":
