@@ -389,7 +389,7 @@ def limits_setting(
     ) as sim:
         model = ModelSpec(provider="openai-compatible", base_url=sim.base_url, model="sim-model")
         if streamed:  # the simulator takes any key; the child inherits it
-            os.environ["OPENAI_API_KEY"] = "sk-benchmark-streamed-0123456789abcdef"
+            os.environ["OPENAI_API_KEY"] = "simulator-accepts-any-key"
             model = ModelSpec(provider="openai", base_url=sim.url_for("openai"), model="sim-model")
         path = workdir / f"limits-{tag}.audit"
         run_id = build_audit(path, model, n)
