@@ -246,12 +246,17 @@ def unanswered(metrics: MetricsReport) -> list[str]:
     out: list[str] = []
     d1 = metrics.get("d1") or {}
     cells = _d1_cells(metrics)
+    no_pairs = (metrics.get("counts") or {}).get("pairs") == 0
     if d1:
         if not _n(cells.get("criterion_validity")):
-            out.append(
-                f"{TERMS['criterion_validity'].label}: not tested — no unequal pairs could be "
-                "built or answered (the job needs required qualifications a resume can lose)."
+            why = (
+                "the audit has no pairs of candidates (D1 was not part of it, or no pair "
+                "could be built)"
+                if no_pairs and not d1.get("judgments")
+                else "no unequal pairs could be built or answered (the job needs required "
+                "qualifications a resume can lose)"
             )
+            out.append(f"{TERMS['criterion_validity'].label}: not tested — {why}.")
         if d1.get("abstain_allowed") is False:
             out.append(
                 f"{TERMS['discrim_validity'].label}: not tested — the prompt forced a choice, so "
@@ -259,15 +264,6 @@ def unanswered(metrics: MetricsReport) -> list[str]:
             )
     else:
         out.append(f"{TERMS['criterion_validity'].label}: not tested — the audit has no D1 pairs.")
-    if d1 and not d1.get("judgments") and (metrics.get("counts") or {}).get("pairs") == 0:
-        # no pair at all: D1 was left out of the study, or none could be built
-        out[:] = [
-            f"{TERMS['criterion_validity'].label}: not tested — the audit has no pairs of "
-            "candidates (D1 was not part of it, or no pair could be built)."
-            if line.startswith(TERMS["criterion_validity"].label)
-            else line
-            for line in out
-        ]
     position = cells.get("first_position_rate")
     position_test: dict[str, Any] = dict(position.get("flag_test") or {}) if position else {}
     untested_position = position_test.get("untestable")
