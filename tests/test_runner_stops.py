@@ -153,11 +153,13 @@ def test_the_stall_bound_follows_the_model_and_doubles_for_a_slow_answer() -> No
     for i in range(100):
         model.observe("yes_no", 500, 0.3 + 0.027 * i)  # 0.3-3 s
         model.observe("ranking", 4000, 20.0 + 0.2 * i)  # a slow kind: 20-40 s
-    assert model.bound("yes_no", 500) == pytest.approx(3 * 2.946)  # 3 x the 99th percentile
-    assert model.bound("yes_no", 500, stalls=1) == pytest.approx(6 * 2.946)
-    assert model.bound("ranking", 4000) == pytest.approx(3 * 39.6)  # the 99th of 100 answers
-    assert model.bound("ranking", 4000, stalls=1) == pytest.approx(6 * 39.6)
-    assert model.bound("ranking", 4000, stalls=3) == 900.0  # never past MOST_S
+    # p99 + 2 x (p99 - p50): 2.946 + 2 x (2.946 - 1.623), under the 3 x p99 of old
+    assert model.bound("yes_no", 500) == pytest.approx(2.946 + 2 * (2.946 - 1.623))
+    assert model.bound("yes_no", 500, stalls=1) == pytest.approx(2 * 5.592)
+    # a narrow spread (20-40 s): 1.5 x p99 (59.4 s) is more than p99 + 2 x (p99 - p50)
+    assert model.bound("ranking", 4000) == pytest.approx(1.5 * 39.6)
+    assert model.bound("ranking", 4000, stalls=1) == pytest.approx(2 * 59.4)
+    assert model.bound("ranking", 4000, stalls=4) == 900.0  # never past MOST_S
     quick = LatencyModel(120.0)
     for _ in range(30):
         quick.observe("yes_no", 500, 0.2)
@@ -312,3 +314,30 @@ def test_a_request_that_stalls_before_the_bound_is_learnt_is_judged_by_the_learn
         status = runner.run()
     assert status.state is RunState.FINISHED and status.done == n
     assert status.stalls == 1 and status.maybe_paid_twice == 1
+
+
+def test_the_stall_bound_follows_the_shape_of_the_answer_times() -> None:
+    """Answers that end sharply get a bound near their longest; a long right tail keeps
+    its room; a live answer of the same distribution passes the bound rarely."""
+    import random
+
+    rng = random.Random(7)
+    sharp, skewed = LatencyModel(120.0), LatencyModel(120.0)
+    sharp_times = [rng.uniform(0.3, 3.0) for _ in range(500)]
+    skewed_times = [rng.lognormvariate(0.0, 1.0) for _ in range(500)]
+    for a, b in zip(sharp_times, skewed_times, strict=True):
+        sharp.observe("yes_no", 500, a)
+        skewed.observe("yes_no", 500, b)
+    sharp_bound, skewed_bound = sharp.bound("yes_no", 500), skewed.bound("yes_no", 500)
+    assert 5.0 <= sharp_bound < 6.5 < 3 * max(sharp_times)  # was 3 x p99, about 9 s
+    p99 = sharp.p99("yes_no", 500) or 0.0
+    assert skewed_bound > 2.4 * (skewed.p99("yes_no", 500) or 0.0) and p99 < 3.0
+    fresh = [rng.lognormvariate(0.0, 1.0) for _ in range(20_000)]
+    assert sum(t > skewed_bound for t in fresh) <= 40  # at most 2 in 1,000 live answers
+
+
+def test_answer_times_that_hardly_vary_keep_half_their_p99_of_room() -> None:
+    model = LatencyModel(300.0)
+    for i in range(100):
+        model.observe("ranking", 4000, 100.0 + 0.05 * i)  # a reasoning model: 100-105 s
+    assert model.bound("ranking", 4000) == pytest.approx(1.5 * 104.9)

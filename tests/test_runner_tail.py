@@ -79,8 +79,8 @@ def test_the_bound_between_pieces_is_learnt_apart_from_the_wait_for_the_first() 
         model.observe(
             "yes_no", 500, 10.0 + 0.3 * i + 1.0, first=10.0 + 0.3 * i, gap=0.02 + 0.0004 * i
         )
-    first_p99 = 10.0 + 0.3 * 98
-    assert model.bound("yes_no", 500) == pytest.approx(3 * first_p99)
+    first_p99, first_p50 = 10.0 + 0.3 * 98, 10.0 + 0.3 * 49
+    assert model.bound("yes_no", 500) == pytest.approx(first_p99 + 2 * (first_p99 - first_p50))
     # once it writes, a silence of a few gaps' length is a dead stream, not a slow one
     assert model.bound("yes_no", 500, writing=True) == pytest.approx(0.5)  # the floor
     assert model.bound("yes_no", 500, stalls=1, writing=True) == pytest.approx(1.0)
@@ -240,8 +240,9 @@ def test_the_stop_grace_follows_what_is_in_flight(tmp_path: Path) -> None:
     runner = Runner(tmp_path / "x.audit", 1, lambda: None, timeout_s=120.0)  # type: ignore[arg-type,return-value]
     runner.latency = LatencyModel(120.0, floor_s=0.5, min_samples=3)
     assert runner.drain_s() == 0.5  # nothing at the provider: Cancel's short grace
-    for _ in range(5):
-        runner.latency.observe("yes_no", 500, 2.0)  # first waits of 2 s: the bound is 6 s
+    for seconds in (1.0, 2.0, 2.0, 3.0, 10 / 3):
+        # first waits of 1-3.3 s: p50 2 s, p99 3.33 s, the bound 3.33 + 2 x 1.33 = 6 s
+        runner.latency.observe("yes_no", 500, seconds)
     now = time.monotonic()
     young = Pulse(started=now - 1.0)  # sent 1 s ago: 5 s more before it counts as stalled
     old = Pulse(started=now - 20.0)  # long past its bound: it will not come

@@ -140,3 +140,33 @@ def test_the_run_page_says_spend_is_about_when_some_counts_are_estimated() -> No
     text = spend_text(rough)
     assert text.startswith("Spent so far: about $0.50")
     assert "1 answer(s) came without the provider's token counts" in text
+
+
+def test_the_report_says_the_spend_is_partly_estimated_and_what_may_be_paid_twice(
+    tmp_path: Path,
+) -> None:
+    from resume_auditor.report.facts import gather_facts
+    from resume_auditor.workflow.reporting import report_html
+
+    model = ModelSpec(provider="openai", base_url="https://api.openai.com/v1", model="sim-model")
+    out = tmp_path / "u.audit"
+    run_id, ids = new_audit(out, model)
+    specs = []
+    for i in range(3):
+        s = spec(model, "d3-yes-no", [ids[i]], key=f"q{i}")
+        specs.append(replace(s, body={**s.body, "user": s.body["user"] + f"\n(case {i})"}))
+    queue(out, run_id, specs)
+    prices = PriceTable({"openai": {"sim-model": PRICE}})
+    make_runner(
+        out, run_id, use_cache=False, prices=prices, factory=lambda: _Counts("(case 1)")
+    ).run()
+    with ResultFile(out) as rf:
+        plain = report_html(out, run_id)
+        assert "partly estimated" in plain and "Not included" not in plain
+        rf.note_unseen_sends(run_id, [2, 2, 3])  # e.g. two stalls and a send cut by a crash
+        facts = gather_facts(rf, run_id)
+    assert facts.estimated_usage == 1 and facts.maybe_paid_twice == 3
+    html = report_html(out, run_id)
+    assert "for 1 answer(s) the server sent no counts" in html
+    assert "about US$" in html
+    assert "Not included: 3 send(s) whose answer never reached the app" in html

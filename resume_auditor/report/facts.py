@@ -81,6 +81,13 @@ class AuditFacts:
     checklist_doubts: list[str] = field(default_factory=list)
     unit_designs: list[UnitDesign] = field(default_factory=list)
     cases_total: int = 0  # test cases of every design
+    # answers whose tokens (and so cost) the app estimated: the provider sent no counts
+    # (a stream without usage; runner/answering.py `tokens_estimated`)
+    estimated_usage: int = 0
+    # sends that may have been billed without their answer reaching the app (stalled,
+    # cut off, dropped, let go for an earlier copy, or in flight at an abrupt end):
+    # not in the cost above, which counts the answers received
+    maybe_paid_twice: int = 0
 
 
 def reported_version(raw: dict[str, Any]) -> str:
@@ -221,6 +228,8 @@ def gather_facts(result: ResultFile, run_id: int) -> AuditFacts:
         checklist_doubts=_checklist_doubts(job),
         unit_designs=_unit_designs(result),
         cases_total=result.case_count(),
+        estimated_usage=result.progress(run.id).estimated_usage,
+        maybe_paid_twice=sum(result.unseen_sends(run.id).values()),
     )
 
 

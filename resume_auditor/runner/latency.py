@@ -22,7 +22,8 @@ stalled once it is far past what that class has shown:
 
     bound = timeout_s (the study's or --timeout, 120 s by default)
                                               until MIN_SAMPLES answers of the class are in
-    bound = min(MOST_S, max(FLOOR_S, FACTOR x p99))           after
+    bound = min(MOST_S, max(FLOOR_S, MARGIN x p99, p99 + SPREAD x (p99 - p50)))
+                                                                after
 
 where p99 is of the first waits before the first piece, and of the longest gaps
 between pieces once one came (until MIN_SAMPLES streamed answers of the class
@@ -31,16 +32,37 @@ further wait of the same request gets twice the bound (up to MOST_S), so a live
 answer that is only slow still gets through. A request sent before its class was
 learnt is held to the bound learnt meanwhile (runner.py looks again every
 RELEARN_S), so a stall early in a run does not hold its place for the whole
-first timeout. p99 is of the last WINDOW answers of the class, so the bound
-follows a provider that slows down. With the simulator's 0.3-3 s answers the
-bound is about 9 s before the first piece and FLOOR_S (5 s) between pieces,
-instead of 120 s; a reasoning model whose answers take 60-150 s gets 450 s
+first timeout.
+
+How far is "far past" follows the shape of the answer times, not only their
+size. Answer times with a long right tail (a log-normal's) need room past their
+p99, and 3 x p99 gives it; answer times that end sharply (a chat model whose
+answers are all of one length: the simulator's 0.3-3 s, a Yes/No) never come
+near 3 x p99 (the bound of old), and waiting that long only lengthens the run's
+tail (a stall among the last sends costs the whole bound: docs/runner.md, "Where
+the time went"). So the bound is p99 plus SPREAD times the distance from the
+median to the p99: 3 x p99 less twice the median, never more than the old bound,
+and the nearer to it the longer the tail; and never under MARGIN x p99, so
+answer times that hardly vary (a p99 learnt from few of them is an
+underestimate) still leave half their p99 of room. For log-normal answer times it is
+passed by at most 4 live answers in 10,000 up to sigma 1 (sigma 1: p50 1 s, p99 10.2 s, bound 28.7 s instead of
+30.7 s, passed by 4 in 10,000 instead of 3; sigma 0.5: 7.6 s instead of 9.6 s,
+1 in 40,000 instead of 1 in 300,000; sigma 0.3: 4.0 s instead of 6.0 s, 1 in
+600,000); a live answer past the bound costs a copy, never the answer (below).
+For 0.3-3 s uniform answers it is 5.6 s instead of 8.9 s, which no live answer
+reaches.
+
+p99 is of the last WINDOW answers of the class, so the bound follows a provider
+that slows down. With the simulator's 0.3-3 s answers the
+bound is about 5.6 s before the first piece and FLOOR_S (5 s) between pieces,
+instead of 120 s; a reasoning model whose answers take 60-150 s gets about 240 s
 instead of failing every answer past 120 s. MOST_S is at least timeout_s.
 
 What the runner does at the bound is its business (runner.py `_race`): it sends
 the request once more *without dropping the first send*, so an answer that was
-only slow can still win. For answer times shaped like a log-normal, 3 x p99 is
-passed by about one request in 100,000: a copy is almost never paid for nothing.
+only slow can still win. For answer times shaped like a log-normal of sigma up
+to 1, the bound is passed by at most 4 live requests in 10,000: a copy is almost
+never paid for nothing.
 `hedge_after` is the class's p99 itself: where a user who pays for speed may send
 a copy early at the end of a run (runner.py, `hedge`; off by default).
 
@@ -56,7 +78,8 @@ from collections import deque
 logger = logging.getLogger(__name__)
 
 MIN_SAMPLES = 20  # answers of a class before its own bound is trusted
-FACTOR = 3.0  # a request this many times past the class's 99th percentile is stalled
+SPREAD = 2.0  # stalled: past the class's p99 by twice the distance from its median to p99
+MARGIN = 1.5  # ... and never sooner than this many times its p99
 FLOOR_S = 5.0  # never sooner than this: network hiccups, a provider's queue
 WINDOW = 500  # latest answers per class that the percentile is taken from
 MOST_S = 900.0  # the longest a learnt bound waits (15 minutes)
@@ -88,9 +111,9 @@ class LatencyModel:
         self._seen: dict[tuple[str, int], deque[float]] = {}  # first waits
         self._gaps: dict[tuple[str, int], deque[float]] = {}  # longest gaps between pieces
         self._all: deque[float] = deque(maxlen=WINDOW)
-        # p99 per (table, class), dropped when the class learns more: every request in
-        # flight asks for its bound about once a second
-        self._p99: dict[tuple[bool, str, int], float | None] = {}
+        # (p50, p99) per (table, class), dropped when the class learns more: every
+        # request in flight asks for its bound about once a second
+        self._p99: dict[tuple[bool, str, int], tuple[float, float] | None] = {}
 
     def observe(
         self,
@@ -122,12 +145,20 @@ class LatencyModel:
     def p99(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
         """The class's 99th percentile of the wait for the first piece, or with
         `writing` of the longest gap between pieces (None: not learnt yet)."""
+        learnt = self._quantiles(kind, tokens, writing)
+        return None if learnt is None else learnt[1]
+
+    def _quantiles(self, kind: str, tokens: int, writing: bool) -> tuple[float, float] | None:
+        """The class's (median, 99th percentile) of one phase (None: not learnt yet)."""
         key = (writing, kind, size_class(tokens))
         if key not in self._p99:
             table = self._gaps if writing else self._seen
             seen = table.get(key[1:])
             enough = seen is not None and len(seen) >= self.min_samples
-            self._p99[key] = percentile(list(seen), 0.99) if seen and enough else None
+            values = list(seen) if seen and enough else []
+            self._p99[key] = (
+                (percentile(values, 0.5), percentile(values, 0.99)) if values else None
+            )
         return self._p99[key]
 
     def hedge_after(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
@@ -164,10 +195,11 @@ class LatencyModel:
         `stalls`: how often this request already stalled (each doubles its bound).
         `writing`: its streamed answer has begun (the silence is a gap between pieces).
         """
-        p99 = self.p99(kind, tokens, writing=True) if writing else None
-        if p99 is None:
-            p99 = self.p99(kind, tokens)
-        if p99 is None:
+        learnt = self._quantiles(kind, tokens, True) if writing else None
+        if learnt is None:
+            learnt = self._quantiles(kind, tokens, False)
+        if learnt is None:
             return min(self.most_s, self.first_s * (2.0**stalls))
-        learnt = max(self.floor_s, FACTOR * p99) * (2.0**stalls)
-        return min(self.most_s, learnt)
+        p50, p99 = learnt
+        far = max(MARGIN * p99, p99 + SPREAD * (p99 - p50))
+        return min(self.most_s, max(self.floor_s, far) * (2.0**stalls))
