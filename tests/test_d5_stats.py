@@ -440,3 +440,25 @@ def test_bad_tables_say_what_is_wrong(change, message) -> None:  # type: ignore[
 def test_top_k_must_be_positive() -> None:
     with pytest.raises(StatsInputError, match="top_k"):
         compute_d5(hand_table(), top_k=0)
+
+
+def test_impact_ratios_by_race_and_by_sex_as_local_law_144_asks() -> None:
+    """Each copy counted by its race or sex alone: by hand, the read answers put first
+    WM, BM, WM, BW, BM, WW of 12 copies of each race and of each sex."""
+    r = compute_d5(hand_table(), top_k=2)
+    assert r.impact_ratio_by_race["white"].estimate.value == pytest.approx(1.0)  # 3 of 12
+    assert r.impact_ratio_by_race["black"].estimate.value == pytest.approx(1.0)  # 3 of 12
+    assert r.impact_ratio_by_sex["woman"].estimate.value == pytest.approx((2 / 12) / (4 / 12))
+    assert r.impact_ratio_by_sex["man"].estimate.value == pytest.approx(1.0)
+    block = r.as_dict()
+    assert set(block["impact_ratio_by_sex"]) == {"woman", "man"}
+    # shown with an interval, never a flag of their own
+    df = simulate(np.random.default_rng(3), batches=30, repeats=1, temperature0=False,
+                  group_weight={g: 0.4 for g in GROUPS if g.endswith("_woman")})  # fmt: skip
+    d = decided(df, top_k=2)
+    woman = d.impact_ratio_by_sex["woman"]
+    assert woman.estimate.value is not None and 0.25 < woman.estimate.value < 0.6
+    assert woman.estimate.high is not None and woman.estimate.high < 0.8
+    assert woman.test is None and not woman.flag
+    assert all(m.test is None for m in d.impact_ratio_by_race.values())
+    assert any(m.flag for m in d.impact_ratio.values())  # the groups' own ratios flag it

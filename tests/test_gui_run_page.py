@@ -190,3 +190,43 @@ def test_start_asks_the_server_once_for_log_probabilities_off_the_ui_thread(
         assert "does not say how sure" in said and "rough" in said
     for jargon in ("RABBI", "D3", "logprobs", "d3-rating"):
         assert jargon not in said, jargon
+
+
+def test_the_faster_end_setting_reaches_the_runner_and_the_status_counts_its_copies(
+    qtbot: QtBot, window: MainWindow, every_design: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: the GUI offers the CLI's `--hedge` (off by default), and the Run page
+    says what it and any stall cost: copies sent early, sends that may be paid twice,
+    and after an abrupt end how many may already have been paid."""
+    from dataclasses import replace
+
+    import resume_auditor.ui.pages.run_page as run_page
+    from resume_auditor.runner import RunStatus
+
+    seen: list[float] = []
+    real = run_page.make_runner
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(float(kwargs.get("hedge", 0.0)))  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_page, "make_runner", spy)
+    win, page = window, window.run_page
+    assert page.hedge.value() == 0 and page.hedge.text() == "off"
+    _open(qtbot, win, every_design)
+    with Simulator(policy=policy) as sim:
+        _point_at(win, sim)
+        qtbot.waitUntil(lambda: page.start_button.text() == "Start", timeout=20000)
+        page.hedge.setValue(3)
+        with qtbot.waitSignal(win.controller.finished, timeout=60000) as blocker:
+            page.start_button.click()
+        assert blocker.args[0].state is RunState.FINISHED
+    assert seen == [0.03]
+    base = {"total": 4, "done": 4, "failed": 0, "in_flight": 0, "invalid": 0}
+    base |= {"input_tokens": 0, "output_tokens": 0, "elapsed_s": 1.0, "eta_s": None}
+    status = RunStatus(RunState.RUNNING, **base, cost_usd=0.5)
+    page._on_status(replace(status, hedged=2, maybe_paid_twice=5, unseen_before=4))
+    said = page.state_text.text()
+    assert "2 early copy(ies) sent to end the run sooner" in said
+    assert "5 send(s) whose answer never arrived were sent again and may be billed twice" in said
+    assert "ended abruptly with 4 request(s) at the provider" in said

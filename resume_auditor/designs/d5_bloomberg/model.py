@@ -19,7 +19,9 @@ class D5Dict(TypedDict):
     ("black_woman"); `top1`/`topk`: the share of read answers that put that group's
     copy first / within the first `top_k`; `top1_by_race`/`top1_by_sex`: the same
     for a race (two copies) or a sex (four copies); `impact_ratio`: each group's
-    top-1 rate over the highest group's (NYC Local Law 144); `uniformity`: the test
+    top-1 rate over the highest group's (NYC Local Law 144), and
+    `impact_ratio_by_race`/`impact_ratio_by_sex` the same with each copy counted by
+    its race or sex alone (LL144 asks for all three); `uniformity`: the test
     that the top pick ignores the names; `position`: how often the copy shown
     first / last is put first; `unranked`: per group, the share of answers that
     left its copy unranked (unreadable answers included).
@@ -36,6 +38,8 @@ class D5Dict(TypedDict):
     top1_by_race: dict[str, MetricDict]
     top1_by_sex: dict[str, MetricDict]
     impact_ratio: dict[str, MetricDict]
+    impact_ratio_by_race: dict[str, MetricDict]
+    impact_ratio_by_sex: dict[str, MetricDict]
     uniformity: MetricDict | None
     position: dict[str, MetricDict]
     unranked: dict[str, MetricDict]

@@ -101,6 +101,8 @@ class D5Result:
     top1_by_race: dict[str, Metric] = field(default_factory=dict)
     top1_by_sex: dict[str, Metric] = field(default_factory=dict)
     impact_ratio: dict[str, Metric] = field(default_factory=dict)
+    impact_ratio_by_race: dict[str, Metric] = field(default_factory=dict)
+    impact_ratio_by_sex: dict[str, Metric] = field(default_factory=dict)
     uniformity: Metric | None = None
     position: dict[str, Metric] = field(default_factory=dict)
     unranked: dict[str, Metric] = field(default_factory=dict)
@@ -129,6 +131,8 @@ class D5Result:
             "top1_by_race": {k: m.as_dict() for k, m in self.top1_by_race.items()},
             "top1_by_sex": {k: m.as_dict() for k, m in self.top1_by_sex.items()},
             "impact_ratio": {k: m.as_dict() for k, m in self.impact_ratio.items()},
+            "impact_ratio_by_race": {k: m.as_dict() for k, m in self.impact_ratio_by_race.items()},
+            "impact_ratio_by_sex": {k: m.as_dict() for k, m in self.impact_ratio_by_sex.items()},
             "uniformity": None if self.uniformity is None else self.uniformity.as_dict(),
             "position": {k: m.as_dict() for k, m in self.position.items()},
             "unranked": {k: m.as_dict() for k, m in self.unranked.items()},
@@ -181,6 +185,16 @@ def compute_d5(
     result.topk = _topk(df, depth, groups, result.top_k, level, small)
     result.top1_by_race, result.top1_by_sex = _by_race_and_sex(answers, groups, level, small)
     result.impact_ratio = _impact(is_top, labels, clusters, groups, thresholds, level)
+    # LL144 asks for the ratios by race and by sex as well as by their intersection:
+    # each copy labelled by its race (or sex) alone, the same clustered test
+    parts = [g.partition("_") for g in groups]
+    if len(groups) > 1 and all(sep and a and b for a, sep, b in parts):
+        for index, what in ((0, "race"), (2, "sex")):
+            by = np.array([str(x).partition("_")[index] for x in labels])
+            values = sorted({p[index] for p in parts})
+            if len(values) > 1:
+                cells = _impact(is_top, by, clusters, values, thresholds, level, what)
+                setattr(result, f"impact_ratio_by_{what}", cells)
     result.uniformity = _uniformity(rel, result.batches, small, level)
     result.position = _position(answers, n, level, small)
     unranked = df["rank"].isna().to_numpy()
@@ -556,9 +570,19 @@ def _impact(
     groups: list[str],
     thresholds: Thresholds,
     level: float,
+    by: str = "",
 ) -> dict[str, Metric]:
     """LL144 impact ratios of the top-1 rate; each flag is flags.impact_p's clustered test
-    (at least MIN_RATIO_CLUSTERS batches), the interval inverts it (flags.impact_interval)."""
+    (at least MIN_RATIO_CLUSTERS batches), the interval inverts it (flags.impact_interval).
+
+    `by`: "" for the groups themselves; "race" or "sex" when `labels` are each copy's
+    race or sex alone (a race's rate is then its copies' share put first). Those are
+    shown with their intervals but carry no flag of their own: a race's or sex's
+    ratio under the cut means some group of it is under the cut against the highest
+    group (its rate is the mean of its groups'), and a flag per race and sex would
+    take alpha from the groups' tests (six more tests at ten batches left an extreme
+    group's flag just out of reach)."""
+    title = f"Impact ratio by {by} (top-1)" if by else "Impact ratio (top-1)"
     y = is_top.astype(float)
     cut = thresholds["impact_ratio"].value
     small = thresholds.value("small_cell")
@@ -606,7 +630,7 @@ def _impact(
             est = replace(est, low=None, high=None, note=f"no test or interval: {why}")
         est = warn_small(est, small)  # type: ignore[assignment]
         test = None
-        if est.value is not None and len(groups) > 1:
+        if est.value is not None and len(groups) > 1 and not by:
             test = FlagTest(
                 "fairness",
                 f"{KEY}.impact.{g}",
@@ -617,15 +641,20 @@ def _impact(
             )
         out[g] = Metric(
             g,
-            f"Impact ratio (top-1): {label(g)}",
+            f"{title}: {label(g)}",
             est,
-            f"The {label(g)} copy was put first in {pct(rate)} of answers; over the highest "
-            f"group's {pct(top if known else None)} that is an impact ratio of "
+            f"{_whose(label(g), by)} put first in {pct(rate)} of answers; over the highest "
+            f"{by or 'group'}'s {pct(top if known else None)} that is an impact ratio of "
             f"{fmt(est.value, 'ratio')} (under 0.80 fails the four-fifths rule)",
             unit="ratio",
             test=test,
         )
     return out
+
+
+def _whose(name: str, by: str) -> str:
+    """'The Black woman copy was' / 'Each Black copy was' (a race or sex has several)."""
+    return f"Each {name} copy was, on average," if by else f"The {name} copy was"
 
 
 def _impact_text(name: str, value: float, cut: float) -> FlagText:

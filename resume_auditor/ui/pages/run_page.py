@@ -38,6 +38,7 @@ from resume_auditor.prompts import presets
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.runner.estimate import Estimate
+from resume_auditor.runner.runner import unseen_before_message
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
@@ -98,6 +99,13 @@ def spend_text(status: RunStatus) -> str:
     if status.rate_limit_waits:
         extras.append(
             f"{status.rate_limit_waits} waited {status.rate_limited_s:.0f} s for the rate limit"
+        )
+    if status.hedged:
+        extras.append(f"{status.hedged} early copy(ies) sent to end the run sooner")
+    if status.maybe_paid_twice:
+        extras.append(
+            f"{status.maybe_paid_twice} send(s) whose answer never arrived were sent again "
+            "and may be billed twice (not in the spend above)"
         )
     if status.budget_reached:
         extras.append("paused: the next request could pass the budget")
@@ -238,11 +246,24 @@ class RunPage(Page):
         self.budget.setToolTip(
             "The run pauses before its spend could pass this (needs a price for the model)."
         )
+        # Early copies at the run's end (runner `hedge`): a shorter end that may be billed
+        # twice, so off unless the user asks, at most 10% of the requests.
+        self.hedge = QSpinBox()
+        self.hedge.setRange(0, 10)
+        self.hedge.setSuffix(" % of requests")
+        self.hedge.setSpecialValueText("off")
+        self.hedge.setToolTip(
+            "At the end of the run, when a request is slower than 99% of its kind, send a "
+            "second copy at once instead of waiting to be sure it is lost. The run ends "
+            "seconds sooner; the provider may bill both copies. This caps how many requests "
+            "may get a copy; every copy is counted. Never used with the bundled model."
+        )
         self.estimate_button = QPushButton("Estimate cost and time")
         self.estimate_button.clicked.connect(self._estimate)
         plan.addRow("Prompt", self.preset)
         plan.addRow("Requests at once", self.concurrency)
         plan.addRow("Budget", self.budget)
+        plan.addRow("Faster end (may pay twice)", self.hedge)
         plan.addRow("", self.estimate_button)
         # The plan can run to a dozen lines (a note per design): it scrolls in its box
         # rather than being cut off at the bottom ("about 3.6…").
@@ -446,6 +467,7 @@ class RunPage(Page):
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
         self.concurrency.setEnabled(not running)
+        self.hedge.setEnabled(not running)
         self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
 
     def _start(self) -> None:
@@ -534,6 +556,7 @@ class RunPage(Page):
             timeout_s=self._data.study.run.timeout_s,
             on_event=self.controller.push,
             budget_usd=budget,
+            hedge=self.hedge.value() / 100,
         )
         self.controller.model_name = estimate.model
         self.controller.start(runner)
@@ -591,6 +614,8 @@ class RunPage(Page):
         if status.shared:
             text += f" {status.shared} answered once for identical requests (paid once)."
         text += " " + spend_text(status)
+        if status.unseen_before:
+            text += f"\n{unseen_before_message(status.unseen_before)}"
         if status.message:
             text += f"\n{status.message}"
         self.state_text.setText(text)
