@@ -44,13 +44,13 @@ the time went"). So the bound is p99 plus SPREAD times the distance from the
 median to the p99: 3 x p99 less twice the median, never more than the old bound,
 and the nearer to it the longer the tail; and never under MARGIN x p99, so
 answer times that hardly vary (a p99 learnt from few of them is an
-underestimate) still leave half their p99 of room. For log-normal answer times it is
-passed by at most 4 live answers in 10,000 up to sigma 1 (sigma 1: p50 1 s, p99 10.2 s, bound 28.7 s instead of
-30.7 s, passed by 4 in 10,000 instead of 3; sigma 0.5: 7.6 s instead of 9.6 s,
-1 in 40,000 instead of 1 in 300,000; sigma 0.3: 4.0 s instead of 6.0 s, 1 in
-600,000); a live answer past the bound costs a copy, never the answer (below).
-For 0.3-3 s uniform answers it is 5.6 s instead of 8.9 s, which no live answer
-reaches.
+underestimate) still leave half their p99 of room. For log-normal answer
+times it is passed by at most 4 live answers in 10,000 up to sigma 1 (sigma 1:
+p50 1 s, p99 10.2 s, bound 28.7 s instead of 30.7 s, passed by 4 in 10,000
+instead of 3; sigma 0.5: 7.6 s instead of 9.6 s, 1 in 40,000 instead of 1 in
+300,000; sigma 0.3: 4.0 s instead of 6.0 s, 1 in 600,000); a live answer past
+the bound costs a copy, never the answer (below). For 0.3-3 s uniform answers it
+is 5.6 s instead of 8.9 s, which no live answer reaches.
 
 p99 is of the last WINDOW answers of the class, so the bound follows a provider
 that slows down. With the simulator's 0.3-3 s answers the
@@ -156,9 +156,7 @@ class LatencyModel:
             seen = table.get(key[1:])
             enough = seen is not None and len(seen) >= self.min_samples
             values = list(seen) if seen and enough else []
-            self._p99[key] = (
-                (percentile(values, 0.5), percentile(values, 0.99)) if values else None
-            )
+            self._p99[key] = (percentile(values, 0.5), percentile(values, 0.99)) if values else None
         return self._p99[key]
 
     def hedge_after(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
