@@ -126,6 +126,14 @@ def test_a_planted_preference_runs_end_to_end_and_is_flagged(
     page = html.read_text(encoding="utf-8")
     assert HEADING in page
     assert "Black woman candidates were put first more often than chance" in page
+    # its chart is drawn into the report, after its tables; LL144's three groupings shown
+    d5_part = page[page.index(HEADING) :]
+    assert '<img src="data:image/png;base64,' in d5_part
+    assert "Ranked first (dashed: if names did not matter)" in d5_part
+    assert "by race (shown, not flagged)" in d5_part and "by sex (shown, not flagged)" in d5_part
+    by_sex = d5["impact_ratio_by_sex"]
+    assert isinstance(by_sex, dict) and set(by_sex) == {"woman", "man"}
+    assert by_sex["woman"]["value"] == pytest.approx(1.0)  # the favoured group is a woman
     book = openpyxl.load_workbook(xlsx, read_only=True)
     assert "d5_rankings" in book.sheetnames
     rows = list(book["d5_rankings"].iter_rows(values_only=True))

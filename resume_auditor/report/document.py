@@ -15,7 +15,7 @@ from typing import Any, cast
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
-from resume_auditor.report.figures import Figure, build_figures
+from resume_auditor.report.figures import Figure, build_figures, design_figure
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.verdict import (
     Verdict,
@@ -446,8 +446,7 @@ def _registered(metrics: MetricsReport) -> list[Block]:
     out: list[Block] = []
     for design in DESIGNS:
         block = blocks.get(design.key)
-        section = design.section(block) if block is not None else None
-        if section is None:
+        if block is None or (section := design.section(block)) is None:
             continue
         tables = [
             Table(
@@ -457,7 +456,13 @@ def _registered(metrics: MetricsReport) -> list[Block]:
             )
             for t in section.tables
         ]
-        out.append(Block(section.heading, section.intro, tables, after=section.after))
+        figures = [
+            f
+            for name in design.charts
+            if (chart := design.chart(name, block)) is not None
+            and (f := design_figure(name, chart)) is not None
+        ]
+        out.append(Block(section.heading, section.intro, tables, figures, section.after))
     return out
 
 

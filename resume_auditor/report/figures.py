@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from resume_auditor.designs.base import Chart
 from resume_auditor.report.charts import Rates, gaps_png, rates_png
 from resume_auditor.report.impact import GROUPINGS
 from resume_auditor.stats.labels import label
@@ -49,6 +50,25 @@ def _mapping(block: Mapping[str, object], key: str) -> Mapping[str, Any] | None:
     """The map of metric objects under `key` of a block that also holds other fields."""
     cells = block.get(key)
     return cells if isinstance(cells, dict) else None
+
+
+def design_figure(key: str, chart: Chart) -> Figure | None:
+    """A registry design's chart (designs/base.py `Chart`) drawn for the report."""
+    items: Rates = [(name, metric) for name, metric in chart.items]
+    if not _present(items):
+        return None
+    size = _size(items)
+    if chart.kind == "gaps":
+        png = gaps_png(chart.title, items, chart.unit, size)
+    else:
+        png = rates_png(chart.title, items, chart.references, size)
+    return Figure(
+        key,
+        chart.title,
+        f"Bar chart: {chart.title}, with 95% intervals; red bars are flagged. The numbers "
+        "are in the tables above.",
+        png,
+    )
 
 
 def build_figures(metrics: MetricsReport) -> dict[str, Figure]:
