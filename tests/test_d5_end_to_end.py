@@ -93,6 +93,8 @@ def test_a_planted_preference_runs_end_to_end_and_is_flagged(
     with ResultFile(out) as result:
         answers = result.answers(result.runs()[-1].id, design="D5")
         assert len(answers) == REQUESTS
+        # the run is named by the prompts it used, not by D1's `run.prompt` it never sent
+        assert result.presets_by_run()[result.runs()[-1].id] == ["d5-ranking"]
         for row in answers.to_dict("records"):
             raw = result.raw_response(int(row["request_id"]))
             assert raw is not None

@@ -158,6 +158,9 @@ def test_two_runs_compared_side_by_side(
     win.show_page(4)
     qtbot.waitUntil(lambda: page.run_combo.count() == 2, timeout=10000)
     assert "biased" in page.run_combo.itemText(0)  # the newest run is shown
+    # each run is named by the prompts its requests used
+    used = win.session.db().presets_by_run()[int(page.run_combo.itemData(0))]
+    assert used and f" · {', '.join(used)} (run " in page.run_combo.itemText(0)
     page.compare_combo.setCurrentIndex(page.compare_combo.findData(page.run_combo.itemData(1)))
     page.compare_combo.activated.emit(page.compare_combo.currentIndex())
     qtbot.waitUntil(lambda: page.compare.rowCount() > 0, timeout=10000)

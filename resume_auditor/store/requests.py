@@ -108,6 +108,18 @@ class RequestTables:
         )
         return self._db.total_changes - before
 
+    def presets_by_run(self) -> dict[int, list[str]]:
+        """The prompt presets each run's requests were built with, most used first: a
+        run is named by them (a run of D5 alone never used `run.prompt_id`, D1's)."""
+        rows = self._db.execute(
+            "SELECT run_id, preset, count(*) FROM request WHERE preset != '' "
+            "GROUP BY run_id, preset ORDER BY run_id, count(*) DESC, preset"
+        ).fetchall()
+        out: dict[int, list[str]] = {}
+        for run_id, preset, _n in rows:
+            out.setdefault(int(run_id), []).append(str(preset))
+        return out
+
     def add_repeat(self, request_id: int, rep: int, body: dict[str, Any] | None = None) -> int:
         """Queue another sample of a request (rep `rep`); returns its id (0 if it existed)."""
         packed = pack(body) if body is not None else None

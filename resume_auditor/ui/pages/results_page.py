@@ -344,11 +344,13 @@ class ResultsPage(Page):
         self.compare_combo.clear()
         self.compare_combo.addItem("(nothing)", None)
         answered = self.session.db().answered_by_run() if data.runs else {}
+        presets = self.session.db().presets_by_run() if data.runs else {}
         # Runs nobody has started (a study's default model, queued when it was opened)
         # would only clutter the choice; the newest run is always listed.
         runs = [r for r in data.runs if answered.get(r.id) or r is data.runs[-1]]
         for run in reversed(runs):
-            text = f"{run.model} · {run.provider} · {run.prompt_id} (run {run.id})"
+            prompts = ", ".join(presets.get(run.id) or [run.prompt_id])
+            text = f"{run.model} · {run.provider} · {prompts} (run {run.id})"
             for combo in (self.run_combo, self.compare_combo):
                 combo.addItem(text, run.id)
                 combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
