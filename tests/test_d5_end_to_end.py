@@ -61,11 +61,14 @@ def _run(study: Path, out: Path, policy: D5Policy) -> int:
         assert main(["audit", str(study), "--out", str(out), "--prepare-only", *args]) == 0
         with ResultFile(out) as result:
             plan = plan_run(result, study_of(result))
+            checked = plan_run(result, study_of(result), simulate=True)
             queued = result.progress(result.runs()[-1].id).total
         assert plan.requests == queued == REQUESTS
         assert set(plan.by_design()) == {"D5"}
-        # the power check does not cover D5 yet, and the plan says so
-        assert any("(D5): power is not simulated" in line for line in plan.power)
+        # the plan points at the power check, which simulates D5 through its own tests
+        assert any("(D5): its power is simulated" in line for line in plan.power)
+        said = [line for line in checked.sizing_lines if "(D5)" in line]
+        assert len(said) == 1 and "of simulated audits of this size" in said[0], said
         assert main(["audit", str(study), "--out", str(out), "--concurrency", "4", *args]) == 0
         assert sim.answered == REQUESTS
     return queued

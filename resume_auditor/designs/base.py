@@ -250,6 +250,13 @@ class Design(ABC, Generic[SpecT]):
         """(answers, unreadable, what an answer is called) for the Results page's warnings."""
         return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "answers"
 
+    def power(self, spec: SpecT, cases: Sequence[Case], repeats: int, alpha: float) -> list[str]:
+        """Before a run, when the user asks for the power check: what the design can find
+        at the size its built `cases` give, simulated through its own tests at `alpha`
+        (its share of the fairness false-alarm rate), in a recruiter's words. Empty: not
+        simulated (the plan then says so rather than staying silent)."""
+        return []
+
 
 __all__ = [
     "Chart",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import DESIGNS, enabled
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
@@ -221,24 +221,45 @@ def plan_run(
     plan.power = [POWER_POINTER] + [
         line for line in design_power_lines(_sizes(result, study), alpha) if "too few" in line
     ]
-    unsized = _unsized_lines(plan)
-    plan.power += unsized
+    plan.power += _unsized_lines(plan)
     if simulate:
         plan.sizing = simulated_sizing(result, study, alpha, effects)
-        plan.sizing_lines = sizing_lines(plan) + unsized if plan.sizing else unsized
+        registry = _registry_power(result, study, alpha)
+        plan.sizing_lines = (sizing_lines(plan) if plan.sizing else []) + registry
     return plan
 
 
 def _unsized_lines(plan: RunPlan) -> list[str]:
-    """What the power check does not cover: the registry designs (designs/registry.py)
-    have no power simulation yet, and the plan says so rather than staying silent."""
+    """The registry designs (designs/registry.py) before the power check is asked for:
+    where it is, or that the design has none, rather than silence."""
     present = plan.by_design()
     return [
-        f"{d.name} ({d.label}): power is not simulated for this design yet; after a run, "
-        "the width of its intervals on the Results page shows what the audit can tell."
+        f"{d.name} ({d.label}): its power is simulated with the others' on request; after "
+        "a run, the width of its intervals on the Results page shows what the audit can tell."
         for d in DESIGNS
         if d.label in present
     ]
+
+
+def _registry_power(result: ResultFile, study: StudyConfig, alpha: float) -> list[str]:
+    """Each registry design's own power check (`Design.power`) at the size its built
+    cases give, at its share of the fairness false-alarm rate (each design present an
+    equal share, as stats/flags.py gives it), or a line saying it has none."""
+    cases = result.cases()
+    present = {c.design for c in cases}
+    share = alpha / max(1, len(present))
+    out: list[str] = []
+    for design, spec in enabled(study):
+        mine = [c for c in cases if c.design == design.label]
+        if not mine:
+            continue
+        lines = design.power(spec, mine, study.run.repeats, share)
+        out += lines or [
+            f"{design.name} ({design.label}): power is not simulated for this design yet; "
+            "after a run, the width of its intervals on the Results page shows what the "
+            "audit can tell."
+        ]
+    return out
 
 
 def simulated_sizing(

@@ -139,6 +139,50 @@ class BloombergRanking(Design[D5Spec]):
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
         return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "rankings"
 
+    def power(self, spec: D5Spec, cases: Sequence[Case], repeats: int, alpha: float) -> list[str]:
+        from resume_auditor.designs.d5_bloomberg.power import (
+            EFFECT,
+            batches_for_power,
+            simulated_power,
+        )
+
+        if not cases:
+            return []
+        batches = len(cases)
+        orders = max(len(c.meta.get("orders", [])) for c in cases) or spec.orders
+        groups = [g.key for g in spec.groups]
+        resumes = len({c.cluster for c in cases})
+        power = simulated_power(
+            batches=batches,
+            orders=orders,
+            repeats=repeats,
+            groups=groups,
+            top_k=spec.top_k,
+            alpha=alpha,
+        )
+        need = batches_for_power(orders=orders, repeats=repeats, groups=groups, alpha=alpha)
+        size = f"{batches} batch(es) x {orders} shown order(s) x {repeats} repeat(s)"
+        line = (
+            f"{self.name} ({self.label}): a group put first half as often as each other "
+            f"group (an impact ratio of {EFFECT:.1f}) is flagged in {power:.0%} of simulated "
+            f"audits of this size ({size}). "
+        )
+        if need is None:
+            line += "No size the app would suggest reaches 80% for it."
+        elif need <= batches:
+            line += "That is at least the 80% usually asked for."
+        else:
+            per = -(-need // resumes)
+            line += (
+                f"About {need} batches reach 80% ({per} batches per resume with your "
+                f"{resumes} resume(s); a cautious normal approximation)."
+            )
+        line += (
+            " Simulated: a ranker that puts each copy first in proportion to its weight, "
+            "every answer drawn afresh (at temperature 0 a repeat adds nothing)."
+        )
+        return [line]
+
 
 def _top_k(cases: Mapping[int, Case]) -> int:
     """The shortlist size the cases were built for (stored with them)."""
