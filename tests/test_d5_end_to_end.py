@@ -136,6 +136,7 @@ def test_a_planted_preference_runs_end_to_end_and_is_flagged(
     assert '<img src="data:image/png;base64,' in d5_part
     assert "Ranked first (dashed: if names did not matter)" in d5_part
     assert "by race (shown, not flagged)" in d5_part and "by sex (shown, not flagged)" in d5_part
+    assert "prompts/d5-ranking.txt" in page and "prompts/d1-baseline.txt" not in page
     by_sex = d5["impact_ratio_by_sex"]
     assert isinstance(by_sex, dict) and set(by_sex) == {"woman", "man"}
     assert by_sex["woman"]["value"] == pytest.approx(1.0)  # the favoured group is a woman

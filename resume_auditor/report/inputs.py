@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from resume_auditor.report.privacy import resume_labels, resume_slug, safe_url, templated
-from resume_auditor.report.prompts import prompt_used
+from resume_auditor.report.prompts import preset_shown, prompt_used
 from resume_auditor.store.resultfile import ResultFile
 
 
@@ -107,10 +107,17 @@ def input_files(result: ResultFile) -> dict[str, bytes]:
     for r in resumes:
         files[r.path] = r.templated_text.encode("utf-8")
     files["inputs/resumes.json"] = canonical_json([r.summary() for r in resumes])
+    # every prompt a run's requests were built with (a run of D5 alone never used
+    # `run.prompt_id`, D1's); D1's as sent, the others' as shipped
     seen: set[str] = set()
+    used = result.presets_by_run()
     for run in result.runs():
-        if run.prompt_id in seen:
-            continue
-        seen.add(run.prompt_id)
-        files[f"prompts/{run.prompt_id}.txt"] = prompt_used(result, run).text().encode("utf-8")
+        for preset_id in used.get(run.id) or [run.prompt_id]:
+            if preset_id in seen:
+                continue
+            seen.add(preset_id)
+            shown = prompt_used(result, run) if preset_id == run.prompt_id else None
+            shown = shown or preset_shown(preset_id)
+            if shown is not None:
+                files[f"prompts/{preset_id}.txt"] = shown.text().encode("utf-8")
     return files

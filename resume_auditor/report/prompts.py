@@ -73,6 +73,23 @@ def _put_back(text: str, values: dict[str, str]) -> str:
     return text
 
 
+def preset_shown(preset_id: str) -> PromptShown | None:
+    """A shipped preset as the app has it today (None: not known to this app)."""
+    try:
+        preset = get_preset(preset_id)
+    except (KeyError, PromptError):
+        return None
+    return PromptShown(
+        preset.id,
+        preset.title,
+        preset.citation,
+        preset.system,
+        preset.user,
+        "unchecked",
+        "The shipped preset; the requests fill in its placeholders.",
+    )
+
+
 def prompt_used(result: ResultFile, run: RunRecord) -> PromptShown:
     try:
         preset = get_preset(run.prompt_id)
