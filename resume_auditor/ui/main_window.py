@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self._shown_generation = 0
         self.controller = RunController(self)
         self.settings = AppSettings()
+        self.settings.restore_window(self)
         self.presenter: PresenterWindow | None = None
         self.undo = QUndoStack(self)
 
@@ -538,6 +539,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.controller.shutdown()
+        self.settings.save_window(self)
         if self.session.holds_audit and not self._really_close:
             # The backup of a big audit takes seconds: made in a worker while the
             # window says so; the window closes when it is done.
