@@ -7,7 +7,8 @@ to migrate it. Qt's INI dialect is not configparser's: values are escaped C-styl
 value with `,` `;` or `=` in it, a comma outside quotes makes a list, `;` outside
 quotes starts a comment, `[General]` holds the top-level keys, `\\` in a key is a
 `/` (a group) and `%XX` / `%UXXXX` escape other characters, `@Invalid()` is an
-empty list, `@ByteArray(...)` raw bytes and `@@` a leading `@`. This follows
+empty list, `@ByteArray(...)` raw bytes, `@String(...)` a string with a NUL in it
+and `@@` a leading `@`. This follows
 QSettingsPrivate::iniUnescapedStringList and iniUnescapedKey (qsettings.cpp, Qt 6)
 step by step. Values of other types (`@Variant(...)`, `@Rect(...)`, ...) are binary
 or Qt-specific: they are returned as `Unsupported` for the caller to report.
@@ -153,6 +154,8 @@ def _typed(text: str) -> Value:
         return None
     if text.startswith("@ByteArray(") and text.endswith(")"):
         return text[len("@ByteArray(") : -1].encode("latin-1", errors="replace")
+    if text.startswith("@String(") and text.endswith(")"):
+        return text[len("@String(") : -1]
     if re.match(r"^@[A-Za-z]+\(", text) and text.endswith(")"):
         return Unsupported(text)
     return text
@@ -179,8 +182,8 @@ def read_qsettings_ini(text: str) -> dict[str, Value]:
     """Every key of a QSettings INI file ("group/key" outside [General]) with its value."""
     out: dict[str, Value] = {}
     section = ""
-    # a backslash at the end of a line continues the value on the next one
-    lines = re.sub(r"\\\r?\n", "", text).splitlines()
+    # an odd backslash at the end of a line continues the value on the next one
+    lines = re.sub(r"(?<!\\)((?:\\\\)*)\\(?:\r\n?|\n\r?)", r"\1", text).splitlines()
     for line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith(";"):
