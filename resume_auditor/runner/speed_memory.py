@@ -4,7 +4,8 @@ A model on this computer (the bundled one) has no rate limit to learn from heade
 its pace is this machine's. A guessed "6 s per answer" was off by a factor of two
 or more on a 2-core machine, so every run writes down what it measured (answers
 sent, the time they took from the first send to the last answer, their tokens)
-and the next estimate scales that pace to the tokens it plans to send. The ETA is
+and the next estimate scales that pace to the tokens it plans to send (kept in
+`answer-speed.json` by settings/memory.py, the one writer of the settings files). The ETA is
 then calibrated on this machine's own first answers, and keeps being re-measured.
 """
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from resume_auditor.settings.document import Damaged, Format, Json, JsonSettings, require, table
-from resume_auditor.settings.files import locked, set_aside
+from resume_auditor.settings.files import keep_as, locked, set_aside
 from resume_auditor.settings.folder import settings_folder
 from resume_auditor.settings.qsettings_ini import Unsupported, read_qsettings_ini
 
@@ -135,7 +134,7 @@ class AppSettingsFile:
                 prefs = prefs_from_ini(values)
                 if self._file.write(prefs) is None:
                     return  # not written: settings.ini stays, and is tried again next time
-                os.replace(old, old.with_name(old.name + MIGRATED_SUFFIX))
+                keep_as(old, MIGRATED_SUFFIX)
                 logger.info("moved the preferences of %s into %s", old, self.path)
         except OSError as exc:
             logger.warning("could not move the preferences of %s: %s", old, exc)

@@ -15,6 +15,10 @@ what it learnt (a rate limit, a model's refusals, an answer speed). Three rules:
   never silently dropped: it is renamed `NAME.damaged` (numbered if one is already
   there), the defaults are used, and the user is told (a warning in the log and a
   notice the app and the CLI show: `take_notices`).
+
+Every write, rename or removal of a settings file happens in this module
+(`write_atomic`, `set_aside`, `keep_as`); the other modules of the package say
+what to write.
 """
 
 from __future__ import annotations
@@ -105,6 +109,21 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def keep_as(path: Path, suffix: str) -> Path | None:
+    """Rename `path` to NAME + suffix (replacing an older copy of that name); None if absent.
+
+    Call under the lock that serialises the change (`locked`). For a file the user
+    replaced on purpose (thresholds back to the shipped ones) or one migrated into a
+    new file (settings.ini).
+    """
+    kept = path.with_name(path.name + suffix)
+    try:
+        os.replace(path, kept)
+    except FileNotFoundError:
+        return None
+    return kept
 
 
 def set_aside(path: Path, problem: str, what: str) -> Path | None:

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from resume_auditor.resources import resource
-from resume_auditor.settings.files import locked, write_atomic
+from resume_auditor.settings.files import keep_as, locked, write_atomic
 from resume_auditor.settings.folder import settings_folder
 from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
 
@@ -109,13 +108,10 @@ def forget_user_thresholds(folder: Path | None = None) -> Path | None:
 
     Returns where it went (None if there was none)."""
     path = user_thresholds_file(folder)
-    kept = path.with_name(path.name + PREVIOUS_SUFFIX)
     with locked(path):
-        try:
-            os.replace(path, kept)
-        except FileNotFoundError:
-            return None
-    logger.info("the user's thresholds were kept as %s", kept)
+        kept = keep_as(path, PREVIOUS_SUFFIX)
+    if kept is not None:
+        logger.info("the user's thresholds were kept as %s", kept)
     return kept
 
 
