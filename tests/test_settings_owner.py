@@ -76,3 +76,32 @@ def test_no_module_outside_settings_names_a_settings_file() -> None:
             if isinstance(node, ast.Constant) and node.value in SETTINGS_FILES:
                 named.append((rel, str(node.value)))
     assert named == []
+
+
+WRITES = {"write_text", "write_bytes", "unlink", "rename", "rmdir", "mkstemp"}
+
+
+def _writes(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name) and func.id == "open":
+        return "open"
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr in WRITES:
+        return func.attr
+    # os.replace renames a file; str.replace and dataclasses.replace do not
+    if func.attr == "replace" and isinstance(func.value, ast.Name) and func.value.id == "os":
+        return "os.replace"
+    return None
+
+
+def test_inside_settings_only_files_py_writes() -> None:
+    """The package's other modules say what to write; files.py does every write."""
+    writers = set()
+    for path in sorted((PACKAGE / "settings").glob("*.py")):
+        if path.name == "files.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and (what := _writes(node)):
+                writers.add((path.name, what))
+    assert writers == set()

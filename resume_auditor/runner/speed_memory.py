@@ -5,8 +5,9 @@ its pace is this machine's. A guessed "6 s per answer" was off by a factor of tw
 or more on a 2-core machine, so every run writes down what it measured (answers
 sent, the time they took from the first send to the last answer, their tokens)
 and the next estimate scales that pace to the tokens it plans to send (kept in
-`answer-speed.json` by settings/memory.py, the one writer of the settings files). The ETA is
-then calibrated on this machine's own first answers, and keeps being re-measured.
+`answer-speed.json` by settings/memory.py, the one writer of the settings files).
+The ETA is then calibrated on this machine's own first answers, and keeps being
+re-measured.
 """
 
 from __future__ import annotations
