@@ -269,3 +269,20 @@ def test_two_programs_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     powers = json.loads((tmp_path / POWER_FILE).read_text())["powers"]
     assert set(powers) == wanted
     assert not list(tmp_path.glob("*.damaged*")) and not list(tmp_path.glob(".*.partial"))
+
+
+def test_threads_of_one_program_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / LIMITS_FILE
+
+    def write(name: str) -> None:
+        for i in range(15):
+            remember_limits(f"{name}-{i}", i + 1, None, path)
+
+    threads = [threading.Thread(target=write, args=(f"t{n}",)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(limits_file(path).read()) == 6 * 15
