@@ -73,7 +73,7 @@ class _Newer(Exception):
 
 
 class JsonSettings(Generic[T]):
-    """One settings file in `folder` laid out as `fmt`."""
+    """The settings file at `path`, laid out as `fmt`."""
 
     def __init__(self, fmt: Format[T], path: Path) -> None:
         self.fmt = fmt
