@@ -89,7 +89,7 @@ def test_capability_badges_follow_the_model(qtbot: QtBot, window: MainWindow) ->
 def test_thresholds_are_saved_with_their_source_and_used(
     qtbot: QtBot, window: MainWindow, tmp_path: Path
 ) -> None:
-    from resume_auditor.workflow.metrics import active_thresholds
+    from resume_auditor.settings.thresholds import active_thresholds
 
     dialog = SettingsDialog(window, keys=KeyStore(_MemoryOnly(), environ={}))
     qtbot.addWidget(dialog)
@@ -100,6 +100,11 @@ def test_thresholds_are_saved_with_their_source_and_used(
     assert "Saved" in dialog.threshold_message.text()
     saved = active_thresholds()["criterion_validity"]
     assert saved.value == pytest.approx(0.9) and saved.source == "Our hiring policy, March 2026"
+    dialog._reset_thresholds()
+    assert active_thresholds()["criterion_validity"].value == pytest.approx(0.95)
+    assert "Yours are kept in" in dialog.threshold_message.text()
+    kept = Path(dialog.threshold_message.text().split("Yours are kept in ")[1].rstrip("."))
+    assert "Our hiring policy, March 2026" in kept.read_text(encoding="utf-8")
 
 
 def test_a_paid_run_asks_first_and_stops_at_its_budget(

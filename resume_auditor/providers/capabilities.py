@@ -6,16 +6,14 @@ the first three; some models give no log-probabilities; local servers differ.
 A provider sends what it believes the model accepts; when the server names one
 of them as unsupported it drops it, tries again at once, says so on the answer,
 and remembers the finding here — in memory and in a small JSON file in the data
-folder — so later requests and later sessions do not pay for the lesson again.
+folder, kept by settings/capabilities.py — so later requests and later sessions
+do not pay for the lesson again.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import re
-import tempfile
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,6 +21,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from resume_auditor.settings.capabilities import (
+    CAPABILITIES_FILE,
+    Finding,
+    Findings,
+    capabilities_file,
+    merge_findings,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +74,7 @@ _REFUSAL_WORDS = (
 # hidden reasoning, or the visible answer comes back empty.
 REASONING_HEADROOM_TOKENS = 8192
 
-CACHE_FILE = "model-capabilities.json"
+CACHE_FILE = CAPABILITIES_FILE
 CACHE_TTL = timedelta(days=14)  # models change behind a fixed id; look again now and then
 
 
@@ -160,79 +166,57 @@ def model_key(provider: str, base_url: str, model: str) -> str:
 
 
 class CapabilityCache:
-    """Per-model findings, in memory and (if `path`) in a JSON file. Thread-safe."""
+    """Per-model findings, in memory and (if `path`) in a settings file. Thread-safe.
+
+    The file is kept by settings/capabilities.py (the one writer of the settings
+    files): a write merges this process's findings into what another program (the
+    app and a CLI command at once) wrote meanwhile, and then knows those too.
+    """
 
     def __init__(self, path: Path | None = None, *, now: Any = None) -> None:
         self.path = path
         self._now = now or (lambda: datetime.now(UTC))
         self._lock = threading.Lock()
-        self._data: dict[str, dict[str, dict[str, Any]]] = self._load()
-
-    def _load(self) -> dict[str, dict[str, dict[str, Any]]]:
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            models = data["models"]
-            if not isinstance(models, dict):
-                raise TypeError("models is not an object")
-            return {str(k): dict(v) for k, v in models.items() if isinstance(v, dict)}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            logger.warning("ignoring an unreadable model-capability file %s: %s", self.path, exc)
-            return {}
+        self._file = None if path is None else capabilities_file(path)
+        self._data: Findings = {} if self._file is None else self._file.read()
 
     def get(self, key: str, feature: str) -> bool | None:
         """True/False if known and fresh; None if never checked (or checked too long ago)."""
         with self._lock:
             entry = self._data.get(key, {}).get(feature)
-        if not isinstance(entry, dict) or not isinstance(entry.get("ok"), bool):
+        if entry is None:
             return None
         try:
-            checked = datetime.fromisoformat(str(entry.get("checked")))
-        except ValueError:
+            if self._now() - entry.checked > CACHE_TTL:
+                return None
+        except TypeError:  # a hand-edited time without its zone
             return None
-        if self._now() - checked > CACHE_TTL:
-            return None
-        return bool(entry["ok"])
+        return entry.ok
 
     def set(self, key: str, feature: str, ok: bool) -> None:
         self.set_many([(key, feature, ok)])
 
     def set_many(self, findings: list[tuple[str, str, bool]]) -> None:
         """Record (key, feature, ok) findings; the file is written once, if anything changed."""
-        changed = False
+        new: Findings = {}
         with self._lock:
             now = self._now()
             for key, feature, ok in findings:
                 current = self._data.get(key, {}).get(feature)
-                if isinstance(current, dict) and current.get("ok") is ok:
+                if current is not None and current.ok is ok:
                     try:
-                        checked = datetime.fromisoformat(str(current.get("checked", "")))
-                        if now - checked < CACHE_TTL / 2:
+                        if now - current.checked < CACHE_TTL / 2:
                             continue  # nothing new to write
-                    except ValueError:
+                    except TypeError:
                         pass
-                self._data.setdefault(key, {})[feature] = {
-                    "ok": ok,
-                    "checked": now.isoformat(timespec="seconds"),
-                }
-                changed = True
-            if not changed:
+                finding = Finding(ok, now.replace(microsecond=0))
+                self._data.setdefault(key, {})[feature] = finding
+                new.setdefault(key, {})[feature] = finding
+            if not new or self._file is None:
                 return
-            snapshot = json.dumps({"version": 1, "models": self._data}, indent=1, sort_keys=True)
-            self._write(snapshot)
-
-    def _write(self, text: str) -> None:
-        if self.path is None:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".caps-", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, self.path)
-        except OSError as exc:  # a read-only data folder only costs a re-probe next time
-            logger.warning("could not save model capabilities to %s: %s", self.path, exc)
+            merged = self._file.update(lambda on_disk: merge_findings(on_disk, new))
+            if merged is not None:
+                self._data = merge_findings(self._data, merged)  # and what others found
 
 
 _shared: dict[Path, CapabilityCache] = {}
@@ -241,9 +225,7 @@ _shared_lock = threading.Lock()
 
 def default_cache() -> CapabilityCache:
     """The process-wide cache for the current data folder."""
-    from resume_auditor.paths import data_dir
-
-    path = data_dir() / CACHE_FILE
+    path = capabilities_file().path
     with _shared_lock:
         cache = _shared.get(path)
         if cache is None:

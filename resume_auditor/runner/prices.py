@@ -1,8 +1,9 @@
 """The price table: what a model's tokens cost, from a dated file the user can edit.
 
 `resources/prices.toml` ships with the app; a `prices.toml` in the data folder is
-read after it and wins, model by model, so a user can correct a price or add a
-model without touching the app. A model id matches its entry with or without a
+read after it and wins, model by model (the app never writes it; settings/prices.py
+says where it is), so a user can correct a price or add a model without touching
+the app. A model id matches its entry with or without a
 date or version suffix. Local and self-hosted servers cost nothing; OpenRouter
 reports each answer's cost, which is used as is.
 """
@@ -16,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from resume_auditor.resources import resource
+from resume_auditor.settings.prices import PRICE_FILE, user_price_file
 
-PRICE_FILE = "prices.toml"
+__all__ = ["PRICE_FILE", "Price", "PriceError", "PriceTable", "load_prices", "user_price_file"]
+
 FREE_PROVIDERS = frozenset({"local", "openai-compatible"})
 _SUFFIX = re.compile(
     r"^(?:-\d{4}-\d{2}-\d{2}|-\d{8}|-\d{3,4}|-latest|-preview(?:-[\w.-]+)?|-exp(?:-[\w.-]+)?|@[\w.-]+)$"
@@ -168,12 +171,6 @@ def _price(spec: Any, where: str) -> Price:
     if not isinstance(cached, int | float) or any(v < 0 for v in (*values.values(), cached)):
         raise PriceError(f"{where}: prices should be numbers of dollars, not negative.")
     return Price(values["input"], float(cached), values["output"])
-
-
-def user_price_file() -> Path:
-    from resume_auditor.paths import data_dir
-
-    return data_dir() / PRICE_FILE
 
 
 def load_prices(user_file: Path | None = None, *, shipped: Path | None = None) -> PriceTable:

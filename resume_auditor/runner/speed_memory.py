@@ -4,8 +4,10 @@ A model on this computer (the bundled one) has no rate limit to learn from heade
 its pace is this machine's. A guessed "6 s per answer" was off by a factor of two
 or more on a 2-core machine, so every run writes down what it measured (answers
 sent, the time they took from the first send to the last answer, their tokens)
-and the next estimate scales that pace to the tokens it plans to send. The ETA is
-then calibrated on this machine's own first answers, and keeps being re-measured.
+and the next estimate scales that pace to the tokens it plans to send (kept in
+`answer-speed.json` by settings/memory.py, the one writer of the settings files).
+The ETA is then calibrated on this machine's own first answers, and keeps being
+re-measured.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from resume_auditor.providers.capabilities import model_key
-from resume_auditor.runner.limits_memory import read_entries, write_entry
+from resume_auditor.settings.memory import SPEED_FILE, recall_speed, remember_speed
 
 logger = logging.getLogger(__name__)
 
-SPEED_FILE = "answer-speed.json"
+__all__ = ["SPEED_FILE", "Pace", "recall", "remember"]
+
 MAX_AGE_S = 30 * 86400.0  # a new machine or model version: measure again
 MIN_ANSWERS = 3  # fewer say little about a pace
 # One generated token costs about as much as three prompt tokens for llama.cpp on a
@@ -49,26 +52,12 @@ class Pace:
         return base * planned / measured
 
 
-def _path() -> Path:
-    from resume_auditor.paths import data_dir
-
-    return data_dir() / SPEED_FILE
-
-
 def recall(provider: str, base_url: str, model: str, path: Path | None = None) -> Pace | None:
     """The pace the last run of this model measured here, or None."""
-    entry = read_entries(path or _path()).get(model_key(provider, base_url, model), {})
-    try:
-        if time.time() - float(entry.get("seen", 0)) > MAX_AGE_S:
-            return None
-        pace = Pace(
-            answers=int(entry["answers"]),
-            seconds=float(entry["seconds"]),
-            input_tokens=int(entry.get("input_tokens", 0)),
-            output_tokens=int(entry.get("output_tokens", 0)),
-        )
-    except (KeyError, TypeError, ValueError):
+    entry = recall_speed(model_key(provider, base_url, model), path)
+    if entry is None or time.time() - entry.seen > MAX_AGE_S:
         return None
+    pace = Pace(entry.answers, entry.seconds, entry.input_tokens, entry.output_tokens)
     return pace if pace.answers >= MIN_ANSWERS and pace.seconds > 0 else None
 
 
@@ -77,10 +66,11 @@ def remember(
 ) -> None:
     if pace.answers < MIN_ANSWERS or pace.seconds <= 0:
         return
-    entry = {
-        "answers": pace.answers,
-        "seconds": round(pace.seconds, 3),
-        "input_tokens": pace.input_tokens,
-        "output_tokens": pace.output_tokens,
-    }
-    write_entry(path or _path(), model_key(provider, base_url, model), entry, "the answer speed")
+    remember_speed(
+        model_key(provider, base_url, model),
+        pace.answers,
+        pace.seconds,
+        pace.input_tokens,
+        pace.output_tokens,
+        path,
+    )

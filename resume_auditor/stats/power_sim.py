@@ -38,10 +38,11 @@ Each figure is from SIMS simulated audits (a standard error of about 3 points ne
   different resumes rank u + shift + e.
 - LL144: an impact ratio r for one group in D1 (its selection rate r times the
   others'), found by D1's gap test.
-Results are cached per design, size, effect and share (in memory and in the data
-folder), so a plan asks for each only once. After a run, `power_from_data` does the
-same on the audit's own answers (resampled, every group difference removed, the
-effect planted): page 1's power statement.
+Results are cached per design, size, effect and share (in memory, and in a
+`PowerStore` the caller may hand in: settings/power.py keeps one in the data
+folder), so a plan asks for each only once; this module touches no file. After
+a run, `power_from_data` does the same on the audit's own answers (resampled,
+every group difference removed, the effect planted): page 1's power statement.
 """
 
 from __future__ import annotations
@@ -51,13 +52,22 @@ import logging
 import math
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
-from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from resume_auditor.stats.permutation import Block, joint_test
 
 logger = logging.getLogger(__name__)
+
+
+class PowerStore(Protocol):
+    """Where computed powers are kept between plans (settings.power.PowerCache)."""
+
+    def get(self, key: str) -> float | None: ...
+
+    def put(self, key: str, power: float) -> None: ...
+
 
 SIMS = 200
 DRAWS = 999  # relabellings per simulated audit: resolution 1 / 1000, below every share sized
@@ -279,41 +289,20 @@ def simulated_power(
     *,
     sims: int = SIMS,
     seed: int = 0,
-    cache: Path | None = None,
+    cache: PowerStore | None = None,
     draws: int = DRAWS,
 ) -> float:
     """Share of simulated audits of `size` whose shifted group is flagged at `share`."""
     if size.units < 2 or size.groups < 2:
         return 0.0
     key = json.dumps([VERSION, asdict(size), round(effect, 6), round(share, 8), sims, seed, draws])
-    stored = _read_cache(cache)
-    if key in stored:
-        return float(stored[key])
+    stored = cache.get(key) if cache is not None else None
+    if stored is not None:
+        return float(stored)
     power = _simulate(size, round(effect, 6), round(share, 8), sims, seed, draws)
     if cache is not None:
-        stored[key] = power
-        _write_cache(cache, stored)
+        cache.put(key, power)
     return power
-
-
-def _read_cache(path: Path | None) -> dict[str, float]:
-    if path is None or not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        logger.warning("the power cache %s cannot be read (%s); it is rebuilt", path, exc)
-        return {}
-    return {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
-
-
-def _write_cache(path: Path, data: dict[str, float]) -> None:
-    try:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:  # a cache must never stop a plan
-        logger.warning("the power cache %s cannot be written: %s", path, exc)
 
 
 @dataclass(frozen=True)
@@ -340,7 +329,7 @@ def size_for_power(
     target: float = TARGET,
     most: int = MOST,
     sims: int = SIMS,
-    cache: Path | None = None,
+    cache: PowerStore | None = None,
 ) -> Sizing:
     """Power at this size, and about the fewest units (resumes, pools) with `target` power.
 
@@ -389,7 +378,7 @@ def repeats_for_power(
     *,
     target: float = TARGET,
     sims: int = SIMS,
-    cache: Path | None = None,
+    cache: PowerStore | None = None,
 ) -> tuple[int, float] | None:
     """The fewest informative repeats (answers per copy or pair, at a temperature above
     0) with `target` power at this many resumes, and the power then; None when even

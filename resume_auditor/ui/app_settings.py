@@ -1,38 +1,54 @@
-"""The app's own preferences (recent audits, last folder), kept in the data folder.
+"""The Qt glue of the app's preferences (recent audits, last folder, window place).
 
-QSettings in INI format under `paths.data_dir()`, so tests (which point
-RESUME_AUDITOR_DATA_DIR at a temporary folder) never touch the user's real list.
-No secret ever goes here: keys live in the OS keyring.
+The preferences themselves are typed, versioned and written by
+settings/app.py (no Qt there); this class only turns paths and a window's
+geometry (Qt's opaque bytes) into what that module keeps. Tests point
+RESUME_AUDITOR_DATA_DIR at a temporary folder, so they never touch a user's list.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QByteArray
+from PySide6.QtWidgets import QMainWindow
 
-from resume_auditor.paths import data_dir
+from resume_auditor.settings.app import MAX_RECENT, AppSettingsFile
 
-MAX_RECENT = 8
+logger = logging.getLogger(__name__)
+
+__all__ = ["MAX_RECENT", "AppSettings"]
 
 
 class AppSettings:
-    def __init__(self) -> None:
-        self._qs = QSettings(str(data_dir() / "settings.ini"), QSettings.Format.IniFormat)
+    def __init__(self, folder: Path | None = None) -> None:
+        self._file = AppSettingsFile(folder)
 
     def recent(self) -> list[Path]:
-        raw = self._qs.value("recent", [])
-        items = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, list) else []
-        return [Path(p) for p in items if p and Path(p).exists()]
+        """Recent audits that still exist, newest first."""
+        return [Path(p) for p in self._file.read().recent if Path(p).exists()]
 
     def add_recent(self, path: Path) -> None:
-        items = [str(path)] + [str(p) for p in self.recent() if p != path]
-        self._qs.setValue("recent", items[:MAX_RECENT])
-        self._qs.sync()
+        self._file.add_recent(str(path))
 
     def last_dir(self) -> str:
-        return str(self._qs.value("last_dir", ""))
+        return self._file.read().last_dir
 
     def set_last_dir(self, path: Path) -> None:
-        self._qs.setValue("last_dir", str(path.parent if path.is_file() else path))
-        self._qs.sync()
+        self._file.set_last_dir(str(path.parent if path.is_file() else path))
+
+    def restore_window(self, window: QMainWindow) -> bool:
+        """Put `window` where it was last closed; False when nothing was kept (or unusable)."""
+        prefs = self._file.read()
+        if not prefs.window_geometry:
+            return False
+        ok = window.restoreGeometry(QByteArray(prefs.window_geometry))
+        if prefs.window_state:
+            window.restoreState(QByteArray(prefs.window_state))
+        if not ok:
+            logger.info("the saved window geometry could not be used; the default size is kept")
+        return bool(ok)
+
+    def save_window(self, window: QMainWindow) -> None:
+        self._file.set_window(bytes(window.saveGeometry().data()), bytes(window.saveState().data()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,6 +29,7 @@ from resume_auditor import APP_NAME
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
 from resume_auditor.resources import quick_sample_study, sample_study, shipped_sample
+from resume_auditor.settings import take_notices
 from resume_auditor.store.backup import restore_backup
 from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.ui import heap
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         self._shown_generation = 0
         self.controller = RunController(self)
         self.settings = AppSettings()
+        self.settings.restore_window(self)
         self.presenter: PresenterWindow | None = None
         self.undo = QUndoStack(self)
 
@@ -192,6 +194,21 @@ class MainWindow(QMainWindow):
         self.run_page.run_finished.connect(self._run_finished)
         self.results_page.updated.connect(self._results_updated)
         self.statusBar().showMessage("Ready")
+        # A settings file found damaged (by any thread) is set aside and said here.
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setInterval(2000)
+        self._notice_timer.timeout.connect(self._show_settings_notices)
+        self._notice_timer.start()
+        self._show_settings_notices()
+
+    def _show_settings_notices(self) -> None:
+        notices = take_notices()
+        if not notices:
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, "\n\n".join(notices), parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setModal(False)
+        box.show()
 
     def _menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -538,6 +555,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.controller.shutdown()
+        self.settings.save_window(self)
         if self.session.holds_audit and not self._really_close:
             # The backup of a big audit takes seconds: made in a worker while the
             # window says so; the window closes when it is done.

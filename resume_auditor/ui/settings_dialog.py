@@ -25,12 +25,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.paths import data_dir
 from resume_auditor.providers.keys import KeyStore, default_store, keyring_advice
 from resume_auditor.providers.registry import PROVIDERS, provider_info
+from resume_auditor.settings.folder import settings_folder
+from resume_auditor.settings.thresholds import (
+    active_thresholds,
+    forget_user_thresholds,
+    save_user_thresholds,
+    shipped_thresholds,
+)
 from resume_auditor.stats.thresholds import ThresholdError
 from resume_auditor.ui.widgets.model_picker import short_status
-from resume_auditor.workflow.metrics import USER_THRESHOLDS, active_thresholds, save_user_thresholds
 
 # The thresholds in a recruiter's words; the statistics' own names go in the tooltip.
 PLAIN_TITLES = {
@@ -145,8 +150,6 @@ class SettingsDialog(QDialog):
             current = active_thresholds()
         except ThresholdError as exc:
             layout.addWidget(QLabel(f"{exc}\nThe shipped thresholds are shown instead."))
-            from resume_auditor.workflow.metrics import shipped_thresholds
-
             current = shipped_thresholds()
         grid.addWidget(QLabel("<b>Flag a number when it crosses</b>"), 0, 0)
         grid.addWidget(QLabel("<b>Value</b>"), 0, 1)
@@ -198,24 +201,32 @@ class SettingsDialog(QDialog):
         except ThresholdError as exc:
             self.threshold_message.setText(str(exc))
             return
+        except OSError as exc:
+            self.threshold_message.setText(f"Your thresholds could not be saved: {exc}")
+            return
         self.threshold_message.setText(f"Saved in {path}. Results use them from now on.")
 
     def _reset_thresholds(self) -> None:
-        (data_dir() / USER_THRESHOLDS).unlink(missing_ok=True)
-        from resume_auditor.workflow.metrics import shipped_thresholds
-
+        try:
+            kept = forget_user_thresholds()
+        except OSError as exc:
+            self.threshold_message.setText(f"Your thresholds file could not be moved: {exc}")
+            return
         for t in shipped_thresholds():
             spin, source = self.threshold_fields[t.key]
             spin.setValue(t.value)
             source.setPlainText(t.source)
-        self.threshold_message.setText("Back to the shipped thresholds.")
+        self.threshold_message.setText(
+            "Back to the shipped thresholds."
+            + (f" Yours are kept in {kept}." if kept is not None else "")
+        )
 
     # -- data folder -------------------------------------------------------------------
 
     def _folder_tab(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        folder = data_dir()
+        folder = settings_folder()
         text = QLabel(
             f"Audits you create, your settings, the shared answer cache and the record of which "
             f"models accept which settings live in:\n{folder}\n\nSet RESUME_AUDITOR_DATA_DIR "

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import math
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypedDict
 
 import numpy as np
@@ -15,10 +12,9 @@ import pandas as pd
 from resume_auditor import __version__
 from resume_auditor.designs.base import DesignResult
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.paths import data_dir
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
-from resume_auditor.resources import resource
+from resume_auditor.settings.thresholds import active_thresholds
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.d2 import D2Result, compute_d2
@@ -42,7 +38,7 @@ from resume_auditor.stats.power_sim import (
     scale_from_data,
     simulated_power,
 )
-from resume_auditor.stats.thresholds import ThresholdError, Thresholds, thresholds_from_mapping
+from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import (
     d1_table,
@@ -53,50 +49,6 @@ from resume_auditor.workflow.design_tables import (
 )
 
 SCHEMA = "resume-auditor.metrics/1"
-
-
-def shipped_thresholds() -> Thresholds:
-    """The flag thresholds in resources/thresholds.toml (values with their sources)."""
-    text = resource("thresholds.toml").read_text(encoding="utf-8")
-    return thresholds_from_mapping(tomllib.loads(text))
-
-
-USER_THRESHOLDS = "thresholds.toml"
-
-
-def active_thresholds() -> Thresholds:
-    """The user's thresholds (a thresholds.toml in the data folder) over the shipped ones.
-
-    A user file that cannot be read raises ThresholdError with what to fix, rather
-    than silently falling back to numbers the user did not choose.
-    """
-    base = shipped_thresholds()
-    path = data_dir() / USER_THRESHOLDS
-    if not path.exists():
-        return base
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ThresholdError(f"Your thresholds file {path} cannot be read: {exc}") from exc
-    return thresholds_from_mapping(data, base)
-
-
-def save_user_thresholds(values: dict[str, tuple[float, str]]) -> Path:
-    """Write the user's thresholds (key -> (value, source)) to the data folder."""
-    check = thresholds_from_mapping(
-        {k: {"value": v, "source": src} for k, (v, src) in values.items()}, shipped_thresholds()
-    )
-    lines = [
-        "# Your flag thresholds (Resume Auditor settings). Delete this file to go back",
-        "# to the shipped ones in resources/thresholds.toml.",
-        "",
-    ]
-    for t in check:
-        if t.key in values:
-            lines += [f"[{t.key}]", f"value = {t.value!r}", f"source = {json.dumps(t.source)}", ""]
-    path = data_dir() / USER_THRESHOLDS
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
 
 
 def metrics_report(

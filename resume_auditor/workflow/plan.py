@@ -20,9 +20,10 @@ from resume_auditor.designs.registry import DESIGNS, enabled
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig
-from resume_auditor.paths import data_dir
 from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
+from resume_auditor.settings.power import PowerCache
+from resume_auditor.settings.thresholds import active_thresholds
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.stats.power_sim import (
     ABSTAINING,
@@ -46,7 +47,7 @@ from resume_auditor.variants.gen_estimate import estimate_generation
 from resume_auditor.workflow.cases import unbuilt_questions
 from resume_auditor.workflow.execute import run_prices
 from resume_auditor.workflow.identity_check import identity_lines, real_details_sent
-from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
+from resume_auditor.workflow.metrics import pilot_sizing
 from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 logger = logging.getLogger(__name__)
@@ -278,7 +279,7 @@ def simulated_sizing(
     sizes = _sizes(result, study)
     chosen = DEFAULT_EFFECTS | (effects or {})
     designs = len(sizes)
-    cache = data_dir() / "power-cache.json"
+    cache = PowerCache()
     pilot = {z.design: z for z in pilot_sizing(result, active_thresholds(), effects)}
     repeats = _informative_repeats(study)
     out = []
@@ -322,7 +323,7 @@ def _abstains(study: StudyConfig) -> bool:
 
 
 def _sized(
-    size: Size, effect: float, share: float, cache: Path, assume: Assumptions | None
+    size: Size, effect: float, share: float, cache: PowerCache, assume: Assumptions | None
 ) -> Sizing:
     """Sized under the default assumptions; `assume`: the cautious ones whose power at
     the recommended size the plan also states."""

@@ -115,17 +115,12 @@ def answer_state(result: ResultFile, run_id: int | None, other: int | None) -> t
     request and answer counts and token sums (a re-asked answer adds to its history's),
     the study's settings and the user's thresholds file. Equal states give the same
     report, so a refresh with no new answer need not compute it again."""
-    from resume_auditor.paths import data_dir
-    from resume_auditor.workflow.metrics import USER_THRESHOLDS
+    from resume_auditor.settings.thresholds import thresholds_stamp
 
     def run(rid: int | None) -> tuple[Any, ...]:
         return () if rid is None else (rid, *dataclasses.astuple(result.progress(rid)))
 
-    try:
-        user = (data_dir() / USER_THRESHOLDS).stat()
-        thresholds: tuple[Any, ...] = (user.st_mtime_ns, user.st_size)
-    except OSError:
-        thresholds = ()
+    thresholds = thresholds_stamp()
     try:
         study = result.study().get("config_json")
     except ResultFileError:
