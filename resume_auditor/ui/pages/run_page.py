@@ -250,7 +250,7 @@ class RunPage(Page):
         # twice, so off unless the user asks, at most 10% of the requests.
         self.hedge = QSpinBox()
         self.hedge.setRange(0, 10)
-        self.hedge.setSuffix(" % of requests")
+        self.hedge.setSuffix("% of requests, may pay twice")
         self.hedge.setSpecialValueText("off")
         self.hedge.setToolTip(
             "At the end of the run, when a request is slower than 99% of its kind, send a "
@@ -263,7 +263,7 @@ class RunPage(Page):
         plan.addRow("Prompt", self.preset)
         plan.addRow("Requests at once", self.concurrency)
         plan.addRow("Budget", self.budget)
-        plan.addRow("Faster end (may pay twice)", self.hedge)
+        plan.addRow("Faster end", self.hedge)
         plan.addRow("", self.estimate_button)
         # The plan can run to a dozen lines (a note per design): it scrolls in its box
         # rather than being cut off at the bottom ("about 3.6…").
