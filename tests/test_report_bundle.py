@@ -8,12 +8,11 @@ import secrets
 import sqlite3
 import zipfile
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from devtools.simulator import Fault, Simulator
-from report_fixtures import biased_policy, make_audit, original_identities, run_audit
+from report_fixtures import biased_policy, copy_audit, original_identities, run_audit
 
 from resume_auditor.cli import _bundle_to_audit, main
 from resume_auditor.providers.registry import provider_info
@@ -31,8 +30,9 @@ from resume_auditor.workflow.metrics import metrics_report
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield make_audit(tmp_path_factory.mktemp("audit"), models=("sim-model", "sim-other"))
+def audit(sample_audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file of the sample study with two runs: bundles are written from files."""
+    return copy_audit(sample_audit, tmp_path_factory.mktemp("audit") / "sample.audit")
 
 
 @pytest.fixture(scope="module")
