@@ -201,13 +201,27 @@ class CaseTables(Tables):
                 "A batch of this audit's requests is still with the provider (and paid for). "
                 "Collect it by running the audit, or save a copy as a new audit."
             )
-        # Generation runs (their paid answers) stay: they wrote qualification texts, not cases.
+        self.drop_audit_runs_and_cases()
+
+    def drop_audit_runs_and_cases(self) -> None:
+        """Delete the audit's runs with their requests, answers and batches, and every
+        test case and variant, without asking: for a new audit made from a copy of
+        this one (workflow.prepare.fork_audit), and for `clear_cases` once it has
+        checked that nothing answered would be lost.
+
+        The study, job, resumes, qualification texts and the generator's runs (their
+        paid answers wrote those texts, and their provenance names those requests) stay.
+        """
         audit_runs = "SELECT id FROM run WHERE purpose = 'audit'"
         audit_requests = f"SELECT id FROM request WHERE run_id IN ({audit_runs})"
-        with self.transaction():
-            self._db.execute(f"DELETE FROM response_history WHERE request_id IN ({audit_requests})")
-            for table in ("request", "batch"):
-                self._db.execute(f"DELETE FROM {table} WHERE run_id IN ({audit_runs})")  # noqa: S608
-            self._db.execute("DELETE FROM run WHERE purpose = 'audit'")
-            self._db.execute("DELETE FROM test_case")
-            self._db.execute("DELETE FROM variant")
+        with self.transaction() as db:
+            for statement in (
+                f"DELETE FROM response_history WHERE request_id IN ({audit_requests})",
+                f"DELETE FROM response WHERE request_id IN ({audit_requests})",
+                f"DELETE FROM request WHERE run_id IN ({audit_runs})",
+                f"DELETE FROM batch WHERE run_id IN ({audit_runs})",
+                "DELETE FROM run WHERE purpose = 'audit'",
+                "DELETE FROM test_case",
+                "DELETE FROM variant",
+            ):
+                db.execute(statement)
