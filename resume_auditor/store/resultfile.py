@@ -5,6 +5,10 @@ test cases of every design, every request as sent and every raw response. A resp
 before it is counted, so a crash loses nothing and a finished audit re-run sends
 nothing.
 
+This module opens, locks, copies and closes the file; what it holds is read and
+written by its parts, one module per concern (store/tables.py lists them), whose
+narrow interfaces are in store/parts.py.
+
 SQLite connections belong to the thread that opened them: the UI thread and the
 runner thread each open their own `ResultFile` on the same path (WAL mode lets a
 reader and the writer work at once).
