@@ -190,6 +190,27 @@ def test_damaged_or_changed_bundles_are_refused(bundle: Path, tmp_path: Path) ->
     assert not target.exists()
 
 
+def test_rows_the_file_cannot_take_are_refused_and_nothing_is_left(
+    bundle: Path, tmp_path: Path
+) -> None:
+    """Rows that pass the manifest's check but not the file's own rules (here an answer
+    to a request that is not in the bundle; then the same request twice) stop the
+    import with a plain message, and no half-loaded audit is left behind."""
+    target = tmp_path / "x.audit"
+    lines = _entries(bundle)["tables/response.jsonl"].splitlines()
+    orphan = json.loads(lines[0]) | {"request_id": 10**9}
+    for name, rows in (
+        ("orphan.zip", [*lines, json.dumps(orphan).encode()]),
+        ("twice.zip", [*lines, lines[0]]),
+    ):
+        broken = tmp_path / name
+        _rewrite(bundle, broken, {"tables/response.jsonl": b"\n".join(rows)}, fix_hashes=True)
+        with pytest.raises(BundleError, match="cannot be loaded"):
+            import_bundle(broken, target)
+        assert not target.exists() and not list(tmp_path.glob(".x.audit*"))
+        assert not list(tmp_path.glob("x.audit*"))
+
+
 def test_numbers_that_differ_are_reported(
     bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
