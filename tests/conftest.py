@@ -106,3 +106,60 @@ summary_block = "never"
 """
     )
     return study
+
+
+# -- audits with answers, built once per session -----------------------------------
+# Running the sample study against the simulator takes seconds; the report and
+# Results tests only read what it wrote. So each is built once, and a test reads an
+# in-memory copy (`ResultFile.in_memory`, milliseconds, no file, no lock) or, when it
+# is about files (a CLI command, the window opening a path, a bundle), its own file
+# copy. Nothing may change the built file: a digest at the end checks it.
+
+
+def _built_once(folder: Path, make: Any) -> Iterator[Path]:
+    import hashlib
+
+    path: Path = make(folder)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    yield path
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before, (
+        f"a test changed the shared audit {path}: copy it instead"
+    )
+
+
+@pytest.fixture(scope="session")
+def sample_audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The sample study answered by the report tests' biased screener
+    (report_fixtures.biased_policy), one run per model: sim-model, then sim-other."""
+    from report_fixtures import make_audit
+
+    yield from _built_once(
+        tmp_path_factory.mktemp("sample-audit"),
+        lambda folder: make_audit(folder, models=("sim-model", "sim-other")),
+    )
+
+
+@pytest.fixture(scope="session")
+def all_designs_audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The sample study with every design answered (results_fixtures)."""
+    from results_fixtures import make_all_designs_audit
+
+    yield from _built_once(tmp_path_factory.mktemp("all-designs-audit"), make_all_designs_audit)
+
+
+@pytest.fixture
+def sample_memory(sample_audit: Path) -> Iterator[Any]:
+    """An in-memory copy of `sample_audit` for one test: it may write, nothing is kept."""
+    from resume_auditor.store.resultfile import ResultFile
+
+    with ResultFile.in_memory(sample_audit) as mem:
+        yield mem
+
+
+@pytest.fixture
+def all_designs_memory(all_designs_audit: Path) -> Iterator[Any]:
+    """An in-memory copy of `all_designs_audit` for one test."""
+    from resume_auditor.store.resultfile import ResultFile
+
+    with ResultFile.in_memory(all_designs_audit) as mem:
+        yield mem

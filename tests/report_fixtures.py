@@ -21,6 +21,7 @@ from devtools.simulator import Simulator, _resumes
 
 from resume_auditor.cli import main
 from resume_auditor.resources import resource
+from resume_auditor.store.parts import ResumeReader
 
 
 @cache
@@ -134,16 +135,29 @@ def parse_report(html: str) -> _Numbers:
     return parser
 
 
-def original_identities(result_path: Path) -> list[str]:
-    """What identifies the real candidates of an audit: file names and their stems,
-    and the text of every name, email and phone slot of the source resumes."""
+def copy_audit(source: Path, target: Path) -> Path:
+    """A file copy of a shared audit (conftest's `sample_audit`, `all_designs_audit`),
+    for a test that changes it or hands it to a command or the window."""
     from resume_auditor.store.resultfile import ResultFile
 
+    with ResultFile(source, readonly=True) as result:
+        result.copy_to(target)
+    return target
+
+
+def original_identities(audit: Path | ResumeReader) -> list[str]:
+    """What identifies the real candidates of an audit (a file, or one already open):
+    file names and their stems, and the text of every name, email and phone slot of
+    the source resumes."""
+    from resume_auditor.store.resultfile import ResultFile
+
+    if isinstance(audit, Path):
+        with ResultFile(audit, readonly=True) as result:
+            return original_identities(result)
     out: list[str] = []
-    with ResultFile(result_path) as result:
-        for record in result.resumes():
-            out += [record.filename, Path(record.filename).stem]
-            for slot in (result.resume_template(record.id) or {"slots": []})["slots"]:
-                if slot["kind"] in ("full_name", "email", "phone", "first_name", "last_name"):
-                    out.append(record.text[slot["start"] : slot["end"]])
+    for record in audit.resumes():
+        out += [record.filename, Path(record.filename).stem]
+        for slot in (audit.resume_template(record.id) or {"slots": []})["slots"]:
+            if slot["kind"] in ("full_name", "email", "phone", "first_name", "last_name"):
+                out.append(record.text[slot["start"] : slot["end"]])
     return [s for s in out if len(s) >= 4]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from report_fixtures import original_identities
-from results_fixtures import REAL_NAME, make_all_designs_audit
+from results_fixtures import REAL_NAME
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.numbers import get_path
@@ -20,19 +20,20 @@ from resume_auditor.workflow.metrics import metrics_report
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_all_designs_audit(tmp_path_factory.mktemp("drill"))
+def audit(all_designs_audit: Path) -> Iterator[ResultFile]:
+    """The audit with every design answered, read in memory (nothing here writes)."""
+    with ResultFile.in_memory(all_designs_audit) as result:
+        yield result
 
 
 @pytest.fixture(scope="module")
-def metrics(audit: Path) -> dict[str, Any]:
-    with ResultFile(audit) as result:
-        return metrics_report(result)
+def metrics(audit: ResultFile) -> dict[str, Any]:
+    return metrics_report(audit)
 
 
 @pytest.fixture(scope="module")
-def index(audit: Path, metrics: dict[str, Any]) -> AnswerIndex:
-    return AnswerIndex.open(audit, int(metrics["run"]["id"]), metrics)
+def index(audit: ResultFile, metrics: dict[str, Any]) -> AnswerIndex:
+    return AnswerIndex.load(audit, int(metrics["run"]["id"]), metrics)
 
 
 def metric_paths(data: Any, path: list[str]) -> Iterator[tuple[list[str], dict[str, Any]]]:
@@ -154,7 +155,7 @@ def test_a_number_without_answers_says_so(index: AnswerIndex, metrics: dict[str,
 
 
 def test_the_model_repeating_a_real_name_is_masked(
-    audit: Path, index: AnswerIndex, metrics: dict[str, Any]
+    audit: ResultFile, index: AnswerIndex, metrics: dict[str, Any]
 ) -> None:
     assert REAL_NAME in original_identities(audit)  # the fixture names a real candidate
     rows = index.behind(["d1", "metrics", "order_consistency"]).rows
@@ -166,9 +167,8 @@ def test_the_model_repeating_a_real_name_is_masked(
         assert not any(identity in text for identity in identities)
 
 
-def test_one_call_for_one_number(audit: Path, metrics: dict[str, Any]) -> None:
-    with ResultFile(audit) as result:
-        found = answers_behind(result, int(metrics["run"]["id"]), ["d2", "manipulation", "race"])
+def test_one_call_for_one_number(audit: ResultFile, metrics: dict[str, Any]) -> None:
+    found = answers_behind(audit, int(metrics["run"]["id"]), ["d2", "manipulation", "race"])
     assert found.rows and all(r.parsed.startswith("Perceived: ") for r in found.rows)
 
 

@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
-from report_fixtures import make_audit
+from report_fixtures import copy_audit
 
 from resume_auditor.ui.main_window import MainWindow
 
 
 @pytest.fixture(scope="module")
-def answered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_audit(tmp_path_factory.mktemp("fits"))
+def answered(sample_audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file copy of the answered sample audit, for the window to open."""
+    return copy_audit(sample_audit, tmp_path_factory.mktemp("fits") / "sample.audit")
 
 
 def test_every_page_and_results_tab_fits_1280_by_800(

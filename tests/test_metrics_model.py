@@ -77,14 +77,17 @@ def problems(value: Any, tp: Any, path: str = "") -> list[str]:
     raise AssertionError(f"{path}: the checker does not know the type {tp!r}")
 
 
-@pytest.fixture
-def audit(tmp_path: Path) -> Path:
-    """Every design, two runs of the same file (the second fills `error_agreement`)."""
-    study = tmp_path / "study.toml"
+@pytest.fixture(scope="module")
+def audit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every design, two runs of the same file (the second fills `error_agreement`);
+    built once, and only read (in memory, or by a read-only command)."""
+    folder = tmp_path_factory.mktemp("all")
+    study = folder / "study.toml"
     study.write_text(STUDY.format(job=SAMPLE / "job.md", resumes=SAMPLE / "resumes"))
-    out = tmp_path / "all.audit"
+    out = folder / "all.audit"
     policy = every_kind_policy(always("Resume 1 is stronger. <answer>first</answer>"))
-    with Simulator(policy=policy) as sim:
+    with pytest.MonkeyPatch.context() as mp, Simulator(policy=policy) as sim:
+        mp.setenv("RESUME_AUDITOR_DATA_DIR", str(folder / "data"))
         for name in ("sim", "sim-2"):
             args = ["--provider", "openai-compatible", "--base-url", sim.base_url, "--model", name]
             assert main(["audit", str(study), "--out", str(out), "--concurrency", "8", *args]) == 0
@@ -94,7 +97,7 @@ def audit(tmp_path: Path) -> Path:
 def test_a_real_report_of_every_design_matches_the_types(
     audit: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with ResultFile(audit) as result:
+    with ResultFile.in_memory(audit) as result:
         report = metrics_report(result)
     assert {"d2", "d3", "d4"} <= set(report)
     assert report["error_agreement"], "two runs of one file: error agreement is filled"
@@ -289,7 +292,7 @@ def test_a_pilot_runs_answers_size_the_audit(audit: Path, monkeypatch: pytest.Mo
         return Sizing(size.design, effect, 0.0, size.units, None, float("inf"))
 
     monkeypatch.setattr("resume_auditor.workflow.plan.size_for_power", model_sizing)
-    with ResultFile(audit, readonly=True) as result:
+    with ResultFile.in_memory(audit) as result:
         sizing = pilot_sizing(result, active_thresholds())
         plan = plan_run(result, study_of(result), simulate=True)
     for z in sizing:

@@ -8,12 +8,11 @@ import secrets
 import sqlite3
 import zipfile
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from devtools.simulator import Fault, Simulator
-from report_fixtures import biased_policy, make_audit, original_identities, run_audit
+from report_fixtures import biased_policy, copy_audit, original_identities, run_audit
 
 from resume_auditor.cli import _bundle_to_audit, main
 from resume_auditor.providers.registry import provider_info
@@ -31,8 +30,9 @@ from resume_auditor.workflow.metrics import metrics_report
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield make_audit(tmp_path_factory.mktemp("audit"), models=("sim-model", "sim-other"))
+def audit(sample_audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file of the sample study with two runs: bundles are written from files."""
+    return copy_audit(sample_audit, tmp_path_factory.mktemp("audit") / "sample.audit")
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +188,27 @@ def test_damaged_or_changed_bundles_are_refused(bundle: Path, tmp_path: Path) ->
     with pytest.raises(BundleError, match="already exists"):
         import_bundle(bundle, existing)
     assert not target.exists()
+
+
+def test_rows_the_file_cannot_take_are_refused_and_nothing_is_left(
+    bundle: Path, tmp_path: Path
+) -> None:
+    """Rows that pass the manifest's check but not the file's own rules (here an answer
+    to a request that is not in the bundle; then the same request twice) stop the
+    import with a plain message, and no half-loaded audit is left behind."""
+    target = tmp_path / "x.audit"
+    lines = _entries(bundle)["tables/response.jsonl"].splitlines()
+    orphan = json.loads(lines[0]) | {"request_id": 10**9}
+    for name, rows in (
+        ("orphan.zip", [*lines, json.dumps(orphan).encode()]),
+        ("twice.zip", [*lines, lines[0]]),
+    ):
+        broken = tmp_path / name
+        _rewrite(bundle, broken, {"tables/response.jsonl": b"\n".join(rows)}, fix_hashes=True)
+        with pytest.raises(BundleError, match="cannot be loaded"):
+            import_bundle(broken, target)
+        assert not target.exists() and not list(tmp_path.glob(".x.audit*"))
+        assert not list(tmp_path.glob("x.audit*"))
 
 
 def test_numbers_that_differ_are_reported(

@@ -8,13 +8,12 @@ import json
 import shutil
 import subprocess
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
-from report_fixtures import make_audit, original_identities
+from report_fixtures import copy_audit, original_identities
 
 from resume_auditor.cli import main
 from resume_auditor.report import pdf as pdf_module
@@ -25,8 +24,10 @@ from resume_auditor.workflow.design_tables import d1_table
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield make_audit(tmp_path_factory.mktemp("audit"))
+def audit(sample_audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file of the sample study (two runs) for the commands; the tests read what it
+    holds in memory (`sample_memory`)."""
+    return copy_audit(sample_audit, tmp_path_factory.mktemp("audit") / "sample.audit")
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +53,20 @@ def outputs(audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def _d1_answers(result: ResultFile) -> int:
+    """D1 answers of every run: the judgments export has one row for each."""
+    return sum(len(d1_table(result, result.answers(r.id, design="D1"))) for r in result.runs())
+
+
 def _metrics(audit: Path, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
     capsys.readouterr()
     assert main(["metrics", str(audit), "--json"]) == 0
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
-def test_pdf_is_the_report(outputs: Path, audit: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pdf_is_the_report(
+    outputs: Path, audit: Path, sample_memory: ResultFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     reader = PdfReader(outputs / "report.pdf")
     assert len(reader.pages) >= 5
     first = " ".join((reader.pages[0].extract_text() or "").split())
@@ -71,7 +79,7 @@ def test_pdf_is_the_report(outputs: Path, audit: Path, capsys: pytest.CaptureFix
     text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
     for heading in ("1. Method", "2. Validity", "3. Fairness", "4. Examples", "5. Limitations"):
         assert heading in text
-    for identity in original_identities(audit):
+    for identity in original_identities(sample_memory):
         assert identity not in text
 
 
@@ -98,7 +106,7 @@ def test_pdf_pages_render_as_images(outputs: Path, tmp_path: Path) -> None:
 
 
 def test_xlsx_cases_judgments_metrics(
-    outputs: Path, audit: Path, capsys: pytest.CaptureFixture[str]
+    outputs: Path, audit: Path, sample_memory: ResultFile, capsys: pytest.CaptureFixture[str]
 ) -> None:
     wb = load_workbook(outputs / "data.xlsx")
     assert wb.sheetnames == [
@@ -109,9 +117,9 @@ def test_xlsx_cases_judgments_metrics(
         "Metrics",
         "Failed requests",
     ]
-    with ResultFile(audit) as result:
-        pairs = result.case_count("D1")
-        answered = len(d1_table(result, result.answers(result.runs()[-1].id, design="D1")))
+    result = sample_memory
+    pairs = result.case_count("D1")
+    answered = _d1_answers(result)
     assert wb["Cases"].max_row == pairs + 1
     assert wb["Judgments"].max_row == answered + 1
     header = [c.value for c in wb["Judgments"][1]]
@@ -130,11 +138,11 @@ def test_xlsx_cases_judgments_metrics(
     with zipfile.ZipFile(outputs / "data.xlsx") as zf:
         sheets = "".join(zf.read(n).decode("utf-8") for n in zf.namelist() if n.endswith(".xml"))
     assert "<f>" not in sheets
-    for identity in original_identities(audit):
+    for identity in original_identities(sample_memory):
         assert identity not in sheets
 
 
-def test_csv_files(outputs: Path, audit: Path) -> None:
+def test_csv_files(outputs: Path, sample_memory: ResultFile) -> None:
     folder = outputs / "csv"
     assert sorted(p.name for p in folder.iterdir()) == [
         "cases.csv",
@@ -144,8 +152,7 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
         "metrics.csv",
     ]
     rows = list(csv.DictReader(io.StringIO((folder / "judgments.csv").read_text(encoding="utf-8"))))
-    with ResultFile(audit) as result:
-        assert len(rows) == len(d1_table(result, result.answers(result.runs()[-1].id, design="D1")))
+    assert len(rows) == _d1_answers(sample_memory)
     guarded = [r["justification"] for r in rows if "HYPERLINK" in r["justification"]]
     assert guarded and all(t.startswith("'=") for t in guarded)
     assert {r["picked"] for r in rows} <= {"A", "B", "abstain", "unreadable"}
@@ -156,7 +163,7 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
     )
     assert {r["design"] for r in design} == {"D2", "D3", "D4"}
     assert all(r["parsed"].startswith("{") for r in design)
-    for identity in original_identities(audit):
+    for identity in original_identities(sample_memory):
         for path in folder.iterdir():
             assert identity not in path.read_text(encoding="utf-8")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import numpy as np
 import pytest
 from devtools import synthetic
 from markupsafe import escape
-from report_fixtures import make_audit, original_identities, parse_report
+from report_fixtures import copy_audit, original_identities, parse_report
 
 from resume_auditor.cli import main
 from resume_auditor.report.document import build_document
@@ -30,9 +29,10 @@ SECTIONS = ["summary", "method", "validity", "fairness", "examples", "limitation
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The sample study answered by a biased simulated model, by two models (two runs)."""
-    yield make_audit(tmp_path_factory.mktemp("audit"), models=("sim-model", "sim-other"))
+def audit(sample_audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file of the sample study answered by a biased simulated model, by two models
+    (two runs), for the commands; the other tests read it in memory (`sample_memory`)."""
+    return copy_audit(sample_audit, tmp_path_factory.mktemp("audit") / "sample.audit")
 
 
 def _metrics_json(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> Any:
@@ -89,18 +89,18 @@ def test_an_earlier_run_can_be_reported(
     _check_numbers(html, metrics)
 
 
-def test_sections_page_one_and_self_contained(audit: Path) -> None:
-    with ResultFile(audit) as result:
-        metrics = metrics_report(result)
-        doc = build_document(result, metrics)
-        said = dict(
-            zip(
-                *d1_table(result, result.answers(metrics["run"]["id"], design="D1"))[
-                    ["request_id", "justification"]
-                ].T.values,
-                strict=True,
-            )
+def test_sections_page_one_and_self_contained(sample_memory: ResultFile) -> None:
+    result = sample_memory
+    metrics = metrics_report(result)
+    doc = build_document(result, metrics)
+    said = dict(
+        zip(
+            *d1_table(result, result.answers(metrics["run"]["id"], design="D1"))[
+                ["request_id", "justification"]
+            ].T.values,
+            strict=True,
         )
+    )
     html = render_html(doc)
     parsed = parse_report(html)
     assert [i for i in parsed.ids if i in SECTIONS] == SECTIONS
@@ -132,16 +132,16 @@ def test_sections_page_one_and_self_contained(audit: Path) -> None:
             assert str(escape(answer.justification)) in html
 
 
-def test_no_real_candidate_in_the_report(audit: Path) -> None:
-    with ResultFile(audit) as result:
-        html = render_html(build_document(result, metrics_report(result)))
-    for identity in original_identities(audit):
+def test_no_real_candidate_in_the_report(sample_memory: ResultFile) -> None:
+    result = sample_memory
+    html = render_html(build_document(result, metrics_report(result)))
+    for identity in original_identities(sample_memory):
         assert identity not in html
 
 
-def test_model_text_is_shown_as_text(audit: Path) -> None:
-    with ResultFile(audit) as result:
-        doc = build_document(result, metrics_report(result))
+def test_model_text_is_shown_as_text(sample_memory: ResultFile) -> None:
+    result = sample_memory
+    doc = build_document(result, metrics_report(result))
     doc.examples[0].answers[0].justification = '<script>alert("x")</script><b>picked</b>'
     html = render_html(doc)
     assert '<script>alert("x")' not in html
@@ -161,10 +161,10 @@ def _with_later_designs(metrics: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(out))
 
 
-def test_later_designs_get_their_sections_when_present(audit: Path) -> None:
-    with ResultFile(audit) as result:
-        metrics = _with_later_designs(metrics_report(result))
-        html = render_html(build_document(result, metrics))
+def test_later_designs_get_their_sections_when_present(sample_memory: ResultFile) -> None:
+    result = sample_memory
+    metrics = _with_later_designs(metrics_report(result))
+    html = render_html(build_document(result, metrics))
     for heading in (
         "Design D2",
         "Impact ratios (D2)",
@@ -250,11 +250,11 @@ def test_a_clean_audit_too_small_to_test_fairness_says_so() -> None:
 
 
 def test_examples_show_a_few_answers_and_count_the_rest(
-    audit: Path, monkeypatch: pytest.MonkeyPatch
+    sample_memory: ResultFile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("resume_auditor.report.examples.SHOWN_ANSWERS", 1)
-    with ResultFile(audit) as result:
-        doc = build_document(result, metrics_report(result))
+    result = sample_memory
+    doc = build_document(result, metrics_report(result))
     assert doc.examples
     for ex in doc.examples:
         assert len(ex.answers) == 1 and ex.answers[0].order == "A shown first"
@@ -262,11 +262,11 @@ def test_examples_show_a_few_answers_and_count_the_rest(
     assert str(escape(doc.examples[0].more)) in render_html(doc)
 
 
-def test_one_unreadable_count_and_unreadable_designs_are_said(audit: Path) -> None:
+def test_one_unreadable_count_and_unreadable_designs_are_said(sample_memory: ResultFile) -> None:
     """The fixture model answers only the D1 format: every D2-D4 answer is unreadable."""
-    with ResultFile(audit) as result:
-        metrics = metrics_report(result)
-        html = render_html(build_document(result, metrics))
+    result = sample_memory
+    metrics = metrics_report(result)
+    html = render_html(build_document(result, metrics))
     invalid = metrics["counts"]["invalid"]
     assert invalid > metrics["d1"]["invalid"]  # the D2-D4 answers count too
     said = {int(n) for n in re.findall(r"(\d+) answer\(s\) could not be read", html)}

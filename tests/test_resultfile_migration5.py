@@ -13,7 +13,7 @@ import pytest
 
 from resume_auditor.domain.case import Case, CaseKind, Truth, Variant, VariantKind
 from resume_auditor.domain.job import Job, Qualification, QualKind
-from resume_auditor.store import resultfile
+from resume_auditor.store import schema
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -25,8 +25,8 @@ OLD_PAIR = (
 
 def _schema4_file(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:
-        m.setattr(resultfile, "MIGRATIONS", MIGRATIONS[:4])
-        m.setattr(resultfile, "SCHEMA_VERSION", 4)
+        m.setattr(schema, "MIGRATIONS", MIGRATIONS[:4])
+        m.setattr(schema, "SCHEMA_VERSION", 4)
         rf = ResultFile(path, create=True)
         with rf.transaction():
             rf.save_study("s", "format = 1", {"a": 1}, None)

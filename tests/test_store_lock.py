@@ -305,11 +305,11 @@ def test_a_backup_is_made_again_only_after_a_write(audit: Path) -> None:
 def test_a_reader_brings_an_older_file_up_to_date_only_when_nobody_writes_it(
     audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from resume_auditor.store import resultfile
+    from resume_auditor.store import schema
 
-    newer = [*resultfile.MIGRATIONS, "CREATE TABLE later_table (x INTEGER)"]
-    monkeypatch.setattr(resultfile, "MIGRATIONS", newer)
-    monkeypatch.setattr(resultfile, "SCHEMA_VERSION", len(newer))
+    newer = [*schema.MIGRATIONS, "CREATE TABLE later_table (x INTEGER)"]
+    monkeypatch.setattr(schema, "MIGRATIONS", newer)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(newer))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(audit)],

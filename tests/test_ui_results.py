@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from results_fixtures import REAL_NAME, make_all_designs_audit
+from report_fixtures import copy_audit
+from results_fixtures import REAL_NAME
 
 from resume_auditor.report.numbers import get_path
 from resume_auditor.store.resultfile import ResultFile
@@ -19,18 +20,10 @@ from resume_auditor.workflow.metrics import metrics_report
 JARGON = ("CriterionValidity", "DiscrimValidity", "SelectionRate", "RABBI", "k = ", "App. F")
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_all_designs_audit(tmp_path_factory.mktemp("ui-results"))
-
-
 @pytest.fixture
-def audit(built: Path, tmp_path: Path) -> Path:
-    """A copy per test: the window holds the audit it opens."""
-    target = tmp_path / "all.audit"
-    with ResultFile(built) as result:
-        result.copy_to(target)
-    return target
+def audit(all_designs_audit: Path, tmp_path: Path) -> Path:
+    """A file copy per test: the window opens a path and holds the audit it opens."""
+    return copy_audit(all_designs_audit, tmp_path / "all.audit")
 
 
 @pytest.fixture
@@ -313,3 +306,26 @@ def test_a_refresh_with_no_new_answer_computes_nothing(
     page.refresh()
     qtbot.waitUntil(lambda: not page._refreshing, timeout=30000)  # noqa: SLF001
     assert len(calls) == 1
+
+
+def test_the_pair_rows_and_what_a_refresh_compares_come_from_an_audit_in_memory(
+    all_designs_memory: ResultFile,
+) -> None:
+    """No window and no file: the rows of the pair table, and the state a refresh
+    compares, which changes with the audit's settings (issue 27 item 3)."""
+    from resume_auditor.ui.models.pair_table import rows_of
+    from resume_auditor.ui.pages import results_page
+
+    result = all_designs_memory
+    run_id = result.runs()[-1].id
+    rows, newest = rows_of(result, run_id)
+    assert sorted(r.pair_id for r in rows) == [c.id for c in result.cases("D1")]
+    first_asks = [v for v in result.verdicts_since(run_id) if v[3] == 0]
+    assert newest == max(v[-1] for v in first_asks)
+    assert len(first_asks) == sum((r.ab is not None) + (r.ba is not None) for r in rows)
+    before = results_page.answer_state(result, run_id, None)
+    assert results_page.answer_state(result, run_id, None) == before
+    config = result.config()
+    config["study"]["seed"] += 1
+    result.save_config(config)
+    assert results_page.answer_state(result, run_id, None) != before

@@ -30,7 +30,7 @@ from resume_auditor.stats.model import (
     MetricsReport,
     RatioMetric,
 )
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.parts import AuditReader
 
 BREAKDOWN_TITLES = {
     "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
@@ -650,7 +650,7 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
 
 
 def build_document(
-    result: ResultFile,
+    result: AuditReader,
     metrics: MetricsReport,
     *,
     now: datetime | None = None,

@@ -21,7 +21,7 @@ from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import d1_judgments
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.parts import AuditReader
 
 MAX_JUSTIFICATION = 600
 SHOWN_ANSWERS = 4  # per example: both orders of the first two repeats
@@ -106,7 +106,7 @@ def _verdict(choice: str) -> str:
     )
 
 
-def pick_examples(result: ResultFile, run_id: int, per_kind: int = 3) -> list[Example]:
+def pick_examples(result: AuditReader, run_id: int, per_kind: int = 3) -> list[Example]:
     judgments = d1_judgments(result.answers(run_id, design="D1"), result.variant_details())
     if judgments.empty:
         return []

@@ -23,7 +23,8 @@ from resume_auditor.prompts.presets import PromptError, get_preset
 from resume_auditor.report.inputs import ResumeInput, input_files, resume_inputs, sha256
 from resume_auditor.report.privacy import safe_url
 from resume_auditor.report.prompts import PromptShown, prompt_used
-from resume_auditor.store.resultfile import ResultFile, RunRecord
+from resume_auditor.store.parts import AuditReader
+from resume_auditor.store.runs import RunRecord
 from resume_auditor.store.schema import SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ def _reported_cost(raw: dict[str, Any]) -> float | None:
     return None
 
 
-def _designs(result: ResultFile) -> list[DesignCounts]:
+def _designs(result: AuditReader) -> list[DesignCounts]:
     out: dict[str, DesignCounts] = {}
     for pair in result.cases("D1"):
         counts = out.setdefault(pair.design, DesignCounts(pair.design))
@@ -136,7 +137,7 @@ def _designs(result: ResultFile) -> list[DesignCounts]:
 
 
 def _answers(
-    result: ResultFile, run_id: int, provider: str
+    result: AuditReader, run_id: int, provider: str
 ) -> tuple[Counter[str], float | None, str, str, str]:
     """Model versions, summed reported cost, cost note, first and last answer time."""
     versions: Counter[str] = Counter()
@@ -179,7 +180,7 @@ def _answers(
     return versions, total, note, first, last
 
 
-def _findings(result: ResultFile, resumes: list[ResumeInput]) -> list[tuple[str, int]]:
+def _findings(result: AuditReader, resumes: list[ResumeInput]) -> list[tuple[str, int]]:
     """Kinds of things found in the resumes (hidden text, instructions to an AI...), counted.
 
     Only the kinds: a finding's text is the resume's own and may name the candidate.
@@ -191,7 +192,7 @@ def _findings(result: ResultFile, resumes: list[ResumeInput]) -> list[tuple[str,
     return sorted(counts.items())
 
 
-def gather_facts(result: ResultFile, run_id: int) -> AuditFacts:
+def gather_facts(result: AuditReader, run_id: int) -> AuditFacts:
     runs = result.runs()
     run = next(r for r in runs if r.id == run_id)
     study = result.study()
@@ -233,7 +234,7 @@ def gather_facts(result: ResultFile, run_id: int) -> AuditFacts:
     )
 
 
-def _unit_designs(result: ResultFile) -> list[UnitDesign]:
+def _unit_designs(result: AuditReader) -> list[UnitDesign]:
     """Each registry design with cases in the file: its cases in a sentence, its prompts."""
     out: list[UnitDesign] = []
     study = study_from_dict(result.config(), require_sources=False)

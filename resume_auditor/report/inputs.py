@@ -16,7 +16,7 @@ from typing import Any
 
 from resume_auditor.report.privacy import resume_labels, resume_slug, safe_url, templated
 from resume_auditor.report.prompts import preset_shown, prompt_used
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.parts import AuditReader, ResumeReader
 
 
 def canonical_json(data: Any) -> bytes:
@@ -52,7 +52,7 @@ class ResumeInput:
         }
 
 
-def resume_inputs(result: ResultFile) -> list[ResumeInput]:
+def resume_inputs(result: ResumeReader) -> list[ResumeInput]:
     records = result.resumes()
     labels = resume_labels([r.id for r in records])
     out = []
@@ -86,7 +86,7 @@ def anonymised_settings(config: dict[str, Any], resumes: list[ResumeInput]) -> d
     return out
 
 
-def input_files(result: ResultFile) -> dict[str, bytes]:
+def input_files(result: AuditReader) -> dict[str, bytes]:
     """Path in the bundle -> content, for every input of the audit."""
     resumes = resume_inputs(result)
     files: dict[str, bytes] = {

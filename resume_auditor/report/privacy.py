@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 if TYPE_CHECKING:
-    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.store.parts import AuditReader
 
 MASK = "[redacted]"
 _SECRET_PARAMS = re.compile(r"key|token|secret|sig|password|auth", re.IGNORECASE)
@@ -187,7 +187,7 @@ def mask_json(value: Any, mask: IdentityMask) -> Any:
     return value
 
 
-def identity_mask(result: ResultFile, keep: Iterable[str] | None = None) -> IdentityMask:
+def identity_mask(result: AuditReader, keep: Iterable[str] | None = None) -> IdentityMask:
     """The mask for an audit: every source resume's identity slots, by its "Resume N" label.
 
     `keep` defaults to every synthetic name the audit's variants carry.

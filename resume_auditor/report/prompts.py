@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from resume_auditor.prompts import PromptError, get_preset
-from resume_auditor.store.resultfile import ResultFile, RunRecord
+from resume_auditor.store.parts import AuditReader
+from resume_auditor.store.runs import RunRecord
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def preset_shown(preset_id: str) -> PromptShown | None:
     )
 
 
-def prompt_used(result: ResultFile, run: RunRecord) -> PromptShown:
+def prompt_used(result: AuditReader, run: RunRecord) -> PromptShown:
     try:
         preset = get_preset(run.prompt_id)
     except PromptError:

@@ -19,7 +19,7 @@ from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
 from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.model import MetricsReport
-from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.store.parts import AuditReader, RunReader
 
 CASE_COLUMNS = [
     "test_case",
@@ -90,7 +90,7 @@ _RIGHT = {"a": "A", "b": "B", "equal": "abstain (equally qualified)"}
 _PICKED = {"a": "A", "b": "B", "abstain": "abstain", "invalid": "unreadable"}
 
 
-def cases_frame(result: ResultFile) -> pd.DataFrame:
+def cases_frame(result: AuditReader) -> pd.DataFrame:
     labels = result.variant_labels()
     sources = resume_labels([r.id for r in result.resumes()])
     rows = []
@@ -121,7 +121,7 @@ def cases_frame(result: ResultFile) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=CASE_COLUMNS)
 
 
-def judgments_frame(result: ResultFile) -> pd.DataFrame:
+def judgments_frame(result: AuditReader) -> pd.DataFrame:
     """Every answer of every run; `correct` is empty for unreadable answers."""
     sources = resume_labels([r.id for r in result.resumes()])
     mask = identity_mask(result)  # justifications may repeat a real detail
@@ -203,7 +203,7 @@ DESIGN_ANSWER_COLUMNS = [
 ]
 
 
-def design_answers_frame(result: ResultFile) -> pd.DataFrame:
+def design_answers_frame(result: AuditReader) -> pd.DataFrame:
     """Every D2-D4 answer of every run: what was shown (variants, groups) and what came back.
 
     `parsed` holds the answer as read (rating, ranks, scores, perceived race...),
@@ -306,7 +306,7 @@ def metrics_frame(metrics: MetricsReport) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
 
 
-def failures_frame(result: ResultFile) -> pd.DataFrame:
+def failures_frame(result: RunReader) -> pd.DataFrame:
     rows = [
         {"run_id": run.id, "request_id": rid, "error_kind": kind, "error": message}
         for run in result.runs()

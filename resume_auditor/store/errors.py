@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
+
+# What SQLite itself raises when a file cannot be read or written, and its version: for
+# code outside the store (the app's error dialog) that must recognise or name it
+# without talking to SQLite itself.
+StoreDatabaseError = sqlite3.DatabaseError
+SQLITE_VERSION = sqlite3.sqlite_version
 
 
 class ResultFileError(Exception):

@@ -10,14 +10,13 @@ are built.
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import AbstractContextManager
 from typing import Any
 
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 from resume_auditor.domain.qualtext import Check, QualOrigin, QualStatus, QualText
 from resume_auditor.store.packing import now_iso
+from resume_auditor.store.tables import Tables
 
 _COLUMNS = (
     "id, resume_id, kind, k, text, slots_json, changes_json, removed_json, origin, generator, "
@@ -69,13 +68,8 @@ def _row_to_qual(row: tuple[Any, ...]) -> QualText:
     )
 
 
-class QualTextTables:
+class QualTextTables(Tables):
     """The `qual_text` table; mixed into ResultFile."""
-
-    _db: sqlite3.Connection
-
-    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
 
     def add_qual_text(self, q: QualText) -> int:
         """Store a qualification text; returns its id (the `id` field of `q` is ignored)."""
@@ -131,18 +125,6 @@ class QualTextTables:
                 "UPDATE qual_text SET status = ? WHERE id = ?", (QualStatus(status).value, qual_id)
             )
             return QualStatus(row[0])
-
-    def set_resume_status(self, resume_id: int, status: str, message: str = "") -> None:
-        """A resume row's status ('ok', 'warning', 'error') and the reason shown with it.
-
-        A synthetic base's row follows its text's review: usable, it is a source
-        ('ok'); flagged or rejected, 'error', which every builder skips.
-        """
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE resume SET status = ?, message = ? WHERE id = ?",
-                (status, message, resume_id),
-            )
 
     def delete_qual_texts(
         self, resume_id: int | None = None, origin: QualOrigin | None = None

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from resume_auditor.domain.case import Order
 from resume_auditor.store.packing import now_iso, pack, unpack
+from resume_auditor.store.tables import Tables
 
 SOURCES = ("api", "cache", "batch")
 
@@ -55,6 +55,33 @@ class RequestSpec:
 
 
 @dataclass(frozen=True)
+class PendingRequest:
+    """A request that still needs an answer: its case (`case_id`, of `design`), what
+    it shows in `variants` (presentation order), the order of a pairwise request
+    (`order`, None otherwise) and how to read the answer (`kind`)."""
+
+    id: int
+    case_id: int | None
+    order: Order | None
+    rep: int
+    body: dict[str, Any]
+    attempts: int
+    kind: str = "pairwise_abstain"
+    preset: str = ""
+    ukey: str = ""
+    variants: tuple[int, ...] = ()
+    context: dict[str, Any] = field(default_factory=dict)
+    cell: str = ""
+    status: str = "pending"
+    design: str = ""
+
+    @property
+    def pair_id(self) -> int | None:
+        """The D1 pair asked about (the D1 views key their rows by it); None otherwise."""
+        return self.case_id if self.design == "D1" else None
+
+
+@dataclass(frozen=True)
 class BatchRecord:
     id: int
     run_id: int
@@ -68,13 +95,8 @@ class BatchRecord:
     submitted_at: str | None
 
 
-class RequestTables:
+class RequestTables(Tables):
     """The generic request, response and batch tables; mixed into ResultFile."""
-
-    _db: sqlite3.Connection
-
-    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
 
     # -- queueing ------------------------------------------------------------------
 
@@ -498,6 +520,108 @@ class RequestTables:
                 "SELECT id, status, body FROM request WHERE batch_id = ?", (batch_id,)
             )
         }
+
+    # -- sending and reading -------------------------------------------------------
+
+    def open_requests(
+        self,
+        run_id: int,
+        include_failed: bool = True,
+        *,
+        after_id: int = 0,
+        limit: int | None = None,
+        batch_id: int | None = None,
+    ) -> list[PendingRequest]:
+        """Requests that still need an answer (pending, sent but unanswered, failed),
+        by id; `after_id` and `limit` read them a page at a time (a run of 100,000
+        requests never holds every body in memory). Requests waiting in a provider
+        batch are not open: the batch answers them (`batch_id` lists one batch's)."""
+        statuses = ("pending", "sent", "failed") if include_failed else ("pending", "sent")
+        marks = ",".join("?" * len(statuses))
+        page = "" if limit is None else f" LIMIT {int(limit)}"
+        in_batch = "batch_id IS NULL" if batch_id is None else f"batch_id = {int(batch_id)}"
+        return [
+            PendingRequest(
+                id=r[0],
+                case_id=r[1],
+                order=Order(r[2]) if r[2] in ("ab", "ba") else None,
+                rep=r[3],
+                body=unpack(r[4]),
+                attempts=r[5],
+                kind=r[6],
+                preset=r[7],
+                ukey=r[8],
+                variants=tuple(json.loads(r[9])),
+                context=json.loads(r[10]),
+                cell=r[11],
+                status=r[12],
+                design=r[13] or "",
+            )
+            for r in self._db.execute(
+                f"SELECT request.id, case_id, ord, rep, body, attempts, request.kind, preset, "
+                f"ukey, request.variants_json, context_json, cell, status, test_case.design "
+                f"FROM request LEFT JOIN test_case ON test_case.id = request.case_id "
+                f"WHERE run_id = ? AND status IN ({marks}) AND request.id > ? AND {in_batch} "
+                f"ORDER BY request.id{page}",
+                (run_id, *statuses, after_id),
+            )
+        ]
+
+    def open_count(self, run_id: int) -> int:
+        return int(
+            self._db.execute(
+                "SELECT count(*) FROM request WHERE run_id = ? AND batch_id IS NULL "
+                "AND status IN ('pending', 'sent', 'failed')",
+                (run_id,),
+            ).fetchone()[0]
+        )
+
+    def mark_sent(self, request_id: int) -> None:
+        """Recorded before the request goes out, so a crash shows it was in flight."""
+        self._db.execute(
+            "UPDATE request SET status = 'sent', attempts = attempts + 1, sent_at = ? "
+            "WHERE id = ? AND status != 'done'",
+            (now_iso(), request_id),
+        )
+
+    def record_failure(self, request_id: int, kind: str, message: str) -> None:
+        self._db.execute(
+            "UPDATE request SET status = 'failed', error_kind = ?, error = ? "
+            "WHERE id = ? AND status != 'done'",
+            (kind, message, request_id),
+        )
+
+    def verdicts_since(
+        self, run_id: int, since: str = ""
+    ) -> list[tuple[int, int, str, int, str, str, str]]:
+        """Answers received at or after `since` (ISO time), oldest first:
+        (request_id, case_id, ord, rep, label, justification, received_at) of D1 pairs.
+
+        Lets a live view pick up only what is new instead of re-reading everything.
+        """
+        return [
+            (int(r[0]), int(r[1]), r[2], int(r[3]), r[4], r[5], r[6])
+            for r in self._db.execute(
+                "SELECT request.id, request.case_id, request.ord, request.rep, response.label, "
+                "response.justification, response.received_at FROM response "
+                "JOIN request ON request.id = response.request_id "
+                "JOIN test_case ON test_case.id = request.case_id "
+                "WHERE request.run_id = ? AND response.received_at >= ? "
+                "AND test_case.design = 'D1' "
+                "ORDER BY response.received_at",
+                (run_id, since),
+            )
+        ]
+
+    def raw_response(self, request_id: int) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT raw FROM response WHERE request_id = ?", (request_id,)
+        ).fetchone()
+        return None if row is None else dict(unpack(row[0]))
+
+    def request_body(self, request_id: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT body FROM request WHERE id = ?", (request_id,)).fetchone()
+        return None if row is None else dict(unpack(row[0]))
 
 
 def _unseen_key(run_id: int) -> str:

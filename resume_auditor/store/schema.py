@@ -2,9 +2,15 @@
 
 `PRAGMA user_version` holds the number of migrations applied. A file written by a
 newer app (a higher version than we know) is refused rather than damaged.
+`migrate` applies them (one part of the result file, docs/result-file.md).
 """
 
 from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from resume_auditor.store.errors import ResultFileError
 
 # Fills pair.pair_type and pair.gap of unequal pairs from their variants' kinds (the
 # store runs it after adding pairs too, so the two can never disagree).
@@ -403,3 +409,54 @@ MIGRATIONS: list[str] = [
 REBUILDS = frozenset({6})
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def check_version(db: sqlite3.Connection, path: Path, *, create: bool, readonly: bool) -> int:
+    """The file's schema version, refusing what is not an audit of this app's or an
+    older one (a newer app's file, another database, an empty read-only file)."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0:
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables and not create:
+            raise ResultFileError(f"{path} is an SQLite file, but not a result file.")
+        if tables:
+            raise ResultFileError(f"{path} already holds another database; not touching it.")
+    if version > SCHEMA_VERSION:
+        raise ResultFileError(
+            f"{path} was written by a newer Resume Auditor (schema {version}; "
+            f"this app knows {SCHEMA_VERSION}). Update the app to open it."
+        )
+    if readonly and version < SCHEMA_VERSION:
+        raise ResultFileError(f"{path} holds no audit yet.")
+    return version
+
+
+def migrate(db: sqlite3.Connection, path: Path, *, create: bool) -> int:
+    """Bring the file up to this app's schema, one migration per transaction (a failure
+    leaves it at the last version reached); returns the version it had."""
+    version = check_version(db, path, create=create, readonly=False)
+    for number in range(version, SCHEMA_VERSION):
+        rebuild = number + 1 in REBUILDS
+        if rebuild:  # a no-op inside a transaction, so before it starts
+            db.execute("PRAGMA foreign_keys=OFF")
+        # executescript commits first; the script carries its own transaction.
+        try:
+            db.executescript(f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1};")
+            # what the rebuild wrote: requests naming their cases (a problem the
+            # file already had elsewhere is not this migration's to refuse)
+            broken = db.execute("PRAGMA foreign_key_check(request)").fetchall() if rebuild else []
+            if broken:
+                raise ResultFileError(
+                    f"{path} could not be updated to this app's format: "
+                    f"{len(broken)} row(s) would lose what they refer to. The file is "
+                    "unchanged; please report this."
+                )
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            if rebuild:
+                db.execute("PRAGMA foreign_keys=ON")
+    return version

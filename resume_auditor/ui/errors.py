@@ -16,7 +16,6 @@ import logging
 import logging.handlers
 import os
 import platform
-import sqlite3
 import sys
 import threading
 import traceback
@@ -38,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor import APP_NAME, __version__
 from resume_auditor.store.backup import backup_time
-from resume_auditor.store.errors import AuditDamaged
+from resume_auditor.store.errors import SQLITE_VERSION, AuditDamaged, StoreDatabaseError
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +85,7 @@ def setup_logging() -> Path:
 
 def summary(exc: BaseException) -> tuple[str, str]:
     """(what happened, what the user can do) for an unexpected exception."""
-    if isinstance(exc, sqlite3.DatabaseError):
+    if isinstance(exc, StoreDatabaseError):
         return (
             f"The audit file could not be read or written ({exc}).",
             "Every answer recorded before this is in the file. The window may now show "
@@ -120,7 +119,7 @@ def details(
     lines = [
         f"{APP_NAME} {__version__}",
         f"Python {platform.python_version()} on {platform.platform()}",
-        f"SQLite {sqlite3.sqlite_version}",
+        f"SQLite {SQLITE_VERSION}",
         f"Thread: {where}",
         "",
         *traceback.format_exception(exc_type, exc, tb),

@@ -18,9 +18,9 @@ that it does. What identifies a real candidate is left out: original resume
 bytes, text and file names, and what the app found in them (the templated text
 stands in). Keys never enter a result file, so none can reach a bundle.
 
-Reading and writing go through SQLite directly because no ResultFile method
-copies whole tables; a new table needs a line in TABLE_POLICY (a test fails
-until it has one), so nothing new leaves the file unexamined.
+The tables are read and written as rows through store/tablerows.py (no part of
+ResultFile copies whole tables); a new table needs a line in TABLE_POLICY (a test
+fails until it has one), so nothing new leaves the file unexamined.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ import io
 import json
 import logging
 import os
-import sqlite3
 import tempfile
 import zipfile
 import zlib
@@ -52,8 +51,10 @@ from resume_auditor.report.tables import cases_frame, judgments_frame, metrics_f
 from resume_auditor.stats.thresholds import Thresholds, thresholds_from_mapping
 from resume_auditor.store import writelock
 from resume_auditor.store.backup import install_new, remove_partial
+from resume_auditor.store.errors import ResultFileError
 from resume_auditor.store.resultfile import ResultFile, pack, unpack
-from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
+from resume_auditor.store.schema import SCHEMA_VERSION
+from resume_auditor.store.tablerows import TableReader, TableWriter
 from resume_auditor.workflow.metrics import metrics_report
 
 logger = logging.getLogger(__name__)
@@ -190,20 +191,6 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def _tables(db: sqlite3.Connection) -> list[str]:
-    return [
-        r[0]
-        for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-            "ORDER BY name"
-        )
-    ]
-
-
-def _columns(db: sqlite3.Connection, table: str) -> list[str]:
-    return [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]
-
-
 def _scrubbers(result: ResultFile) -> dict[str, Any]:
     """Per-row rewrites the policy names, from the audit's own templates and labels."""
     resumes = {r.id: r for r in templated_resumes(result)}
@@ -266,27 +253,26 @@ def _masked(value: Any, mask: IdentityMask) -> Any:
 
 
 def _dump_tables(
-    entries: _Entries, db: sqlite3.Connection, result: ResultFile
+    entries: _Entries, db: TableReader, result: ResultFile
 ) -> tuple[dict[str, int], list[str]]:
     scrub = _scrubbers(result)
     mask = identity_mask(result)
     counts: dict[str, int] = {}
     left_out: list[str] = []
-    for table in _tables(db):
+    for table in db.tables():
         policy = TABLE_POLICY.get(table)
         if policy is None:
             left_out.append(table)
             logger.warning("bundle: table %s has no export policy; left out", table)
             continue
-        columns = _columns(db, table)
+        columns = db.columns(table)
         if isinstance(policy, dict):
             dropped = [c for c in columns if c not in policy]
             if dropped:
                 logger.warning("bundle: %s columns without a policy left out: %s", table, dropped)
         n = 0
         with entries.stream(f"tables/{table}.jsonl") as write:
-            cursor = db.execute(f'SELECT * FROM "{table}"')  # noqa: S608 - names from sqlite
-            for values in cursor:
+            for values in db.rows(table):
                 row = dict(zip(columns, values, strict=True))
                 if isinstance(policy, dict):
                     out = {}
@@ -348,9 +334,8 @@ def export_bundle(
                 run.id: metrics_report(result, run.id, thresholds=thresholds, power=True)
                 for run in result.runs()
             }
-            db = sqlite3.connect(snapshot)
-            try:
-                schema = int(db.execute("PRAGMA user_version").fetchone()[0])
+            with TableReader(snapshot) as db:
+                schema = db.schema_version()
 
                 def write(fh: IO[bytes]) -> None:
                     with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
@@ -391,8 +376,6 @@ def export_bundle(
                         zf.writestr(MANIFEST, canonical_json(manifest))
 
                 write_atomic(out, write)
-            finally:
-                db.close()
     return out
 
 
@@ -463,24 +446,6 @@ def _check_files(zf: zipfile.ZipFile, manifest: dict[str, Any], name: str) -> No
             )
 
 
-def _order(db: sqlite3.Connection, tables: list[str]) -> list[str]:
-    """Tables with the ones they reference first (foreign keys)."""
-    parents = {
-        t: {r[2] for r in db.execute(f'PRAGMA foreign_key_list("{t}")')} - {t} for t in tables
-    }
-    out: list[str] = []
-    while len(out) < len(tables):
-        ready = [
-            t
-            for t in tables
-            if t not in out and parents[t] <= set(out) | (parents[t] - set(tables))
-        ]
-        if not ready:  # a cycle: keep the rest in name order
-            ready = [t for t in tables if t not in out]
-        out.extend(sorted(ready))
-    return out
-
-
 def _rows(zf: zipfile.ZipFile, member: str) -> Iterator[dict[str, Any]]:
     with zf.open(member) as fh:
         for line in io.TextIOWrapper(fh, encoding="utf-8"):
@@ -496,66 +461,45 @@ def _build(zf: zipfile.ZipFile, manifest: dict[str, Any], partial: Path, notes: 
             f"The bundle was made by a newer Resume Auditor (result file schema {version}; this "
             f"app knows {SCHEMA_VERSION}). Update the app to open it."
         )
-    db = sqlite3.connect(partial, isolation_level=None)
     try:
-        db.execute("PRAGMA foreign_keys=ON")
-        db.executescript(
-            "BEGIN; "
-            + "; ".join(MIGRATIONS[:version])
-            + f"; PRAGMA user_version = {version}; COMMIT;"
-        )
-        present = _tables(db)
-        in_bundle = {
-            n.removeprefix("tables/").removesuffix(".jsonl")
-            for n in manifest["files"]
-            if n.startswith("tables/") and n.endswith(".jsonl")
-        }
-        unknown = sorted(in_bundle - set(present))
-        if unknown:
-            raise BundleError(
-                f"The bundle holds tables this app does not know: {', '.join(unknown)}."
-            )
-        db.execute("BEGIN")
-        for table in _order(db, [t for t in present if t in in_bundle]):
-            columns = set(_columns(db, table))
-            batch: list[tuple[Any, ...]] = []
-            keys: tuple[str, ...] | None = None
-            for row in _rows(zf, f"tables/{table}.jsonl"):
-                extra = set(row) - columns
-                if extra:
-                    notes.append(f"Ignored unknown columns of {table}: {', '.join(sorted(extra))}.")
-                    row = {k: v for k, v in row.items() if k in columns}
-                row_keys = tuple(row)
-                if keys is not None and row_keys != keys and batch:
-                    _insert(db, table, keys, batch)
-                    batch = []
-                keys = row_keys
-                batch.append(tuple(_decode(row[k]) for k in row_keys))
-                if len(batch) >= 2000:
-                    _insert(db, table, keys, batch)
-                    batch = []
-            if batch and keys is not None:
-                _insert(db, table, keys, batch)
-        db.execute("COMMIT")
-    except sqlite3.Error as exc:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+        with TableWriter(partial, version) as db:
+            present = db.tables()
+            in_bundle = {
+                n.removeprefix("tables/").removesuffix(".jsonl")
+                for n in manifest["files"]
+                if n.startswith("tables/") and n.endswith(".jsonl")
+            }
+            unknown = sorted(in_bundle - set(present))
+            if unknown:
+                raise BundleError(
+                    f"The bundle holds tables this app does not know: {', '.join(unknown)}."
+                )
+            for table in db.in_load_order([t for t in present if t in in_bundle]):
+                columns = set(db.columns(table))
+                batch: list[tuple[Any, ...]] = []
+                keys: tuple[str, ...] | None = None
+                for row in _rows(zf, f"tables/{table}.jsonl"):
+                    extra = set(row) - columns
+                    if extra:
+                        notes.append(
+                            f"Ignored unknown columns of {table}: {', '.join(sorted(extra))}."
+                        )
+                        row = {k: v for k, v in row.items() if k in columns}
+                    row_keys = tuple(row)
+                    if keys is not None and row_keys != keys and batch:
+                        db.insert(table, keys, batch)
+                        batch = []
+                    keys = row_keys
+                    batch.append(tuple(_decode(row[k]) for k in row_keys))
+                    if len(batch) >= 2000:
+                        db.insert(table, keys, batch)
+                        batch = []
+                if batch and keys is not None:
+                    db.insert(table, keys, batch)
+    except ResultFileError as exc:
         raise BundleError(
             f"The bundle's data cannot be loaded ({exc}); it may be damaged."
         ) from exc
-    finally:
-        db.close()
-
-
-def _insert(
-    db: sqlite3.Connection, table: str, keys: tuple[str, ...], rows: list[tuple[Any, ...]]
-) -> None:
-    names = ", ".join(f'"{k}"' for k in keys)
-    marks = ", ".join("?" * len(keys))
-    if table == "meta":  # the new file's own identity rows are already there
-        db.executemany(f'INSERT OR REPLACE INTO "{table}" ({names}) VALUES ({marks})', rows)
-    else:
-        db.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)  # noqa: S608
 
 
 def _stored_thresholds(report: dict[str, Any]) -> Thresholds:

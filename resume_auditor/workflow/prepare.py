@@ -112,21 +112,8 @@ def _fork(source: Path, target: Path) -> None:
     try:
         with ResultFile(source, readonly=True) as src:
             src.copy_to(partial)
-        with ResultFile(partial) as copy, copy.transaction() as db:
-            # The generator's runs stay: the qualification texts they wrote are inputs
-            # of the new audit, and their provenance names those requests.
-            audit_runs = "SELECT id FROM run WHERE purpose = 'audit'"
-            audit_requests = f"SELECT id FROM request WHERE run_id IN ({audit_runs})"
-            for statement in (
-                f"DELETE FROM response_history WHERE request_id IN ({audit_requests})",
-                f"DELETE FROM response WHERE request_id IN ({audit_requests})",
-                f"DELETE FROM request WHERE run_id IN ({audit_runs})",
-                f"DELETE FROM batch WHERE run_id IN ({audit_runs})",
-                "DELETE FROM run WHERE purpose = 'audit'",
-                "DELETE FROM test_case",
-                "DELETE FROM variant",
-            ):
-                db.execute(statement)
+        with ResultFile(partial) as copy:
+            copy.drop_audit_runs_and_cases()
         install_new(partial, target)
     finally:
         remove_partial(partial)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from resume_auditor.domain.groups import group_label
+from resume_auditor.store.parts import AnswerReader, AuditReader
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
@@ -111,32 +112,39 @@ def load_rows(
     to the model's justifications (report/privacy.py: a real name it repeats).
     """
     with ResultFile(path) as result:
-        labels = result.variant_labels()
-        resumes = {r.id: r.filename for r in result.resumes()}
-        rows: dict[int, PairRow] = {}
-        for p in result.cases("D1"):
-            name_a = labels.get(p.variant_a, ("", "", ""))[0]
-            name_b = labels.get(p.variant_b, ("", "", ""))[0]
-            rows[p.id or 0] = PairRow(
-                pair_id=p.id or 0,
-                kind=str(p.kind),
-                truth=p.truth.value if p.truth is not None else "",
-                k=p.k,
-                cluster=p.cluster or 0,
-                name_a=name_a,
-                name_b=name_b,
-                group_a=p.group_a or "",
-                group_b=p.group_b or "",
-                differs=p.differs,
-                variant_a=p.variant_a,
-                variant_b=p.variant_b,
-                resume=resumes.get(p.cluster, "") if p.cluster is not None else "",
-            )
-        newest = ""
-        if run_id is not None:
-            for update, received in _verdicts(result, run_id, "", mask):
-                _apply(rows, update)
-                newest = max(newest, received)
+        return rows_of(result, run_id, mask)
+
+
+def rows_of(
+    result: AuditReader, run_id: int | None, mask: Mask | None = None
+) -> tuple[list[PairRow], str]:
+    """`load_rows` on an audit already open (a file or one held in memory)."""
+    labels = result.variant_labels()
+    resumes = {r.id: r.filename for r in result.resumes()}
+    rows: dict[int, PairRow] = {}
+    for p in result.cases("D1"):
+        name_a = labels.get(p.variant_a, ("", "", ""))[0]
+        name_b = labels.get(p.variant_b, ("", "", ""))[0]
+        rows[p.id or 0] = PairRow(
+            pair_id=p.id or 0,
+            kind=str(p.kind),
+            truth=p.truth.value if p.truth is not None else "",
+            k=p.k,
+            cluster=p.cluster or 0,
+            name_a=name_a,
+            name_b=name_b,
+            group_a=p.group_a or "",
+            group_b=p.group_b or "",
+            differs=p.differs,
+            variant_a=p.variant_a,
+            variant_b=p.variant_b,
+            resume=resumes.get(p.cluster, "") if p.cluster is not None else "",
+        )
+    newest = ""
+    if run_id is not None:
+        for update, received in _verdicts(result, run_id, "", mask):
+            _apply(rows, update)
+            newest = max(newest, received)
     return list(rows.values()), newest
 
 
@@ -154,7 +162,7 @@ def load_updates(
 
 
 def _verdicts(
-    result: ResultFile, run_id: int, since: str, mask: Mask | None = None
+    result: AnswerReader, run_id: int, since: str, mask: Mask | None = None
 ) -> Iterable[tuple[VerdictUpdate, str]]:
     for request_id, pair_id, order, rep, label, why, received in result.verdicts_since(
         run_id, since

@@ -44,6 +44,7 @@ from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import MetricsReport
+from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.ui.models.metric_table import (
     ALL,
@@ -110,7 +111,7 @@ CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
 MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
 
 
-def answer_state(result: ResultFile, run_id: int | None, other: int | None) -> tuple[Any, ...]:
+def answer_state(result: AuditReader, run_id: int | None, other: int | None) -> tuple[Any, ...]:
     """What the metrics of `run_id` (and `other`) depend on, read cheaply: each run's
     request and answer counts and token sums (a re-asked answer adds to its history's),
     the study's settings and the user's thresholds file. Equal states give the same
@@ -122,7 +123,7 @@ def answer_state(result: ResultFile, run_id: int | None, other: int | None) -> t
 
     thresholds = thresholds_stamp()
     try:
-        study = result.study().get("config_json")
+        study = json.dumps(result.config(), sort_keys=True)
     except ResultFileError:
         study = None
     return (str(result.path), run(run_id), run(other), study, thresholds)
