@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+from resume_auditor.workflow.metrics import metrics_report
 
 DATA = Path(__file__).resolve().parent / "migration_data"
 

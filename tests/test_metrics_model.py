@@ -281,8 +281,9 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
 
 
 def test_a_pilot_runs_answers_size_the_audit(audit: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from resume_auditor.settings.thresholds import active_thresholds
     from resume_auditor.stats.power_sim import Sizing
-    from resume_auditor.workflow.metrics import active_thresholds, pilot_sizing
+    from resume_auditor.workflow.metrics import pilot_sizing
     from resume_auditor.workflow.plan import plan_run
     from resume_auditor.workflow.prepare import study_of
 

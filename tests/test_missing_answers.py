@@ -26,10 +26,11 @@ from resume_auditor.cli import main
 from resume_auditor.report.document import build_document
 from resume_auditor.report.html import render_html
 from resume_auditor.report.verdict import build_verdict
+from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.missing import compute_missing, status_of
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+from resume_auditor.workflow.metrics import metrics_report
 from tests.test_designs_e2e import SAMPLE
 
 GROUPS = ["black_woman", "white_man", "asian_woman", "hispanic_man"]

@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from resume_auditor.domain.study import ModelSpec
+from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.store.resultfile import ResultFile, ResultFileError
 from resume_auditor.store.schema import SCHEMA_VERSION
-from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+from resume_auditor.workflow.metrics import metrics_report
 from resume_auditor.workflow.prepare import queue_run
 
 DATA = Path(__file__).resolve().parent / "migration_data"

@@ -8,9 +8,10 @@ from pathlib import Path
 from devtools.simulator import Simulator
 
 from resume_auditor.cli import main
+from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, thresholds_from_mapping
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+from resume_auditor.workflow.metrics import metrics_report
 
 
 def _audit(study: Path, out: Path, simulator: Simulator, model: str) -> None:

@@ -13,10 +13,11 @@ import pytest
 from resume_auditor.report.document import build_document
 from resume_auditor.report.html import render_html
 from resume_auditor.report.panels import panel_rows
+from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.store.errors import ResultFileError
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.store.schema import SCHEMA_VERSION
-from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+from resume_auditor.workflow.metrics import metrics_report
 
 DATA = Path(__file__).resolve().parent / "migration_data"
 
