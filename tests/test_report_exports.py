@@ -108,6 +108,10 @@ def test_xlsx_cases_judgments_metrics(
         "Design answers",
         "Metrics",
         "Failed requests",
+        # D4's tidy tables, the statistics' own inputs (docs/stats-inputs.md), as every
+        # design kept as a unit gives them (Design.answer_frames)
+        "d4_scores",
+        "d4_rankings",
     ]
     with ResultFile(audit) as result:
         pairs = result.case_count("D1")
@@ -138,6 +142,8 @@ def test_csv_files(outputs: Path, audit: Path) -> None:
     folder = outputs / "csv"
     assert sorted(p.name for p in folder.iterdir()) == [
         "cases.csv",
+        "d4_rankings.csv",
+        "d4_scores.csv",
         "design_answers.csv",
         "failed_requests.csv",
         "judgments.csv",

@@ -1,0 +1,82 @@
+"""D4 as a design kept as a unit (issue 27): its settings read as `[designs.d4]` always
+did, it is registered between D3 and D5, and its block stays at the top level."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from resume_auditor.designs.d4_faire import DESIGN_D4
+from resume_auditor.designs.d4_faire.settings import D4Spec
+from resume_auditor.designs.registry import DESIGNS, schemas
+from resume_auditor.domain.groups import ALL_GROUPS, Group
+from resume_auditor.domain.study import StudyError, check_schema, study_from_dict
+from resume_auditor.workflow.studyfile import read_study
+
+SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample" / "study.toml"
+
+
+def _study(d4: dict[str, object]) -> dict[str, object]:
+    return {
+        "study": {"name": "x"},
+        "job": {"text": "A job."},
+        "resumes": {"files": ["a.pdf"]},
+        "designs": {"d4": d4},
+    }
+
+
+def _spec(d4: dict[str, object]) -> D4Spec | None:
+    return DESIGN_D4.spec(study_from_dict(_study(d4), extra_designs=schemas()))
+
+
+def test_the_registry_shows_d4_before_d5_and_keeps_its_block_at_the_top() -> None:
+    assert [d.label for d in DESIGNS][:2] == ["D4", "D5"]
+    assert DESIGN_D4.block_path == ("d4",)
+    block = {"scores": 1}
+    assert DESIGN_D4.block({"d4": block, "designs": {"d4": {}}}) is block
+    assert DESIGN_D4.block({"designs": {"d4": block}}) is None
+
+
+def test_the_sample_studys_d4_settings_read_as_before() -> None:
+    spec = DESIGN_D4.spec(read_study(SAMPLE).config)
+    groups = tuple(Group.parse(g) for g in ("black_woman", "white_man", "asian_woman"))
+    assert spec == D4Spec(
+        groups=(*groups, Group.parse("hispanic_man")), race_batches=3, gender_batches=3
+    )
+
+
+def test_defaults_and_the_study_files_spellings() -> None:
+    assert _spec({}) == D4Spec()
+    assert _spec({"groups": []}) == D4Spec(groups=ALL_GROUPS)
+    # a group key has always been read trimmed and in any case
+    assert _spec({"groups": [" Black_Woman", "white_man"]}) == D4Spec(
+        groups=(Group("black", "woman"), Group("white", "man"))
+    )
+    assert _spec({"scoring_prompt": ""}) == D4Spec(scoring_prompt="")
+    assert _spec({"perturbations": ["name"], "all_orders": True}) == D4Spec(
+        perturbations=("name",), all_orders=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("d4", "says"),
+    [
+        ({"scoring_prompt": "", "ranking_prompt": ""}, "needs a scoring_prompt or a ranking"),
+        ({"groups": ["black_woman", "black_woman"]}, "lists a group twice"),
+        ({"groups": ["martian_woman"]}, "designs.d4.groups"),
+        ({"perturbations": ["accent"]}, "designs.d4.perturbations: 'accent' is not one of"),
+        ({"orders_per_batch": 0}, "designs.d4.orders_per_batch should be at least 1"),
+        ({"race_batches": -1}, "designs.d4.race_batches should be at least 0"),
+    ],
+)
+def test_settings_that_cannot_be_used_say_why(d4: dict[str, object], says: str) -> None:
+    with pytest.raises(StudyError, match=says):
+        _spec(d4)
+
+
+def test_a_typod_key_is_named_with_the_key_it_meant() -> None:
+    with pytest.raises(StudyError, match=r"designs\.d4\.race_batchs.*'designs\.d4\.race_batches'"):
+        check_schema(_study({"race_batchs": 3}), schemas())
+    with pytest.raises(StudyError, match=r"designs\.d4\.all_orders should be true or false"):
+        check_schema(_study({"all_orders": 1}), schemas())
