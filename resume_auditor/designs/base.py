@@ -10,7 +10,7 @@ design the same way (docs/designs.md, "Designs as units").
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -95,6 +95,20 @@ class Section:
     after: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Drill:
+    """The answers behind one of a design's numbers, for the Results page's drill-down.
+
+    `keep(kind, facts, shown)`: an answer's kind ("dimensions", "ranking"), what the
+    drill-down knows of its candidates (`groups`, and the design's own `answer_facts`),
+    and how many candidates it showed.
+    """
+
+    title: str
+    keep: Callable[[str, Mapping[str, Any], int], bool]
+    note: str = ""
+
+
 class DesignResult(Protocol):
     """A design's computed statistics for one run."""
 
@@ -149,6 +163,12 @@ class Design(ABC, Generic[SpecT]):
     clustering: str = ""  # what its intervals cluster by, for the report's method section
     placement: Placement = "designs"
     block_type: Any = None  # the TypedDict of its block (D5Dict), checked by the tests
+    # Its power is simulated (stats/power_sim.py knows its test: `power_counts`,
+    # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
+    # recommended size keeps under power_sim.CAUTIOUS; `power_grow`: how to raise it.
+    simulated_power: bool = False
+    cautious: bool = False
+    power_grow: str = ""
 
     # -- where its numbers sit ------------------------------------------------------
 
@@ -289,10 +309,33 @@ class Design(ABC, Generic[SpecT]):
         its values (stats/power_sim.power_from_data); None: no power figure."""
         return None
 
+    def power_counts(self, cases: Sequence[Case]) -> dict[str, int] | None:
+        """What its power depends on, counted from its built cases, in the terms of
+        stats/power.design_power_lines (None: nothing to count)."""
+        return None
+
+    def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
+        """The size its power is simulated at, from `power_counts` and the informative
+        repeats (None: not simulated)."""
+        return None
+
     def power_size(self, tested: Sequence[tuple[Sequence[str], MetricDict]]) -> Size | None:
         """What its power depends on, read back from its tested metrics (path, metric),
         for page 1's simulated power of a report without a `power` block; None: none."""
         return None
+
+    def drill(self, path: Sequence[str]) -> Drill | None:
+        """The answers behind the number at `path` (None: none can be picked out)."""
+        return Drill(
+            f"Every answer of {self.title} in this run (each shows every group)",
+            lambda kind, facts, shown: True,
+        )
+
+    def answer_facts(self, kind: str, pick: Callable[[str], list[Any]]) -> dict[str, list[Any]]:
+        """What the drill-down knows of each candidate an answer of a case of `kind` showed,
+        beyond its group (`pick(meta key)`: that key of the case's meta, in the order shown);
+        `roles` is shown beside each candidate."""
+        return {}
 
     def describe_cases(self, cases: Sequence[Case]) -> str:
         """The built cases in one sentence, for the report's method section."""
@@ -316,6 +359,7 @@ __all__ = [
     "Chart",
     "Design",
     "DesignResult",
+    "Drill",
     "PanelRow",
     "Placement",
     "Section",

@@ -255,7 +255,7 @@ class Counts(TypedDict):
 
 
 class DesignBlocks(TypedDict, total=False):
-    """The D2-D4 blocks; a design's key is absent when the run has no answers for it.
+    """The D2, D3 and D4 blocks; a design's key is absent when the run has no answers for it.
 
     `d4` is D4's block where it has always been, though D4 is a design kept as a unit
     (`Design.placement` "top"): its own TypedDict (designs/d4_faire/model.D4Dict,

@@ -9,7 +9,7 @@ stays at the top level of the metrics JSON (`d4`), where it was before the move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from resume_auditor.designs.base import (
     Chart,
     Design,
     DesignResult,
+    Drill,
     PanelRow,
     Section,
     Unbuilt,
@@ -89,6 +90,12 @@ class FaireD4(Design[D4Spec]):
     )
     placement = "top"
     block_type = D4Dict
+    simulated_power = True
+    cautious = True
+    power_grow = (
+        "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
+        "`gender_batches` in [designs.d4]."
+    )
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D4Spec:
         raw = values["groups"]
@@ -209,6 +216,23 @@ class FaireD4(Design[D4Spec]):
         spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
         return usable[0], spread
 
+    def power_counts(self, cases: Sequence[Case]) -> dict[str, int] | None:
+        scoring = [s for s in cases if s.kind == "scoring"]
+        ranking = [s for s in cases if s.kind == "ranking"]
+        if not scoring and not ranking:
+            return None
+        groups = {g for s in scoring for g in s.meta.get("groups", []) if g}
+        return {
+            "resumes": len({s.cluster for s in scoring}),
+            "groups": max(len(groups), 2),
+            "batches": len(ranking),
+            "batch_size": max((len(s.variants) for s in ranking), default=5),
+        }
+
+    def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
+        groups = max(int(counts.get("groups", 2)), 2)
+        return Size(DESIGN, counts.get("resumes", 0), groups, repeats, counts.get("batches", 0))
+
     def power_size(self, tested: Sequence[tuple[Sequence[str], MetricDict]]) -> Size | None:
         """Source resumes behind the name tests, their groups, and the ranked batches."""
         names = [m for path, m in tested if list(path[:3]) == [KEY, "differences", "name"]]
@@ -218,6 +242,15 @@ class FaireD4(Design[D4Spec]):
         if not names or resumes < 2:
             return None
         return Size(DESIGN, resumes, len(names), 1, batches)
+
+    def drill(self, path: Sequence[str]) -> Drill | None:
+        return present.drill(path)
+
+    def answer_facts(self, kind: str, pick: Callable[[str], list[Any]]) -> dict[str, list[Any]]:
+        if kind != "scoring":
+            return {}
+        variant = pick("variant")
+        return {"variant": variant, "roles": [present.ROLES.get(str(v), str(v)) for v in variant]}
 
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
         return present.panel_rows(block)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from resume_auditor.designs.base import Chart, PanelRow, Section, SectionTable
+from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable
 from resume_auditor.designs.d4_faire.model import RankMetric
 from resume_auditor.domain.case import Case
-from resume_auditor.stats.labels import label
+from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.model import MetricDict
 
 KEY = "d4"
@@ -126,6 +126,37 @@ def _all(cells: Any) -> Iterator[tuple[str, MetricDict]]:
     for key, m in (cells or {}).items():
         if isinstance(m, dict):
             yield str(key), cast(MetricDict, m)
+
+
+ROLES = {"original": "no name", "name": "name", "experience": "group activity"}
+
+
+def drill(p: Sequence[str]) -> Drill | None:
+    """A score change: the original resumes' scores and the group's perturbed copies';
+    an average rank: the rankings of batches of that size with that group in them."""
+    if len(p) >= 5 and p[1] == "differences":
+        variant, g = p[2], p[4]
+
+        def scored(kind: str, facts: Mapping[str, Any], shown: int) -> bool:
+            first = (facts.get("variant") or [None])[0]
+            return kind == "dimensions" and (
+                first == "original" or (first == variant and (facts.get("groups") or [""])[0] == g)
+            )
+
+        return Drill(
+            f"Scores of the original resumes and of their {label(g)} "
+            f"{'name' if variant == 'name' else 'activity'} versions",
+            scored,
+        )
+    if len(p) >= 4 and p[1] == "ranks":
+        size, g = p[2], p[3]
+        return Drill(
+            f"Rankings of batches of {size} with {article(label(g))} {label(g)} candidate",
+            lambda kind, facts, shown: (
+                kind == "ranking" and str(shown) == size and g in (facts.get("groups") or [])
+            ),
+        )
+    return None
 
 
 def cell_words(cell: str) -> str:
