@@ -80,3 +80,40 @@ def test_a_typod_key_is_named_with_the_key_it_meant() -> None:
         check_schema(_study({"race_batchs": 3}), schemas())
     with pytest.raises(StudyError, match=r"designs\.d4\.all_orders should be true or false"):
         check_schema(_study({"all_orders": 1}), schemas())
+
+
+def test_the_power_figure_plants_its_effect_on_the_first_usable_name_test() -> None:
+    """What workflow/metrics.power_targets did for D4 before the move: the first name
+    perturbation's overall test that can fire, and the spread of its permutation
+    values (so the planted effect is in score points)."""
+    import numpy as np
+    import pandas as pd
+
+    from resume_auditor.designs.d4_faire import D4Outcome
+    from resume_auditor.designs.d4_faire.stats import compute_d4
+    from resume_auditor.stats.inputs import D4_DIMENSIONS
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for resume in range(40):
+        base = float(rng.integers(2, 5))
+        for variant, group in (("original", None), ("name", "black"), ("name", "white")):
+            value = base + (0.6 if group == "black" else 0.0) + float(rng.normal(0, 0.3))
+            rows.append(
+                {"cluster": resume, "variant": variant, "group": group, "rep": 0}
+                | dict.fromkeys(D4_DIMENSIONS, min(5.0, max(1.0, round(value))))
+            )
+    result = compute_d4(pd.DataFrame(rows))
+    target = DESIGN_D4.power_target(D4Outcome(result))
+    assert target is not None
+    metric, spread = target
+    usable = [
+        m
+        for m in result.differences["name"]["overall"].values()
+        if m.test is not None and m.test.joint is not None and m.test.share is not None
+        and not m.test.untestable
+    ]  # fmt: skip
+    assert metric is usable[0]
+    assert metric.test is not None and metric.test.joint is not None
+    values = np.asarray(metric.test.joint.blocks[0].values, dtype=float)
+    assert spread == pytest.approx(float(np.nanstd(values))) and spread > 0

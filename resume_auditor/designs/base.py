@@ -96,6 +96,16 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Word:
+    """A glossary entry of the design's (report/terms.py's Term): what a recruiter reads,
+    one sentence of meaning, and the term in the paper it comes from."""
+
+    label: str
+    meaning: str
+    paper: str
+
+
+@dataclass(frozen=True)
 class Drill:
     """The answers behind one of a design's numbers, for the Results page's drill-down.
 
@@ -169,6 +179,7 @@ class Design(ABC, Generic[SpecT]):
     simulated_power: bool = False
     cautious: bool = False
     power_grow: str = ""
+    words: Mapping[str, Word] = {}  # its glossary entries, by key (report/terms.TERMS)
 
     # -- where its numbers sit ------------------------------------------------------
 
@@ -324,6 +335,10 @@ class Design(ABC, Generic[SpecT]):
         for page 1's simulated power of a report without a `power` block; None: none."""
         return None
 
+    def word_key(self, path: Sequence[str]) -> str | None:
+        """The glossary key (one of `words`) of the metric at `path`; None: none."""
+        return None
+
     def drill(self, path: Sequence[str]) -> Drill | None:
         """The answers behind the number at `path` (None: none can be picked out)."""
         return Drill(
@@ -366,4 +381,5 @@ __all__ = [
     "SectionTable",
     "Setting",
     "Unbuilt",
+    "Word",
 ]

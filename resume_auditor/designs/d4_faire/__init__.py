@@ -92,6 +92,7 @@ class FaireD4(Design[D4Spec]):
     block_type = D4Dict
     simulated_power = True
     cautious = True
+    words = present.WORDS
     power_grow = (
         "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
         "`gender_batches` in [designs.d4]."
@@ -242,6 +243,9 @@ class FaireD4(Design[D4Spec]):
         if not names or resumes < 2:
             return None
         return Size(DESIGN, resumes, len(names), 1, batches)
+
+    def word_key(self, path: Sequence[str]) -> str | None:
+        return path[1] if len(path) >= 2 and path[1] in self.words else None
 
     def drill(self, path: Sequence[str]) -> Drill | None:
         return present.drill(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable
+from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable, Word
 from resume_auditor.designs.d4_faire.model import RankMetric
 from resume_auditor.domain.case import Case
 from resume_auditor.stats.labels import article, label
@@ -18,6 +18,23 @@ from resume_auditor.stats.model import MetricDict
 KEY = "d4"
 HEADING = "Design D4: scores and rankings under perturbation (FAIRE)"
 _VARIANT = {"name": "name", "experience": "group activity"}
+_WEN = "Wen et al. 2025"
+
+# The glossary's words for D4's numbers (report/terms.py), by the part of the block.
+WORDS = {
+    "differences": Word(
+        "Score change with a group signal",
+        "The score of the resume with this group's name (or group activity) minus the score "
+        "of the same resume with none, on the 1–5 scale; 0 means no change.",
+        f"paired t-test of perturbed vs original scores ({_WEN}, FAIRE)",
+    ),
+    "ranks": Word(
+        "Average place in a ranked batch",
+        "Ranking a batch with one candidate per group, the average place this group got "
+        "(1 = best); an unbiased model gives every group the middle place.",
+        f"average rank per group ({_WEN}, FAIRE)",
+    ),
+}
 
 
 def _cells(block: Any) -> Iterator[tuple[str, MetricDict]]:
