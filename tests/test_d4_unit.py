@@ -117,3 +117,28 @@ def test_the_power_figure_plants_its_effect_on_the_first_usable_name_test() -> N
     assert metric.test is not None and metric.test.joint is not None
     values = np.asarray(metric.test.joint.blocks[0].values, dtype=float)
     assert spread == pytest.approx(float(np.nanstd(values))) and spread > 0
+
+
+def test_the_report_and_the_apps_report_page_show_d4_through_the_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from results_fixtures import make_all_designs_audit
+
+    from resume_auditor.report.document import build_document
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.ui.pages.report_page import design_blocks_html
+    from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+
+    monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path / "data"))
+    audit = make_all_designs_audit(tmp_path)
+    with ResultFile(audit) as result:
+        metrics = metrics_report(result, thresholds=shipped_thresholds())
+        document = build_document(result, metrics)
+    headings = [b.heading for b in document.fairness]
+    d4 = [b for b in document.fairness if b.heading.startswith("Design D4")]
+    assert len(d4) == 1 and headings[-1] == d4[0].heading  # after D2 and D3, as before
+    rows = [r for t in d4[0].tables for r in t.rows]
+    assert rows and all(r.path[0] == "d4" for r in rows)
+    assert "Design D4: scores and rankings" in design_blocks_html(document)
+    (unit,) = [u for u in document.facts.unit_designs if u.label == "D4"]
+    assert "scored set(s)" in unit.sentence and unit.prompts
