@@ -90,8 +90,8 @@ def test_the_power_figure_plants_its_effect_on_the_first_usable_name_test() -> N
     import pandas as pd
 
     from resume_auditor.designs.d4_faire import D4Outcome
+    from resume_auditor.designs.d4_faire.inputs import D4_DIMENSIONS
     from resume_auditor.designs.d4_faire.stats import compute_d4
-    from resume_auditor.stats.inputs import D4_DIMENSIONS
 
     rng = np.random.default_rng(4)
     rows = []

@@ -148,7 +148,7 @@ def test_d4_differences_are_not_stuck_at_their_floor() -> None:
 
 
 def _dims(base: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
-    from resume_auditor.stats.inputs import D4_DIMENSIONS
+    from resume_auditor.designs.d4_faire.inputs import D4_DIMENSIONS
 
     noisy = np.clip(np.rint(base + rng.normal(0, 0.4, size=5)), 1, 5)
     return {d: float(v) for d, v in zip(D4_DIMENSIONS, noisy, strict=True)}

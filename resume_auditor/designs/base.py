@@ -19,6 +19,7 @@ import pandas as pd
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError, schema_problems
+from resume_auditor.stats.inputs import TableSpec
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.power_sim import Size
@@ -180,6 +181,7 @@ class Design(ABC, Generic[SpecT]):
     cautious: bool = False
     power_grow: str = ""
     words: Mapping[str, Word] = {}  # its glossary entries, by key (report/terms.TERMS)
+    input_tables: tuple[TableSpec, ...] = ()  # its statistics' tidy tables (stats-inputs.md)
 
     # -- where its numbers sit ------------------------------------------------------
 

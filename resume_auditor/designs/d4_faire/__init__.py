@@ -26,6 +26,7 @@ from resume_auditor.designs.base import (
 )
 from resume_auditor.designs.d4_faire import present
 from resume_auditor.designs.d4_faire.cases import DESIGN, build_d4_ranking, build_d4_scoring
+from resume_auditor.designs.d4_faire.inputs import D4_RANKINGS, D4_SCORES
 from resume_auditor.designs.d4_faire.model import D4Dict
 from resume_auditor.designs.d4_faire.requests import d4_requests
 from resume_auditor.designs.d4_faire.settings import SETTINGS, D4Spec
@@ -93,6 +94,7 @@ class FaireD4(Design[D4Spec]):
     simulated_power = True
     cautious = True
     words = present.WORDS
+    input_tables = (D4_SCORES, D4_RANKINGS)
     power_grow = (
         "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
         "`gender_batches` in [designs.d4]."

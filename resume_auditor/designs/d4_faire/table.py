@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from resume_auditor.designs.d4_faire.inputs import D4_DIMENSIONS
 from resume_auditor.domain.case import Case
-from resume_auditor.stats.inputs import D4_DIMENSIONS
 
 
 def _num(value: Any) -> float | None:
