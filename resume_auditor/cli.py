@@ -678,7 +678,7 @@ def _print_metrics_text(report: MetricsReport) -> None:
         for metric in d1["selection_rate"].values():
             print(f"- {metric['reading']}")
     for design in REGISTRY:  # the designs kept as units, each its own section
-        block = (report.get("designs") or {}).get(design.key)
+        block = design.block(report)
         section = design.section(block) if block else None
         if section is None:
             continue

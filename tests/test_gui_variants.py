@@ -12,6 +12,7 @@ from devtools.simulator_gen import generator_policy
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.generation import GenerationSpec
 from resume_auditor.domain.qualtext import QualStatus
 from resume_auditor.domain.study import ModelSpec
@@ -119,10 +120,8 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     with ResultFile(path) as rf:
         study = study_of(rf)
     expected = {
-        d
-        for d, spec in (("D1", study.d1), ("D2", study.d2), ("D3", study.d3), ("D4", study.d4))
-        if spec is not None
-    }
+        d for d, spec in (("D1", study.d1), ("D2", study.d2), ("D3", study.d3)) if spec is not None
+    } | {d.label for d, _spec in enabled(study)}
     assert designs == expected
     requests = sum(
         int(page.plan_table.item(r, 3).text()) for r in range(page.plan_table.rowCount())
@@ -143,11 +142,12 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     assert "D2" not in designs and designs
 
     # settings that cannot build say why instead of saving
-    for cb in (page.settings.d1_on, page.settings.d3_on, page.settings.d4_on):
+    d4_form = next(f for f in page.settings.forms if f.design.key == "d4")
+    for cb in (page.settings.d1_on, page.settings.d3_on, d4_form.on):
         cb.setChecked(False)
     assert page.summary.text() == "Include at least one kind of test."
     with ResultFile(path) as rf:
-        assert study_of(rf).d4 is not None or study_of(rf).d1 is not None
+        assert "d4" in study_of(rf).more or study_of(rf).d1 is not None
 
 
 JARGON = ("c+", "c−", "c-", "k=", "k =", "D1", "D2", "D3", "D4", "_woman", "_man")

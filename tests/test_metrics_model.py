@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
@@ -20,6 +21,8 @@ from devtools.simulator import Simulator, always
 from devtools.simulator_kinds import every_kind_policy
 
 from resume_auditor.cli import main
+from resume_auditor.designs.d4_faire import model as d4_model
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.stats import model
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.resultfile import ResultFile
@@ -50,6 +53,8 @@ def problems(value: Any, tp: Any, path: str = "") -> list[str]:
         return [] if any(not p for p in found) else min(found, key=len)
     if origin is Literal:
         return [] if value in get_args(tp) else [f"{path}: {value!r} not one of {get_args(tp)}"]
+    if origin is Mapping:  # a registry design's block: checked against its own type
+        return [] if isinstance(value, dict) else [f"{path}: expected a map"]
     if origin is list:
         if not isinstance(value, list):
             return [f"{path}: {type(value).__name__}, expected a list"]
@@ -103,10 +108,16 @@ def test_a_real_report_of_every_design_matches_the_types(
     assert report["error_agreement"], "two runs of one file: error agreement is filled"
     assert report["d3"]["pointwise"] is not None and report["d3"]["pairwise"] is not None
     assert problems(report, MetricsReport) == []
+    for design in DESIGNS:  # each registry design's block against its own TypedDict
+        block = design.block(report)
+        assert design.block_type is not None, design.key
+        assert block is None or problems(block, design.block_type, design.key) == []
+    assert DESIGNS[0].block(report) is report["d4"]  # D4's block stays where it was
     capsys.readouterr()
     assert main(["metrics", str(audit), "--json"]) == 0
     as_json = json.loads(capsys.readouterr().out)
     assert problems(as_json, MetricsReport) == []
+    assert problems(as_json["d4"], d4_model.D4Dict, "d4") == []
     # Every kind of metric object is in this report, so each one's extra fields were checked.
     kinds = {
         "selection_gap": report["d1"]["selection_gap"],
@@ -242,8 +253,8 @@ def test_every_metric_kind_is_a_metric_object() -> None:
         model.RabbiMetric,
         model.ScoreGapMetric,
         model.SelectedMetric,
-        model.DifferenceMetric,
-        model.RankMetric,
+        d4_model.DifferenceMetric,
+        d4_model.RankMetric,
     ]
     for kind in kinds:
         hints = get_type_hints(kind)
@@ -254,7 +265,7 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
     """Each key of the D2-D4 blocks and each extra field of a metric kind is named in the doc."""
     text = DOC.read_text(encoding="utf-8")
     named = set(re.findall(r"`([a-z_0-9]+)", text)) | set(re.findall(r"\.([a-z_0-9]+)", text))
-    blocks = [model.D1Dict, model.D2Dict, model.D3Dict, model.D3ScoresDict, model.D4Dict]
+    blocks = [model.D1Dict, model.D2Dict, model.D3Dict, model.D3ScoresDict, d4_model.D4Dict]
     kinds = [
         model.GapMetric,
         model.ImpactCell,
@@ -263,8 +274,8 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
         model.RabbiMetric,
         model.ScoreGapMetric,
         model.SelectedMetric,
-        model.DifferenceMetric,
-        model.RankMetric,
+        d4_model.DifferenceMetric,
+        d4_model.RankMetric,
         model.FlagTestDict,
         model.PowerDict,
         model.AgreementDict,

@@ -116,6 +116,10 @@ def test_xlsx_cases_judgments_metrics(
         "Design answers",
         "Metrics",
         "Failed requests",
+        # D4's tidy tables, the statistics' own inputs (docs/stats-inputs.md), as every
+        # design kept as a unit gives them (Design.answer_frames)
+        "d4_scores",
+        "d4_rankings",
     ]
     result = sample_memory
     pairs = result.case_count("D1")
@@ -146,6 +150,8 @@ def test_csv_files(outputs: Path, sample_memory: ResultFile) -> None:
     folder = outputs / "csv"
     assert sorted(p.name for p in folder.iterdir()) == [
         "cases.csv",
+        "d4_rankings.csv",
+        "d4_scores.csv",
         "design_answers.csv",
         "failed_requests.csv",
         "judgments.csv",

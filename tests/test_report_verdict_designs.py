@@ -45,7 +45,7 @@ def test_a_flag_in_any_design_is_read_and_spotlighted() -> None:
     v = build_verdict(_report(d4=d4))
     assert v.tone == "concern" and "race or gender" in v.headline
     assert "D4 flag" in v.flags
-    assert any("D4 (scores and ranks)" in s for s in v.sentences)
+    assert any("Scores and ranks (D4)" in s for s in v.sentences)
 
 
 def test_a_flag_added_by_another_module_is_read() -> None:

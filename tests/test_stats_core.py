@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d4_faire.inputs import D4_RANKINGS
 from resume_auditor.stats.bootstrap import cluster_weights, percentile_interval, pivotal_interval
-from resume_auditor.stats.inputs import D2_RATINGS, D4_RANKINGS, StatsInputError, validate
+from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
 from resume_auditor.stats.intervals import wilson
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.multiplicity import holm
@@ -160,10 +161,13 @@ def test_metric_json_never_holds_nan() -> None:
 
 
 def test_every_input_column_is_documented() -> None:
+    from resume_auditor.designs.registry import DESIGNS
     from resume_auditor.stats.inputs import ALL_TABLES
 
     doc = (ROOT / "docs" / "stats-inputs.md").read_text(encoding="utf-8")
-    for table in ALL_TABLES:
+    tables = [*ALL_TABLES, *(t for d in DESIGNS for t in d.input_tables)]
+    assert {"d4_scores", "d4_rankings"} <= {t.key for t in tables}
+    for table in tables:
         for column in table.columns:
             line = f"| `{column.name}` | {column.describe_type()} |"
             assert line in doc, f"{table.key}.{column.name} is not documented as {line}"

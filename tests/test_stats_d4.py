@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 from devtools import synthetic
 
-from resume_auditor.stats.d4 import compute_d4
-from resume_auditor.stats.inputs import D4_DIMENSIONS, StatsInputError
+from resume_auditor.designs.d4_faire.inputs import D4_DIMENSIONS
+from resume_auditor.designs.d4_faire.stats import compute_d4
+from resume_auditor.stats.inputs import StatsInputError
 
 T2_975 = 4.302652729911275  # t(0.975, df = 2)
 

@@ -32,7 +32,7 @@ def test_varying_replicates_still_give_an_interval() -> None:
 def test_d4_equal_differences_give_no_interval_and_no_warning() -> None:
     # a model that ignores names moves every resume's score by exactly the same amount;
     # the suite turns warnings into errors, so scipy's precision-loss warning would fail here
-    from resume_auditor.stats.d4 import _paired
+    from resume_auditor.designs.d4_faire.stats import _paired
 
     est = _paired(np.array([0.3, 0.1 + 0.2] * 3), 0.95)  # equal up to rounding
     assert est.low is None and est.high is None and est.n == 6

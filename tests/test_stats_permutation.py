@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d4_faire.stats import compute_d4
 from resume_auditor.stats.d2 import compute_d2
-from resume_auditor.stats.d4 import compute_d4
 from resume_auditor.stats.flags import FlagTest, decide
 from resume_auditor.stats.permutation import Block, _t_stats, joint_test
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
@@ -148,7 +148,7 @@ def test_d4_differences_are_not_stuck_at_their_floor() -> None:
 
 
 def _dims(base: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
-    from resume_auditor.stats.inputs import D4_DIMENSIONS
+    from resume_auditor.designs.d4_faire.inputs import D4_DIMENSIONS
 
     noisy = np.clip(np.rint(base + rng.normal(0, 0.4, size=5)), 1, 5)
     return {d: float(v) for d, v in zip(D4_DIMENSIONS, noisy, strict=True)}

@@ -10,17 +10,19 @@ design the same way (docs/designs.md, "Designs as units").
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import pandas as pd
 
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError, schema_problems
+from resume_auditor.stats.inputs import TableSpec
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.power_sim import Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
 from resume_auditor.variants.build import BuiltCases
@@ -32,7 +34,11 @@ class Setting:
     """One setting of a design, for the study file, the CLI's help and the GUI's form.
 
     `kind` is the study file's kind ("int", "bool", "str", "strs"); `choices` the
-    allowed values of a "str" or "strs" setting; `minimum` of an "int".
+    allowed values of a "str" or "strs" setting; `minimum` of an "int". `loose`:
+    a choice is matched after trimming and lower-casing it, as a group key has
+    always been read ("Black_Woman" is black_woman); the design's `parse` reads it.
+    `offer`: (value, words) the GUI offers for a "str" setting in a list, without
+    restricting the study file (a value it names that is not offered is kept).
     """
 
     name: str
@@ -43,6 +49,8 @@ class Setting:
     minimum: int | None = None
     choices: tuple[str, ...] = ()
     gui: bool = True  # shown on the Test cases step (False: study file only)
+    loose: bool = False
+    offer: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,30 @@ class Section:
     after: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Word:
+    """A glossary entry of the design's (report/terms.py's Term): what a recruiter reads,
+    one sentence of meaning, and the term in the paper it comes from."""
+
+    label: str
+    meaning: str
+    paper: str
+
+
+@dataclass(frozen=True)
+class Drill:
+    """The answers behind one of a design's numbers, for the Results page's drill-down.
+
+    `keep(kind, facts, shown)`: an answer's kind ("dimensions", "ranking"), what the
+    drill-down knows of its candidates (`groups`, and the design's own `answer_facts`),
+    and how many candidates it showed.
+    """
+
+    title: str
+    keep: Callable[[str, Mapping[str, Any], int], bool]
+    note: str = ""
+
+
 class DesignResult(Protocol):
     """A design's computed statistics for one run."""
 
@@ -117,6 +149,11 @@ class Unbuilt:
 
 SpecT = TypeVar("SpecT")
 
+# Where a design's block sits in the metrics JSON: "designs" (under `designs.<key>`,
+# every design built as a unit) or "top" (at the top level under its key, where a
+# design that moved into its folder had it before: D4's `d4`; docs/metrics-json.md).
+Placement = Literal["designs", "top"]
+
 
 class Design(ABC, Generic[SpecT]):
     """One audit design (D5 on; docs/designs.md, "Designs as units").
@@ -135,6 +172,34 @@ class Design(ABC, Generic[SpecT]):
     settings: tuple[Setting, ...]
     charts: tuple[str, ...] = ()  # its Results charts' keys, each "<key>_<name>"
     clustering: str = ""  # what its intervals cluster by, for the report's method section
+    placement: Placement = "designs"
+    block_type: Any = None  # the TypedDict of its block (D5Dict), checked by the tests
+    # Its power is simulated (stats/power_sim.py knows its test: `power_counts`,
+    # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
+    # recommended size keeps under power_sim.CAUTIOUS; `power_grow`: how to raise it.
+    simulated_power: bool = False
+    cautious: bool = False
+    power_grow: str = ""
+    words: Mapping[str, Word] = {}  # its glossary entries, by key (report/terms.TERMS)
+    input_tables: tuple[TableSpec, ...] = ()  # its statistics' tidy tables (stats-inputs.md)
+
+    # -- where its numbers sit ------------------------------------------------------
+
+    @property
+    def block_path(self) -> tuple[str, ...]:
+        """The place of its block in the metrics JSON (its PanelRow paths start so)."""
+        return (self.key,) if self.placement == "top" else ("designs", self.key)
+
+    def block(self, metrics: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        """Its block of a metrics report (None: the run has no answers of it)."""
+        if not metrics:
+            return None
+        found = (
+            metrics.get(self.key)
+            if self.placement == "top"
+            else (metrics.get("designs") or {}).get(self.key)
+        )
+        return found if isinstance(found, Mapping) else None
 
     # -- settings -------------------------------------------------------------------
 
@@ -162,7 +227,7 @@ class Design(ABC, Generic[SpecT]):
                 raise StudyError(f"{where}.{s.name} should be at least {s.minimum}")
             if s.choices:
                 chosen = value if isinstance(value, list | tuple) else [value]
-                wrong = [v for v in chosen if v not in s.choices]
+                wrong = [v for v in chosen if _choice(v, s.loose) not in s.choices]
                 if wrong:
                     raise StudyError(
                         f"{where}.{s.name}: {wrong[0]!r} is not one of {', '.join(s.choices)}"
@@ -178,6 +243,21 @@ class Design(ABC, Generic[SpecT]):
         """(prompt preset id, the kinds it may have, the setting that names it)."""
 
     # -- cases and requests ---------------------------------------------------------
+
+    def resume_cases(
+        self,
+        texts: TextSet,
+        job: Job,
+        spec: SpecT,
+        seed: int,
+        *,
+        keep_real_contact: bool = False,
+    ) -> BuiltCases | None:
+        """The cases built from one resume alone, in that resume's turn with the other
+        per-resume designs (None: the design builds none), so that case and variant
+        ids come out as they always have. An IdenticalPairError leaves that resume out
+        of the design, with a note, and the others are built."""
+        return None
 
     @abstractmethod
     def build_cases(
@@ -237,6 +317,43 @@ class Design(ABC, Generic[SpecT]):
         """The chart `name` (one of `charts`) from the design's metrics block."""
         return None
 
+    def power_target(self, result: DesignResult) -> tuple[Metric, float] | None:
+        """The test the report's power figure plants an effect on, and the spread of
+        its values (stats/power_sim.power_from_data); None: no power figure."""
+        return None
+
+    def power_counts(self, cases: Sequence[Case]) -> dict[str, int] | None:
+        """What its power depends on, counted from its built cases, in the terms of
+        stats/power.design_power_lines (None: nothing to count)."""
+        return None
+
+    def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
+        """The size its power is simulated at, from `power_counts` and the informative
+        repeats (None: not simulated)."""
+        return None
+
+    def power_size(self, tested: Sequence[tuple[Sequence[str], MetricDict]]) -> Size | None:
+        """What its power depends on, read back from its tested metrics (path, metric),
+        for page 1's simulated power of a report without a `power` block; None: none."""
+        return None
+
+    def word_key(self, path: Sequence[str]) -> str | None:
+        """The glossary key (one of `words`) of the metric at `path`; None: none."""
+        return None
+
+    def drill(self, path: Sequence[str]) -> Drill | None:
+        """The answers behind the number at `path` (None: none can be picked out)."""
+        return Drill(
+            f"Every answer of {self.title} in this run (each shows every group)",
+            lambda kind, facts, shown: True,
+        )
+
+    def answer_facts(self, kind: str, pick: Callable[[str], list[Any]]) -> dict[str, list[Any]]:
+        """What the drill-down knows of each candidate an answer of a case of `kind` showed,
+        beyond its group (`pick(meta key)`: that key of the case's meta, in the order shown);
+        `roles` is shown beside each candidate."""
+        return {}
+
     def describe_cases(self, cases: Sequence[Case]) -> str:
         """The built cases in one sentence, for the report's method section."""
         return f"{len(cases)} test case(s)."
@@ -258,13 +375,20 @@ class Design(ABC, Generic[SpecT]):
         return []
 
 
+def _choice(value: Any, loose: bool) -> Any:
+    return value.strip().lower() if loose and isinstance(value, str) else value
+
+
 __all__ = [
     "Chart",
     "Design",
     "DesignResult",
+    "Drill",
     "PanelRow",
+    "Placement",
     "Section",
     "SectionTable",
     "Setting",
     "Unbuilt",
+    "Word",
 ]

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from resume_auditor.designs.base import Design
+from resume_auditor.designs.d4_faire import DESIGN_D4
 from resume_auditor.designs.d5_bloomberg import DESIGN_D5
 
-DESIGNS: tuple[Design[Any], ...] = (DESIGN_D5,)
+DESIGNS: tuple[Design[Any], ...] = (DESIGN_D4, DESIGN_D5)
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -21,7 +22,7 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 
 def by_label() -> Mapping[str, Design[Any]]:
-    """Each design by its `test_case.design` label ("D5")."""
+    """Each design by its `test_case.design` label ("D4")."""
     return {d.label: d for d in DESIGNS}
 
 

@@ -44,7 +44,6 @@ D1_PAIR_TYPES = ("more_base", "base_less", "more_less")  # (c+,c), (c,c-), (c+,c
 # where the body edits (generator, lexical deletion) give no pair of that type and k;
 # always, beside the body edits; or only the block.
 D1_SUMMARY_BLOCK = ("never", "missing", "always", "only")
-D4_PERTURBATIONS = ("name", "experience")
 
 
 class StudyError(ValueError):
@@ -109,16 +108,6 @@ SCHEMA: dict[str, Any] = {
             "pairwise_prompt": "str",
             "unqualified_share": "number",
             "k": "int",
-        },
-        "d4": {
-            "groups": "strs",
-            "perturbations": "strs",
-            "scoring_prompt": "str",
-            "ranking_prompt": "str",
-            "race_batches": "int",
-            "gender_batches": "int",
-            "orders_per_batch": "int",
-            "all_orders": "bool",
         },
     },
     "variants": {"keep_real_contact": "bool", "keep_instructions": "bool"},
@@ -546,20 +535,6 @@ class D3Spec:
 
 
 @dataclass(frozen=True)
-class D4Spec:
-    """D4, FAIRE (Wen et al. 2025): scored perturbations and ranked batches."""
-
-    groups: tuple[Group, ...] = ALL_GROUPS
-    perturbations: tuple[str, ...] = D4_PERTURBATIONS
-    scoring_prompt: str = "d4-direct-scoring"  # "" for none
-    ranking_prompt: str = "d4-ranking"  # "" for none
-    race_batches: int = 10
-    gender_batches: int = 10
-    orders_per_batch: int = 1  # presentation orders sampled per batch
-    all_orders: bool = False  # every permutation of every batch instead
-
-
-@dataclass(frozen=True)
 class RunSpec:
     prompt: str = "d1-baseline"
     orders: str = "both"
@@ -579,12 +554,11 @@ class StudyConfig:
     d1: D1Spec | None = field(default_factory=D1Spec)
     d2: D2Spec | None = None
     d3: D3Spec | None = None
-    d4: D4Spec | None = None
     keep_real_contact: bool = False  # let the source's phone, address and links through
     # keep instructions to an AI found in a resume (removed from every copy by default)
     keep_instructions: bool = False
     generation: GenerationSpec | None = None  # generator models (domain/generation.py)
-    # The settings tables of the designs kept in `resume_auditor.designs` (D5 on), by key,
+    # The settings tables of the designs kept in `resume_auditor.designs` (D4, D5), by key,
     # as the study file wrote them: each design reads its own (`Design.spec`), and a
     # lenient read (an audit file written by a newer app) carries them through unchanged.
     more: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -709,31 +683,6 @@ def _d3(table: dict[str, Any]) -> D3Spec:
     return spec
 
 
-def _d4(table: dict[str, Any]) -> D4Spec:
-    d = D4Spec()
-    spec = D4Spec(
-        groups=_groups(table.get("groups"), "designs.d4.groups", d.groups),
-        perturbations=_choices(
-            table.get("perturbations", list(d.perturbations)),
-            "designs.d4.perturbations",
-            D4_PERTURBATIONS,
-        ),
-        scoring_prompt=str(table.get("scoring_prompt", d.scoring_prompt)),
-        ranking_prompt=str(table.get("ranking_prompt", d.ranking_prompt)),
-        race_batches=_int(table.get("race_batches", d.race_batches), "designs.d4.race_batches", 0),
-        gender_batches=_int(
-            table.get("gender_batches", d.gender_batches), "designs.d4.gender_batches", 0
-        ),
-        orders_per_batch=_int(
-            table.get("orders_per_batch", d.orders_per_batch), "designs.d4.orders_per_batch", 1
-        ),
-        all_orders=_bool(table.get("all_orders", d.all_orders), "designs.d4.all_orders"),
-    )
-    if not spec.scoring_prompt and not spec.ranking_prompt:
-        raise StudyError("designs.d4 needs a scoring_prompt or a ranking_prompt")
-    return spec
-
-
 def _float(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StudyError(f"{where} should be a number")
@@ -785,7 +734,7 @@ def study_from_dict(
     `require_sources`, i.e. for study files) refuses unknown keys and values of the
     wrong kind; settings kept in an audit file, written by this or a newer app, are
     read leniently. `extra_designs`: see `check_schema`; every `[designs.<key>]` table
-    other than D1-D4 is kept as written in `StudyConfig.more` for its design to read.
+    other than D1-D3 is kept as written in `StudyConfig.more` for its design to read.
     """
     strict = strict if strict is not None else require_sources
     if strict:
@@ -877,10 +826,10 @@ def study_from_dict(
         if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
-    d2, d3, d4 = (_design(designs, key) for key in ("d2", "d3", "d4"))
+    d2, d3 = (_design(designs, key) for key in ("d2", "d3"))
     more: dict[str, Mapping[str, Any]] = {}
     for key, table in designs.items():
-        if key in ("d1", "d2", "d3", "d4"):
+        if key in ("d1", "d2", "d3"):
             continue
         if not isinstance(table, dict):
             raise StudyError(f"[designs.{key}] should be a table")
@@ -916,7 +865,6 @@ def study_from_dict(
         generation=generation,
         d2=None if d2 is None else _d2(d2),
         d3=None if d3 is None else _d3(d3),
-        d4=None if d4 is None else _d4(d4),
         keep_real_contact=_bool(
             _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
         ),
@@ -992,17 +940,6 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "pairwise_prompt": config.d3.pairwise_prompt,
             "unqualified_share": config.d3.unqualified_share,
             "k": config.d3.k,
-        }
-    if config.d4 is not None:
-        out["designs"]["d4"] = {
-            "groups": [g.key for g in config.d4.groups],
-            "perturbations": list(config.d4.perturbations),
-            "scoring_prompt": config.d4.scoring_prompt,
-            "ranking_prompt": config.d4.ranking_prompt,
-            "race_batches": config.d4.race_batches,
-            "gender_batches": config.d4.gender_batches,
-            "orders_per_batch": config.d4.orders_per_batch,
-            "all_orders": config.d4.all_orders,
         }
     for key, table in config.more.items():
         out["designs"][key] = dict(table)

@@ -1,8 +1,9 @@
 """The report as data: every section, table and chart, before it becomes HTML.
 
 Built from the metrics (`workflow.metrics.metrics_report`, the one source of every
-number) and the facts of the result file. Sections for D2-D4 appear when the
-metrics carry those designs. The HTML template only lays this out.
+number) and the facts of the result file. Sections for D2, D3 and the registry's
+designs (D4, D5: `Design.section`) appear when the metrics carry those designs. The
+HTML template only lays this out.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import (
     D2Dict,
     D3Dict,
-    D4Dict,
     MetricDict,
     MetricsReport,
     RatioMetric,
@@ -260,7 +260,6 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
     )
     blocks += _d2(metrics.get("d2"), figures, float(cut))
     blocks += _d3(metrics.get("d3"))
-    blocks += _d4(metrics.get("d4"))
     return blocks
 
 
@@ -402,50 +401,11 @@ def _d3(d3: D3Dict | None) -> list[Block]:
     return blocks
 
 
-def _d4(d4: D4Dict | None) -> list[Block]:
-    if not d4:
-        return []
-    tables = []
-    for variant, by_dim in (d4.get("differences") or {}).items():
-        for dim, cells in by_dim.items():
-            tables.append(
-                Table(
-                    f"{variant.capitalize()}-perturbed minus original: {dim.replace('_', ' ')}",
-                    _rows(cells, ["d4", "differences", variant, dim]),
-                )
-            )
-    for size, ranks in (d4.get("ranks") or {}).items():
-        tables.append(
-            Table(f"Average rank in batches of {size}", _rows(ranks, ["d4", "ranks", size]))
-        )
-    intro = [
-        "Five-dimension scores of original, name-perturbed and experience-perturbed "
-        "resumes, with paired t-tests per group; and average rank per group when a batch "
-        "is ranked (Wen et al. 2025). Scores cluster by source resume, ranks by batch "
-        "(every order and repeat of a batch is one cluster)."
-    ]
-    scores, bad_scores = int(d4.get("scores", 0)), int(d4.get("unreadable", 0))
-    rankings, bad_ranks = int(d4.get("rankings", 0)), int(d4.get("unreadable_rankings", 0))
-    missing = []
-    if scores and bad_scores:
-        missing.append(f"{bad_scores} of {scores} scoring answers could not be read")
-    if rankings and bad_ranks:
-        missing.append(f"{bad_ranks} of {rankings} ranking answers could not be read")
-    if missing:
-        intro.append("; ".join(missing).capitalize() + ".")
-    if not tables:
-        if not missing:
-            return []
-        intro.append("No D4 number can be computed from the answers that were read.")
-    return [Block("Design D4: scores and rankings under perturbation (FAIRE)", intro, tables)]
-
-
 def _registered(metrics: MetricsReport) -> list[Block]:
     """The sections of the designs kept as units (designs/registry.py), in its order."""
-    blocks = metrics.get("designs") or {}
     out: list[Block] = []
     for design in DESIGNS:
-        block = blocks.get(design.key)
+        block = design.block(metrics)
         if block is None or (section := design.section(block)) is None:
             continue
         tables = [
@@ -486,20 +446,18 @@ def _metric_dicts(data: object) -> list[MetricDict]:
 def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
     d1 = metrics.get("d1")
-    present = [d for d in ("d2", "d3", "d4") if metrics.get(d)]
-    if d1 and (d1.get("judgments") or not present and not metrics.get("designs")):
+    units = [d for d in DESIGNS if d.block(metrics) is not None]
+    present = [d for d in ("d2", "d3") if metrics.get(d)]
+    if d1 and (d1.get("judgments") or not present and not units):
         present.insert(0, "d1")
     cluster = {
         "d1": "D1 by source resume (every pair built from one resume is one cluster)",
         "d2": "D2 by source resume (its copies under every name are one cluster)",
         "d3": "D3 by pool and by source resume together (pools share source resumes: the "
         "bootstrap resamples both; repeats of a candidate are averaged before ranking)",
-        "d4": "D4 scores by source resume, D4 ranks by batch (every order and repeat of a "
-        "batch is one cluster)",
     }
-    units = metrics.get("designs") or {}
     clustering = [cluster[d] for d in present]
-    clustering += [d.clustering for d in DESIGNS if d.key in units]
+    clustering += [d.clustering for d in units]
     out = ["Intervals allow for answers that share something: " + "; ".join(clustering) + "."]
     fair = _flag_family_size(metrics, "fairness")
     valid = _flag_family_size(metrics, "validity")

@@ -2,7 +2,7 @@
 
 One shape for every design (designs/base.PanelRow: where a metric sits, the metric,
 its group and which cut of it), so the UI renders them without knowing any design.
-Designs kept as units give theirs (`Design.panel`); D1-D4's are here until they move
+Designs kept as units give theirs (`Design.panel`); D1-D3's are here until they move
 into their folders (docs/designs.md, "Designs as units"). Every read goes through the
 TypedDicts of stats/model.py, so mypy catches a renamed field here.
 """
@@ -127,39 +127,15 @@ def d3_rows(metrics: MetricsReport) -> list[PanelRow]:
     return rows
 
 
-_VARIANT = {"name": "name", "experience": "group activity"}
-
-
-def d4_rows(metrics: MetricsReport) -> list[PanelRow]:
-    d4 = metrics.get("d4")
-    if not d4:
-        return []
-    rows: list[PanelRow] = []
-    for variant, dims in (d4.get("differences") or {}).items():
-        for dim, by_group in (dims or {}).items():
-            what = "overall" if dim == "overall" else dim.replace("_", " ")
-            detail = f"{what} ({_VARIANT.get(variant, variant)})"
-            rows += [
-                _row(["d4", "differences", variant, dim, g], m, label(g), detail)
-                for g, m in _cells(by_group)
-            ]
-    for size, ranks in (d4.get("ranks") or {}).items():
-        rows += [
-            _row(["d4", "ranks", size, g], m, label(g), f"batches of {size}")
-            for g, m in _cells(ranks)
-        ]
-    return rows
-
-
-LEGACY = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows, "d4": d4_rows}
+LEGACY = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows}
 REGISTERED = {d.key: d for d in DESIGNS}
 
 
 def panel_rows(metrics: MetricsReport | None, design: str) -> list[PanelRow]:
-    """Every row of `design`'s table ("d1".."d4", or a registry design's key)."""
+    """Every row of `design`'s table ("d1".."d3", or a registry design's key)."""
     if not metrics:
         return []
     if design in REGISTERED:
-        block = (metrics.get("designs") or {}).get(design)
+        block = REGISTERED[design].block(metrics)
         return REGISTERED[design].panel(block) if block else []
     return LEGACY[design](metrics)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from resume_auditor.designs.registry import DESIGNS
+
 
 @dataclass(frozen=True)
 class Term:
@@ -26,7 +28,6 @@ class Term:
 _CASTLEMAN = "Castleman et al. 2025"
 _GAEBLER = "Gaebler et al. 2024"
 _CHEN = "Chen et al. 2024"
-_WEN = "Wen et al. 2025"
 
 TERMS: dict[str, Term] = {
     # D1: pairs with a known right answer
@@ -190,20 +191,9 @@ TERMS: dict[str, Term] = {
         "with the order, or inconsistent.",
         f"regular / tie / flipped / inconsistent output rates ({_CHEN})",
     ),
-    # D4: scores and rankings under perturbation
-    "differences": Term(
-        "Score change with a group signal",
-        "The score of the resume with this group's name (or group activity) minus the score "
-        "of the same resume with none, on the 1–5 scale; 0 means no change.",
-        f"paired t-test of perturbed vs original scores ({_WEN}, FAIRE)",
-    ),
-    "ranks": Term(
-        "Average place in a ranked batch",
-        "Ranking a batch with one candidate per group, the average place this group got "
-        "(1 = best); an unbiased model gives every group the middle place.",
-        f"average rank per group ({_WEN}, FAIRE)",
-    ),
 }
+# The designs kept as units bring their own words (Design.words).
+TERMS |= {k: Term(w.label, w.meaning, w.paper) for d in DESIGNS for k, w in d.words.items()}
 
 _D1_BREAKDOWNS = {
     "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
@@ -245,8 +235,10 @@ def term_key(path: Sequence[str]) -> str | None:
         if p[1] == "output":
             return "output"
         return p[2] if len(p) >= 3 and p[2] in TERMS else None
-    if head == "d4" and len(p) >= 2:
-        return p[1] if p[1] in TERMS else None
+    for unit in DESIGNS:
+        at = unit.block_path
+        if tuple(p[: len(at)]) == at:
+            return unit.word_key(p)
     return None
 
 

@@ -97,8 +97,8 @@ def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | No
 
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
-    legacy = sum(1 for d in ("d1", "d2", "d3", "d4") if metrics.get(d))
-    return max(1, legacy + len(metrics.get("designs") or {}))
+    legacy = sum(1 for d in ("d1", "d2", "d3") if metrics.get(d))
+    return max(1, legacy + sum(1 for d in DESIGNS if d.block(metrics) is not None))
 
 
 def _source_resumes(d1: D1Dict) -> int:
@@ -125,8 +125,8 @@ DESIGN_NAMES = {
     "impact_ratio": "D1 impact ratios (LL144)",
     "d2": "D2 (ratings)",
     "d3": "D3 (pools)",
-    "d4": "D4 (scores and ranks)",
 } | {d.key: d.title for d in DESIGNS}
+REGISTERED = {d.key: d for d in DESIGNS}
 
 
 @dataclass
@@ -201,10 +201,10 @@ def findings(metrics: MetricsReport) -> list[Finding]:
             for k, v in node.items():
                 walk(v, [*path, str(k)])
 
-    for design in ("d1", "impact_ratio", "d2", "d3", "d4"):
+    for design in ("d1", "impact_ratio", "d2", "d3"):
         walk(metrics.get(design), [design])
-    for key, unit in (metrics.get("designs") or {}).items():
-        walk(unit, ["designs", key])
+    for unit in DESIGNS:  # the registry's designs, wherever their blocks sit
+        walk(unit.block(metrics), list(unit.block_path))
     for key, block in metrics.items():
         if (
             key not in DESIGN_NAMES
@@ -436,10 +436,11 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
     answered = int(counts.get("answered", 0))
     requests = int(counts.get("requests", 0))
     flags = list(metrics.get("flags") or [])
-    for block in (metrics.get("d2"), metrics.get("d3"), metrics.get("d4")):
+    for block in (metrics.get("d2"), metrics.get("d3")):
         flags += list(block.get("flags") or [] if block else [])
-    for unit in (metrics.get("designs") or {}).values():
-        flags += [str(f) for f in unit.get("flags") or []]
+    for design in DESIGNS:
+        unit = design.block(metrics)
+        flags += [str(f) for f in (unit or {}).get("flags") or []]
     found = findings(metrics)
     flags += [str(f.metric.get("flag")) for f in found if f.flagged]
     flags = list(dict.fromkeys(flags))
@@ -606,14 +607,8 @@ def _design_size(design: str, group: list[Finding]) -> Size | None:
     if design == "d3":
         rabbi = [f for f in group if "rabbi" in f.path]
         return Size("D3", clusters, len(rabbi) + 1) if rabbi and clusters >= 2 else None
-    if design == "d4":
-        names = [f for f in group if f.path[:3] == ["d4", "differences", "name"]]
-        ranks = [f for f in group if f.path[:2] == ["d4", "ranks"]]
-        resumes = max((int(f.metric.get("n") or 0) for f in names), default=0)
-        batches = max((int(f.metric.get("clusters") or 0) for f in ranks), default=0)
-        if not names or resumes < 2:
-            return None
-        return Size("D4", resumes, len(names), 1, batches)
+    if design in REGISTERED:
+        return REGISTERED[design].power_size([(f.path, f.metric) for f in group])
     return None
 
 
@@ -630,7 +625,7 @@ def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
         )
     by_design: dict[str, list[Finding]] = {}
     for f in testable:
-        if f.design in ("d1", "d2", "d3", "d4") and f.test.get("share"):
+        if (f.design in ("d1", "d2", "d3") or f.design in REGISTERED) and f.test.get("share"):
             by_design.setdefault(f.design, []).append(f)
     parts = []
     for design, group in sorted(by_design.items()):

@@ -167,7 +167,7 @@ _CLUSTER = Column(
     "id",
     "the source resume the row was built from; rows sharing it are not independent",
 )
-_REP = Column("rep", "int", "repeat number of the same request (0, 1, ...)", required=False)
+REP = Column("rep", "int", "repeat number of the same request (0, 1, ...)", required=False)
 
 D1_JUDGMENTS = TableSpec(
     "d1_judgments",
@@ -192,7 +192,7 @@ D1_JUDGMENTS = TableSpec(
             "the answer in presentation terms",
             choices=("first", "second", "abstain", "invalid"),
         ),
-        _REP,
+        REP,
         Column("k", "int", "qualifications that differ (0 on equal pairs)", required=False),
         Column(
             "signal",
@@ -270,7 +270,7 @@ D2_RATINGS = TableSpec(
         Column("professionalism", "number", "sub-rating 1–5", False, True, low=1, high=5),
         Column("fit", "number", "sub-rating 1–5", False, True, low=1, high=5),
         Column("prompt", "text", "prompt variant id", required=False, nullable=True),
-        _REP,
+        REP,
         Column(
             "perceived_race",
             "text",
@@ -314,7 +314,7 @@ D3_POINTWISE = TableSpec(
             "the candidate (variant); repeats of one candidate are averaged",
             required=False,
         ),
-        _REP,
+        REP,
         Column("group", "text", "group key of the candidate"),
         Column(
             "score",
@@ -354,7 +354,7 @@ D3_PAIRWISE = TableSpec(
             "the answer in presentation terms; tie: both equally good",
             choices=("first", "second", "tie", "invalid"),
         ),
-        _REP,
+        REP,
         Column("qualified_a", "bool", "ground truth for A", required=False, nullable=True),
         Column("qualified_b", "bool", "ground truth for B", required=False, nullable=True),
         Column("source_a", "id", "source resume of A", required=False, nullable=True),
@@ -362,77 +362,8 @@ D3_PAIRWISE = TableSpec(
     ),
 )
 
-D4_DIMENSIONS = ("relevance", "impact", "skill_relevance", "achievements", "cultural_fit")
-D4_DIMENSION_TITLES = {
-    "relevance": "Relevance to the role",
-    "impact": "Significance/impact",
-    "skill_relevance": "Skill relevance",
-    "achievements": "Achievements & impact",
-    "cultural_fit": "Cultural fit & personal traits",
-    "overall": "Mean of the five dimensions",
-}
-
-D4_SCORES = TableSpec(
-    "d4_scores",
-    "D4 direct scores table",
-    "one direct scoring (five dimensions) of one resume version",
-    (
-        Column("cluster", "id", "the original resume this version comes from"),
-        Column(
-            "variant",
-            "choice",
-            "original, or perturbed by name or by experience",
-            choices=("original", "name", "experience"),
-        ),
-        Column(
-            "group", "text", "group signalled by the perturbation (empty on original)", True, True
-        ),
-        *(
-            Column(d, "number", f"{D4_DIMENSION_TITLES[d]} score 1–5", True, True, low=1, high=5)
-            for d in D4_DIMENSIONS
-        ),
-        _REP,
-    ),
-)
-
-D4_RANKINGS = TableSpec(
-    "d4_rankings",
-    "D4 rankings table",
-    "one candidate's place in one ranked batch",
-    (
-        Column(
-            "batch_id",
-            "id",
-            "the batch of candidates; all its answers (every order and repeat) share it and "
-            "are one cluster",
-        ),
-        Column(
-            "answer_id",
-            "id",
-            "the answer that gave the rank (defaults to batch_id)",
-            required=False,
-        ),
-        Column("group", "text", "group signalled by the candidate"),
-        Column(
-            "rank",
-            "int",
-            "1 = best (empty: missing from the answer)",
-            nullable=True,
-            low=1,
-            high=100,
-        ),
-        Column(
-            "batch_size",
-            "int",
-            "candidates in the batch (5 by race, 2 by gender)",
-            False,
-            low=2,
-            high=100,
-        ),
-    ),
-)
-
-ALL_TABLES = (D1_JUDGMENTS, D2_RATINGS, D3_POINTWISE, D3_PAIRWISE, D4_SCORES, D4_RANKINGS)
+# D4's tables are in its folder (designs/d4_faire/inputs.py, `Design.input_tables`).
+ALL_TABLES = (D1_JUDGMENTS, D2_RATINGS, D3_POINTWISE, D3_PAIRWISE)
 
 
 # -- D1's table from the common answers frame ------------------------------------------

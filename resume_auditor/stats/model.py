@@ -121,19 +121,6 @@ class SelectedMetric(MetricDict):
     reference_selected: float | None
 
 
-class DifferenceMetric(MetricDict):
-    """D4 score difference; `t`, `t_p` from the paper's paired t-test when it can be run."""
-
-    t: NotRequired[float | None]
-    t_p: NotRequired[float | None]
-
-
-class RankMetric(MetricDict):
-    """D4 average rank: `expected` is the rank with no preference."""
-
-    expected: float | None
-
-
 class PowerDict(TypedDict, total=False):
     """`d1.power`: empty when no equal cross-group pair was answered."""
 
@@ -207,16 +194,6 @@ class D3Dict(TypedDict):
     flags: list[str]
 
 
-class D4Dict(TypedDict):
-    scores: int
-    unreadable: int
-    differences: dict[str, dict[str, dict[str, DifferenceMetric]]]
-    rankings: int
-    unreadable_rankings: int
-    ranks: dict[str, dict[str, RankMetric]]
-    flags: list[str]
-
-
 class ImpactRatioDict(TypedDict):
     """`impact_ratio`: the D1 impact-ratio table by sex, race and intersectional group."""
 
@@ -278,11 +255,15 @@ class Counts(TypedDict):
 
 
 class DesignBlocks(TypedDict, total=False):
-    """The D2-D4 blocks; a design's key is absent when the run has no answers for it."""
+    """The D2, D3 and D4 blocks; a design's key is absent when the run has no answers for it.
+
+    `d4` is D4's block where it has always been, though D4 is a design kept as a unit
+    (`Design.placement` "top"): its own TypedDict (designs/d4_faire/model.D4Dict,
+    `Design.block_type`), read through the design."""
 
     d2: D2Dict
     d3: D3Dict
-    d4: D4Dict
+    d4: Mapping[str, Any]
 
 
 class DesignPowerDict(TypedDict):

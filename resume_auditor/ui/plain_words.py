@@ -20,7 +20,6 @@ DESIGN_NAMES = {
     "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
     "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
     "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
-    "D4": ("Scores and rankings", "Design D4: FAIRE (Wen et al. 2025)"),
 } | {d.label: (d.name, f"Design {d.label}: {d.intro}") for d in REGISTRY}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
@@ -75,16 +74,6 @@ def readable_cell(cell: str) -> str:
         return "Rated with no identity" if rest == "blinded" else f"Rated as {rest}"
     if code == "D3":
         return "Pools, two at a time" if rest == "pairwise" else f"Pools: {rest}"
-    if code == "D4":
-        if rest.startswith("ranking by "):
-            return f"Ranked in batches by {rest[11:]}"
-        variant, _, who = rest.partition(" ")
-        what = {
-            "original": "the original resume",
-            "name": "another name",
-            "experience": "an activity that signals the group",
-        }.get(variant, variant)
-        return f"Scored: {what}" + (f", {who}" if who else "")
     registered = {d.label: d for d in REGISTRY}
     if code in registered:
         return registered[code].cell_words(rest)

@@ -24,7 +24,6 @@ from resume_auditor.variants.build import BuiltCases, text_details
 from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
-from resume_auditor.variants.d4 import build_d4_ranking, build_d4_scoring
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
 from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
@@ -145,19 +144,26 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
         details: Details = {}
         for _, texts in sets:
             details |= text_details_of(texts, job)
+        units = enabled(config)
         try:
             for filename, texts in sets:
                 per_resume: list[BuiltCases] = []
-                builders: list[tuple[str, Callable[..., BuiltCases]]] = []
+                builders: list[tuple[str, Callable[..., BuiltCases | None]]] = []
                 if config.d1 is not None:
                     builders.append(("D1", partial(build_d1_texts, texts, job, config.d1)))
                 if config.d2 is not None:
                     builders.append(("D2", partial(build_d2, texts, job, config.d2)))
-                if config.d4 is not None and config.d4.scoring_prompt:
-                    builders.append(("D4", partial(build_d4_scoring, texts, job, config.d4)))
+                # a registry design's cases from this resume alone, in its turn (ids
+                # come out in the same order as ever)
+                builders += [
+                    (unit.label, partial(unit.resume_cases, texts, job, spec))
+                    for unit, spec in units
+                ]
                 for design, build in builders:
                     try:
-                        per_resume.append(build(config.seed, keep_real_contact=keep))
+                        built_one = build(config.seed, keep_real_contact=keep)
+                        if built_one is not None:
+                            per_resume.append(built_one)
                     except IdenticalPairError as exc:
                         # this resume's copies cannot differ by group: leave it out of this
                         # design's cells, say why, and build the rest
@@ -175,13 +181,7 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                 built = build_d3(all_texts, job, config.d3, config.seed, keep_real_contact=keep)
                 notes.extend(built.notes)
                 _store(result, built, details)
-            if config.d4 is not None:
-                built = build_d4_ranking(
-                    all_texts, job, config.d4, config.seed, keep_real_contact=keep
-                )
-                notes.extend(built.notes)
-                _store(result, built, details)
-            for unit, spec in enabled(config):
+            for unit, spec in units:
                 built = unit.build_cases(all_texts, job, spec, config.seed, keep_real_contact=keep)
                 notes.extend(built.notes)
                 _store(result, built, details)
@@ -287,14 +287,6 @@ def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
         lacks("D2", "copies", "whether ratings differ by group (D2)", generic, check)
     if config.d3 is not None:
         lacks("D3", "pool", "whether pools are screened fairly (D3)", generic, check)
-    if config.d4 is not None and config.d4.scoring_prompt:
-        lacks("D4", "scoring", "whether scores change with a group signal (D4)", generic, check)
-    if (
-        config.d4 is not None
-        and config.d4.ranking_prompt
-        and (config.d4.race_batches or config.d4.gender_batches)
-    ):
-        lacks("D4", "ranking", "whether ranked batches favour a group (D4)", generic, check)
     for unit, spec in enabled(config):
         for missing in unit.unbuilt(spec):
             lacks(unit.label, missing.kind, missing.question, generic, check)

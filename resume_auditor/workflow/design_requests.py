@@ -1,8 +1,9 @@
-"""The requests an audit's cases imply: one list of RequestSpecs for D1-D4.
+"""The requests an audit's cases imply: one list of RequestSpecs for every design.
 
 Every stored case (domain.case.Case) gives its requests here, each naming its
 case (`case_id`), under the preset the run (D1) or its design's settings
-(D2-D4) name, with the ukeys of docs/runner.md so queuing twice adds nothing.
+(D2, D3 here; the registry's designs build their own) name, with the ukeys of
+docs/runner.md so queuing twice adds nothing.
 Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks,
 D3's pairwise requests always in both (Chen et al. score a pair from both).
 """
@@ -14,21 +15,13 @@ from typing import Any
 
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import Case, Order, Truth, Variant
-from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
-from resume_auditor.prompts import Preset, build_body, get_preset, render_resumes
+from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.prompts import Preset, build_body, get_preset
+from resume_auditor.prompts.requests import checked_preset as _preset
+from resume_auditor.prompts.requests import single_requests
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 
 MANIPULATION_PRESET = "d2-manipulation-check"
-
-
-def _preset(preset_id: str, kinds: tuple[str, ...], where: str) -> Preset:
-    preset = get_preset(preset_id)
-    if preset.kind not in kinds:
-        raise StudyError(
-            f"{where}: the prompt {preset.id!r} is of kind {preset.kind}; "
-            f"this design needs one of kind {' or '.join(kinds)}."
-        )
-    return preset
 
 
 def check_design_presets(study: StudyConfig) -> None:
@@ -54,11 +47,6 @@ def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]
                     "designs.d3.pairwise_prompt",
                 )
             )
-    if study.d4 is not None:
-        if study.d4.scoring_prompt:
-            out.append((study.d4.scoring_prompt, ("dimensions",), "designs.d4.scoring_prompt"))
-        if study.d4.ranking_prompt:
-            out.append((study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt"))
     for design, spec in enabled(study):
         out += design.presets(spec)
     return out
@@ -134,10 +122,9 @@ def _d1_specs(
 
 
 def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
-    """Every request the audit's cases imply for `model`: D1 pairs, then D2-D4."""
+    """Every request the audit's cases imply for `model`: D1 pairs, then the others."""
     job_text = result.job().text
     variants = {v.id or 0: v for v in result.variants()}
-    reps = range(study.run.repeats)
     cases = result.cases()
     out: list[RequestSpec] = _d1_specs(
         study, model, job_text, variants, [c for c in cases if c.design == "D1"]
@@ -146,20 +133,18 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
     def single(
         preset: Preset, v: Variant, case_id: int, ukey: str, cell: str, cluster: Any
     ) -> None:
-        body = build_body(model, preset, {"resume": v.text, "job_description": job_text})
         out.extend(
-            RequestSpec(
-                ukey=ukey,
-                kind=preset.kind,
-                body=body,
-                variants=(v.id or 0,),
-                rep=rep,
-                preset=preset.id,
+            single_requests(
+                model,
+                preset,
+                job_text,
+                v,
                 case_id=case_id,
-                context={"cluster": cluster},
+                ukey=ukey,
                 cell=cell,
+                cluster=cluster,
+                repeats=study.run.repeats,
             )
-            for rep in reps
         )
 
     registered = {design.label: (design, spec) for design, spec in enabled(study)}
@@ -187,15 +172,6 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
                     single(preset, variants[vid], sid, ukey, f"D3 {meta['groups'][i]}", sid)
             if study.d3.pairwise_prompt:
                 out += _d3_pairwise(study, model, job_text, variants, sid, ids)
-        elif s.design == "D4" and study.d4 is not None:
-            if s.kind == "scoring" and study.d4.scoring_prompt:
-                preset = _preset(study.d4.scoring_prompt, ("dimensions",), "designs.d4")
-                for i, vid in enumerate(ids):
-                    cell = f"D4 {meta['variant'][i]} {meta['groups'][i]}".strip()
-                    ukey = f"d4:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, cell, s.cluster)
-            elif s.kind == "ranking" and study.d4.ranking_prompt:
-                out += _d4_ranking(study, model, job_text, variants, s)
     return out
 
 
@@ -233,51 +209,4 @@ def _d3_pairwise(
                 )
                 for rep in range(study.run.repeats)
             )
-    return out
-
-
-def _d4_ranking(
-    study: StudyConfig,
-    model: ModelSpec,
-    job_text: str,
-    variants: dict[int, Variant],
-    s: Case,
-) -> list[RequestSpec]:
-    assert study.d4 is not None
-    preset = _preset(study.d4.ranking_prompt, ("ranking",), "designs.d4.ranking_prompt")
-    out: list[RequestSpec] = []
-    ids = s.variants
-    for perm in s.meta["orders"]:
-        shown = [ids[i] for i in perm]
-        texts = [variants[v].text for v in shown]
-        labels = [chr(ord("A") + i) for i in range(len(shown))]
-        context = {
-            "count": len(shown),
-            "labels": labels,
-            "names": [variants[v].name or "" for v in shown],
-        }
-        body = build_body(
-            model,
-            preset,
-            {
-                "resumes": render_resumes(texts, labels),
-                "count": str(len(shown)),
-                "job_description": job_text,
-            },
-            context=context,
-        )
-        out.extend(
-            RequestSpec(
-                ukey=f"d4:batch:{s.id}:perm:{'-'.join(str(i) for i in perm)}",
-                kind=preset.kind,
-                body=body,
-                variants=tuple(shown),
-                rep=rep,
-                preset=preset.id,
-                case_id=s.id,
-                context=context,
-                cell=f"D4 ranking by {s.meta['by']}",
-            )
-            for rep in range(study.run.repeats)
-        )
     return out

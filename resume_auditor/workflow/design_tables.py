@@ -1,4 +1,5 @@
-"""D1-D4 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers.
+"""D1-D3 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
+(the registry's designs build their own: `Design.compute`, `Design.answer_frames`).
 
 Each answer names the variants it showed (`variants`, in presentation order) and
 its case (`case_id`); the case's `meta` says what each of its variants is
@@ -14,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.domain.case import Case
-from resume_auditor.stats.inputs import D4_DIMENSIONS, d1_judgments
+from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
 
@@ -139,43 +140,6 @@ def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, 
                 }
             )
     return pd.DataFrame(point), pd.DataFrame(pair)
-
-
-def d4_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    sets = _sets(result, "D4")
-    scores, ranks = [], []
-    for a in _rows(answers, sets):
-        s = sets[int(a["case_id"])]
-        meta, ids = s.meta, s.variants
-        if s.kind == "scoring" and a["kind"] == "dimensions":
-            i = ids.index(a["variants"][0])
-            row: dict[str, Any] = {
-                "cluster": s.cluster,
-                "variant": meta["variant"][i],
-                "group": meta["groups"][i] or None,
-                "rep": int(a["rep"]),
-            }
-            row |= {d: _num(a["parsed"].get(d)) for d in D4_DIMENSIONS}
-            scores.append(row)
-        elif s.kind == "ranking" and a["kind"] == "ranking":
-            # An average rank needs the whole ranking: a list cut short ranks only its
-            # top, and counting those ranks alone would favour whoever it did rank.
-            given = (a["parsed"].get("ranks") or []) if a["label"] == "ranked" else []
-            shown = a["variants"]
-            for j, vid in enumerate(shown):
-                rank = given[j] if j < len(given) else None
-                ranks.append(
-                    {
-                        # The batch (case set) is the cluster: every order and repeat of it
-                        # ranks the same candidates.
-                        "batch_id": s.id or 0,
-                        "answer_id": int(a["request_id"]),
-                        "group": meta["groups"][ids.index(vid)],
-                        "rank": None if rank is None else int(rank),
-                        "batch_size": len(shown),
-                    }
-                )
-    return pd.DataFrame(scores), pd.DataFrame(ranks)
 
 
 def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:

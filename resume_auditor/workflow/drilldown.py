@@ -8,7 +8,8 @@ the model's justification. A number is named by its path in the metrics JSON
 report prints beside it.
 
 The rows are the answers the statistic's input table is built from
-(workflow/design_tables.py for D2-D4, the D1 judgments), selected the way the
+(workflow/design_tables.py for D2 and D3, the D1 judgments; a design kept as a unit
+picks its own: `Design.drill`), selected the way the
 statistic selects them: a group's comparison with the reference group includes
 the reference group's answers too, since the number compares the two. Unreadable
 answers are listed (marked) although every number leaves them out, so a reader
@@ -32,6 +33,7 @@ from typing import Any
 
 import pandas as pd
 
+from resume_auditor.designs.base import Drill
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
@@ -42,6 +44,7 @@ from resume_auditor.store.resultfile import ResultFile
 logger = logging.getLogger(__name__)
 
 REFERENCE = "white_man"  # the designs' default reference group (docs/metrics-json.md)
+UNITS = {d.label: d for d in REGISTRY}
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ class AnswerRow:
     """One answer, as a reader sees it."""
 
     request_id: int
-    design: str  # D1..D4
+    design: str  # D1, D2, ... (the case's design label)
     what: str  # the kind of question: "Equal pair", "Rating", "Ranking of 4"...
     source: str  # "Resume 2", or "Resumes 1, 3" for a pool or batch
     shown: tuple[str, ...]  # the candidates in the order shown: "Aisha Etienne (Black woman)"
@@ -323,9 +326,8 @@ def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> l
         elif s["design"] == "D3":
             facts["qualified"] = pick("qualified")
             facts["roles"] = ["qualified" if q else "unqualified" for q in facts["qualified"]]
-        elif s["design"] == "D4" and s["kind"] == "scoring":
-            facts["variant"] = pick("variant")
-            facts["roles"] = [_D4_ROLES.get(str(v), str(v)) for v in facts["variant"]]
+        elif s["design"] in UNITS:  # a design kept as a unit says what it shows
+            facts |= UNITS[s["design"]].answer_facts(str(s["kind"]), pick)
         out.append(
             _Answer(
                 int(a["request_id"]),
@@ -342,9 +344,6 @@ def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> l
             )
         )
     return out
-
-
-_D4_ROLES = {"original": "no name", "name": "name", "experience": "group activity"}
 
 
 # -- selecting ------------------------------------------------------------------------
@@ -417,18 +416,19 @@ def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
         return _d2(p, ref)
     if head == "d3" and len(p) >= 3:
         return _d3(p, ref)
-    if head == "d4" and len(p) >= 4:
-        return _d4(p)
-    if head == "designs" and len(p) >= 3:  # a design kept as a unit (designs/registry.py)
-        unit = next((d for d in REGISTRY if d.key == p[1]), None)
-        if unit is not None:
-            return (
-                f"Every answer of {unit.title} in this run (each shows every group)",
-                unit.label,
-                lambda a: True,
-                "",
-            )
+    for unit in REGISTRY:  # a design kept as a unit, wherever its block sits
+        at = unit.block_path
+        if tuple(p[: len(at)]) == at and len(p) > len(at):
+            drill = unit.drill(p)
+            if drill is None:
+                return None
+            return drill.title, unit.label, _kept(drill), drill.note
     return None
+
+
+def _kept(drill: Drill) -> Keep:
+    """A design's own choice of answers (`Design.drill`) as a selection's predicate."""
+    return lambda a: drill.keep(a.kind, a.facts, len(a.shown))
 
 
 def _d1(p: tuple[str, ...]) -> Selection | None:
@@ -628,41 +628,6 @@ def _d3(p: tuple[str, ...], ref: str) -> Selection | None:
         lambda a: a.kind in kinds and any(x in (g, ref) for x in a.facts.get("groups") or []),
         "A candidate's score in a pool comes from every answer about it.",
     )
-
-
-def _d4(p: tuple[str, ...]) -> Selection | None:
-    part = p[1]
-    if part == "differences" and len(p) >= 5:
-        variant, g = p[2], p[4]
-        return (
-            f"Scores of the original resumes and of their {label(g)} "
-            f"{'name' if variant == 'name' else 'activity'} versions",
-            "D4",
-            lambda a: (
-                a.kind == "dimensions"
-                and (
-                    (a.facts.get("variant") or [None])[0] == "original"
-                    or (
-                        (a.facts.get("variant") or [None])[0] == variant
-                        and (a.facts.get("groups") or [""])[0] == g
-                    )
-                )
-            ),
-            "",
-        )
-    if part == "ranks" and len(p) >= 4:
-        size, g = p[2], p[3]
-        return (
-            f"Rankings of batches of {size} with {article(label(g))} {label(g)} candidate",
-            "D4",
-            lambda a: (
-                a.kind == "ranking"
-                and str(len(a.shown)) == size
-                and g in (a.facts.get("groups") or [])
-            ),
-            "",
-        )
-    return None
 
 
 # -- words ----------------------------------------------------------------------------

@@ -33,7 +33,6 @@ DESIGN_TITLES = {
     "D1": "D1 pair with a known right answer",
     "D2": "D2 one resume under different names",
     "D3": "D3 pool of candidates",
-    "D4": "D4 scores and rankings",
 } | {d.label: f"{d.label} {d.cell_words('').lower()}" for d in REGISTRY}
 
 DIMENSIONS = (

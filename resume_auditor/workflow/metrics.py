@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict, cast
 
-import numpy as np
 import pandas as pd
 
 from resume_auditor import __version__
@@ -19,7 +19,6 @@ from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.d2 import D2Result, compute_d2
 from resume_auditor.stats.d3 import D3Result, compute_d3
-from resume_auditor.stats.d4 import D4Result, compute_d4
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.missing import MissingResult, compute_missing
@@ -44,7 +43,6 @@ from resume_auditor.workflow.design_tables import (
     d1_table,
     d2_table,
     d3_tables,
-    d4_tables,
     missing_rows,
 )
 
@@ -66,6 +64,10 @@ def metrics_report(
     this audit's answers (seconds of work: for the report, not a live view); a dict
     gives the effects to plant instead, in each design's own units (D1 points of gap
     as a fraction, D2 rating points, D4 score points; for benchmarks).
+
+    The registry's designs (designs/registry.py) come after D2 and D3 everywhere
+    (flags, notes, blocks), in its order; a design placed "top" (D4) keeps its block
+    at the top level under its key, where it was before it moved into its folder.
     """
     runs = result.runs()
     run = (
@@ -90,7 +92,7 @@ def metrics_report(
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    for r in (results.get("d2"), results.get("d3"), results.get("d4")):
+    for r in (results.get("d2"), results.get("d3")):
         if r is not None:
             flaggable += r.all_metrics()
     for unit in registered.values():
@@ -156,16 +158,23 @@ def metrics_report(
         "missing": {design: m.as_dict() for design, m in missing.items()},
     }
     if power:
-        report["power"] = design_power(d1, results, power if isinstance(power, dict) else None)
-    # The design blocks come last, in the order d2, d3, d4 (as before the types).
+        report["power"] = design_power(
+            d1, results, power if isinstance(power, dict) else None, registered
+        )
+    # The design blocks come last, in the order d2, d3, d4 (as before the types), then
+    # the designs kept as units under `designs`.
     if "d2" in designs:
         report["d2"] = designs["d2"]
     if "d3" in designs:
         report["d3"] = designs["d3"]
-    if "d4" in designs:
-        report["d4"] = designs["d4"]
-    if registered:  # the designs kept as units (designs/registry.py), by key
-        report["designs"] = {k: r.as_dict() for k, r in registered.items()}
+    units: dict[str, Mapping[str, Any]] = {}
+    for key, unit in registered.items():
+        if by_key[key].placement == "top":
+            cast(dict[str, Any], report)[key] = unit.as_dict()
+        else:
+            units[key] = unit.as_dict()
+    if units:  # the designs kept as units (designs/registry.py), by key
+        report["designs"] = units
     return report
 
 
@@ -204,6 +213,7 @@ def power_targets(
     results: DesignResults,
     raw: dict[str, float] | None = None,
     effects: dict[str, float] | None = None,
+    registered: Mapping[str, DesignResult] | None = None,
 ) -> list[PowerTarget]:
     """Each design's first group test that can fire, and the shift of its effect.
 
@@ -247,24 +257,25 @@ def power_targets(
     d3 = results.get("d3")
     if d3 is not None and d3.pointwise is not None:
         add("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
-    d4 = results.get("d4")
-    if d4 is not None:
-        name = first(list(d4.differences.get("name", {}).get("overall", {}).values()))
-        if name is not None and name.test is not None and name.test.joint is not None:
-            values = np.asarray(name.test.joint.blocks[0].values, dtype=float)
-            spread = float(np.nanstd(values)) if np.isfinite(values).any() else 0.0
-            add("D4", name, spread)
+    for design in DESIGNS:  # the registry's designs, each naming its own test
+        unit = (registered or {}).get(design.key)
+        target = design.power_target(unit) if unit is not None else None
+        if target is not None:
+            add(design.label, *target)
     return out
 
 
 def design_power(
-    d1: D1Result, results: DesignResults, raw: dict[str, float] | None = None
+    d1: D1Result,
+    results: DesignResults,
+    raw: dict[str, float] | None = None,
+    registered: Mapping[str, DesignResult] | None = None,
 ) -> dict[str, DesignPowerDict]:
     """Each design's chance to flag the default effect (stats/power_sim.py), after the
     flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
     this audit's own answers, D3 from the model (its test reads ranks within pools)."""
     out: dict[str, DesignPowerDict] = {}
-    for t in power_targets(d1, results, raw):
+    for t in power_targets(d1, results, raw, registered=registered):
         test = t.metric.test
         assert test is not None and test.joint is not None and test.share is not None
         if t.basis == "answers":
@@ -308,14 +319,14 @@ def pilot_sizing(
         for cells in impact_cells(d1_table(result, answers), thresholds).values()
         for m in cells.values()
     ]
-    for r in (results.get("d2"), results.get("d3"), results.get("d4")):
+    for r in (results.get("d2"), results.get("d3")):
         if r is not None:
             flaggable += r.all_metrics()
     for unit in registered.values():
         flaggable += unit.all_metrics()
     decide(flaggable, thresholds)
     out = []
-    for t in power_targets(d1, results, effects=effects):
+    for t in power_targets(d1, results, effects=effects, registered=registered):
         test = t.metric.test
         if t.basis != "answers" or test is None or test.joint is None or test.share is None:
             continue
@@ -342,32 +353,26 @@ def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:
-    blocks = (designs.get("d2"), designs.get("d3"), designs.get("d4"))
+    blocks = (designs.get("d2"), designs.get("d3"))
     return [f for block in blocks if block is not None for f in block["flags"]]
 
 
 def _unreadable_by_design(designs: DesignBlocks) -> dict[str, int]:
     d2 = designs.get("d2")
     d3 = designs.get("d3")
-    d4 = designs.get("d4")
     d3_count = 0
     if d3 is not None:
         d3_count = sum(part["unreadable"] for part in (d3["pointwise"], d3["pairwise"]) if part)
-    out = {"D2": 0 if d2 is None else d2["unreadable"], "D3": d3_count, "D4": 0}
-    if d4 is not None:
-        out["D4"] = d4["unreadable"] + d4["unreadable_rankings"]
-    return out
+    return {"D2": 0 if d2 is None else d2["unreadable"], "D3": d3_count}
 
 
 def _design_blocks(results: DesignResults) -> DesignBlocks:
-    """The results' JSON blocks, under `d2`, `d3`, `d4` (absent: no such answers)."""
+    """The results' JSON blocks, under `d2`, `d3` (absent: no such answers)."""
     out: DesignBlocks = {}
     if "d2" in results:
         out["d2"] = results["d2"].as_dict()
     if "d3" in results:
         out["d3"] = results["d3"].as_dict()
-    if "d4" in results:
-        out["d4"] = results["d4"].as_dict()
     return out
 
 
@@ -380,22 +385,22 @@ def _abstain_allowed(prompt_id: str) -> bool:
 
 
 def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignBlocks:
-    """`d2`, `d3`, `d4` blocks for the designs this run has answers for (none: absent)."""
+    """`d2`, `d3` blocks for the designs this run has answers for (none: absent)."""
     return _design_blocks(design_results(result, run_id, thresholds))
 
 
 class DesignResults(TypedDict, total=False):
-    """The D2-D4 result objects of a run; a design without answers is absent."""
+    """The D2 and D3 result objects of a run; a design without answers is absent (the
+    registry's designs: `registry_results`)."""
 
     d2: D2Result
     d3: D3Result
-    d4: D4Result
 
 
 def design_results(
     result: ResultFile, run_id: int, thresholds: Thresholds, answers: pd.DataFrame | None = None
 ) -> DesignResults:
-    """The D2-D4 results (objects, flags decided per design) this run has answers for
+    """The D2 and D3 results (objects, flags decided per design) this run has answers for
     (`answers`: the run's answers when the caller has read them already)."""
     if answers is None:
         answers = result.answers(run_id)
@@ -412,13 +417,6 @@ def design_results(
             pairwise if not pairwise.empty else None,
             thresholds=thresholds,
             rng=0,
-        )
-    scores, rankings = d4_tables(result, answers)
-    if not scores.empty or not rankings.empty:
-        out["d4"] = compute_d4(
-            scores if not scores.empty else None,
-            rankings if not rankings.empty else None,
-            thresholds=thresholds,
         )
     return out
 

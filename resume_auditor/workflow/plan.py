@@ -52,6 +52,8 @@ from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 logger = logging.getLogger(__name__)
 
+UNITS = {d.label: d for d in DESIGNS}
+
 POWER_POINTER = (
     "Power for the literature's effect sizes (a 10-point selection gap, an impact ratio of "
     "0.8, 0.3 SD) is simulated through the report's own tests on request: "
@@ -61,7 +63,7 @@ POWER_POINTER = (
 
 @dataclass(frozen=True)
 class PlanCell:
-    design: str  # "D1".."D4"
+    design: str  # "D1", "D2", ... (a case's design label)
     cell: str  # e.g. "D1 equal pairs, k=0, black_woman vs white_man"
     cases: int  # pairs, variants or ranked batches behind the requests
     requests: int
@@ -188,7 +190,7 @@ def plan_run(
         specs = request_specs(result, study, model or study.model)
     cells: dict[str, tuple[set[Any], int]] = {}
     for spec in specs:
-        # A D1 pair or a D4 ranked batch is one case in every order; a D2-D4 request
+        # A D1 pair or a ranked batch is one case in every order; a D2-D4 request
         # about one candidate (or a D3 pair in one order) counts per what it shows.
         whole = spec.cell.startswith("D1 ") or "ranking" in spec.cell
         case = spec.case_id if whole else (spec.case_id, spec.variants)
@@ -238,7 +240,7 @@ def _unsized_lines(plan: RunPlan) -> list[str]:
         f"{d.name} ({d.label}): its power is simulated with the others' on request; after "
         "a run, the width of its intervals on the Results page shows what the audit can tell."
         for d in DESIGNS
-        if d.label in present
+        if d.label in present and not d.simulated_power
     ]
 
 
@@ -297,8 +299,12 @@ def simulated_sizing(
             size = Size("D2", n.get("resumes", 0), groups, repeats)
         elif design == "D3":
             size = Size("D3", n.get("pools", 0), groups)
-        else:
-            size = Size("D4", n.get("resumes", 0), groups, repeats, n.get("batches", 0))
+        else:  # a design kept as a unit sizes itself
+            unit = UNITS.get(design)
+            found = unit.plan_size(n, repeats) if unit is not None else None
+            if found is None:
+                continue
+            size = found
         if size.units < 2:
             continue
         for what in wanted:
@@ -306,7 +312,8 @@ def simulated_sizing(
                 out.append(pilot[what])
                 continue
             sized = dataclasses.replace(size, design=what)
-            cautious = CAUTIOUS if what in ("D2", "D4") else None
+            careful = what == "D2" or (what in UNITS and UNITS[what].cautious)
+            cautious = CAUTIOUS if careful else None
             if what == "IR" and _abstains(study):
                 # at a fixed impact ratio abstentions shrink the gap, so forced choice would
                 # promise too much (measured: 84% claimed, 60% found at 87 resumes)
@@ -419,9 +426,7 @@ def _how_to_grow(design: str) -> str:
         "above 0.",
         "D2": "Add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
         "D3": "Raise `rounds` in [designs.d3].",
-        "D4": "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
-        "`gender_batches` in [designs.d4].",
-    }[design]
+    }.get(design) or UNITS[design].power_grow
 
 
 def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) -> list[str]:
@@ -574,16 +579,10 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
     d3 = [s for s in cases if s.design == "D3"]
     if d3:
         out["D3"] = {"pools": len(d3), "groups": len(d3[0].meta.get("groups", []))}
-    scoring = [s for s in cases if s.design == "D4" and s.kind == "scoring"]
-    ranking = [s for s in cases if s.design == "D4" and s.kind == "ranking"]
-    if scoring or ranking:
-        d4_groups = {g for s in scoring for g in s.meta.get("groups", []) if g}
-        out["D4"] = {
-            "resumes": len({s.cluster for s in scoring}),
-            "groups": max(len(d4_groups), 2),
-            "batches": len(ranking),
-            "batch_size": max((len(s.variants) for s in ranking), default=5),
-        }
+    for unit in DESIGNS:  # the designs kept as units count their own
+        found = unit.power_counts([c for c in cases if c.design == unit.label])
+        if found is not None:
+            out[unit.label] = found
     return out
 
 

@@ -23,6 +23,7 @@ from resume_auditor.designs.base import (
 )
 from resume_auditor.designs.d5_bloomberg import present
 from resume_auditor.designs.d5_bloomberg.cases import DESIGN, KIND, build_d5
+from resume_auditor.designs.d5_bloomberg.model import D5Dict
 from resume_auditor.designs.d5_bloomberg.requests import d5_requests
 from resume_auditor.designs.d5_bloomberg.settings import SETTINGS, D5Spec
 from resume_auditor.designs.d5_bloomberg.table import rankings_table
@@ -53,6 +54,7 @@ class BloombergRanking(Design[D5Spec]):
     settings = SETTINGS
     charts = ("d5_top1",)
     clustering = "D5 by batch (every order and repeat of one resume's copies is one cluster)"
+    block_type = D5Dict
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D5Spec:
         raw = values["groups"]

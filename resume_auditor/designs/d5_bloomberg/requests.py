@@ -3,7 +3,8 @@
 The copies are separated by <hr> as in Bloomberg's prompt and each carries a letter
 as well as its name, so an answer by names (as GPT wrote them) and an answer by
 letters (a local model held to a grammar) are both read by the shared ranking
-reader (`prompts/read_ranking.py`) through the names and letters in the context.
+reader (`prompts/read_ranking.py`) through the names and letters in the context;
+the requests themselves are built by the shared `prompts.requests.ranking_requests`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from collections.abc import Mapping, Sequence
 
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.study import ModelSpec, StudyConfig
-from resume_auditor.prompts import build_body, get_preset
-from resume_auditor.prompts.read_ranking import default_labels
+from resume_auditor.prompts import get_preset
+from resume_auditor.prompts.requests import ranking_requests
 from resume_auditor.store.requests import RequestSpec
 
 CELL = "D5 eight-name ranking"
@@ -35,39 +36,15 @@ def d5_requests(
     case: Case,
 ) -> list[RequestSpec]:
     preset = get_preset(prompt)
-    out: list[RequestSpec] = []
-    ids = case.variants
-    for j, perm in enumerate(case.meta["orders"]):
-        shown = [ids[i] for i in perm]
-        labels = default_labels(len(shown))
-        context = {
-            "count": len(shown),
-            "labels": labels,
-            "names": [variants[v].name or "" for v in shown],
-            "presentation": j,
-        }
-        body = build_body(
-            model,
-            preset,
-            {
-                "resumes": render([variants[v].text for v in shown], labels),
-                "count": str(len(shown)),
-                "job_description": job_text,
-            },
-            context=context,
-        )
-        out.extend(
-            RequestSpec(
-                ukey=f"d5:batch:{case.id}:order:{'-'.join(str(i) for i in perm)}:{preset.id}",
-                kind=preset.kind,
-                body=body,
-                variants=tuple(shown),
-                rep=rep,
-                preset=preset.id,
-                case_id=case.id,
-                context=context,
-                cell=CELL,
-            )
-            for rep in range(study.run.repeats)
-        )
-    return out
+    return ranking_requests(
+        model,
+        preset,
+        job_text,
+        variants,
+        case,
+        render=render,
+        ukey=lambda perm: f"d5:batch:{case.id}:order:{'-'.join(str(i) for i in perm)}:{preset.id}",
+        cell=CELL,
+        repeats=study.run.repeats,
+        presentation=True,
+    )

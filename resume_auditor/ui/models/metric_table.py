@@ -28,7 +28,6 @@ DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
     "d1": "Pairs (D1)",
     "d2": "Ratings by group (D2)",
     "d3": "Pools (D3)",
-    "d4": "Scores and ranks (D4)",
 }
 
 
@@ -121,7 +120,7 @@ def design_rows(metrics: MetricsReport | None, design: str) -> list[MetricRow]:
 
 def _registered(metrics: MetricsReport, design: str) -> Mapping[str, Any]:
     """A registry design's block (designs/registry.py), empty when absent."""
-    return (metrics.get("designs") or {}).get(design) or {}
+    return REGISTERED[design].block(metrics) or {}
 
 
 REGISTERED = {d.key: d for d in REGISTRY}
@@ -142,9 +141,7 @@ def design_answers(metrics: MetricsReport, design: str) -> tuple[int, str]:
         d3 = metrics.get("d3")
         parts = (d3.get("pointwise"), d3.get("pairwise")) if d3 else ()
         return sum(p.get("candidates") or 0 for p in parts if p), "scored candidates"
-    d4 = metrics.get("d4")
-    n = ((d4.get("scores") or 0) + (d4.get("rankings") or 0)) if d4 else 0
-    return n, "scores and rankings"
+    return 0, "answers"
 
 
 def unreadable_answers(metrics: MetricsReport, design: str) -> int:
@@ -156,9 +153,6 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
         return (d2.get("unreadable") or 0) if d2 else 0
     if design == "d3":  # D3 counts its unreadable answers per method (none at the top)
         return 0
-    if design == "d4":
-        d4 = metrics.get("d4")
-        return ((d4.get("unreadable") or 0) + (d4.get("unreadable_rankings") or 0)) if d4 else 0
     return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.html import field_text
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
@@ -69,11 +70,13 @@ def _page_html(document: Any) -> str:
     )
 
 
-_DESIGN_TAGS = ("D2", "D3", "D4", "FAIRE")
+# The sections shown: D2's, D3's and every registry design's (its heading names its label).
+_DESIGN_TAGS = ("D2", "D3", *(f"Design {d.label}" for d in REGISTRY))
 
 
 def design_blocks_html(document: Any) -> str:
-    """The report's D2-D4 sections as plain tables a QTextBrowser renders ('' when none).
+    """The report's D2, D3 and registry designs' sections as plain tables a QTextBrowser
+    renders ('' when none).
 
     The same blocks and the same number formatting as the HTML report, so the app
     and the filed report cannot disagree.

@@ -88,7 +88,7 @@ CARD_KEYS = ("criterion_validity", "discrim_validity", "order_consistency", "fir
 # kept for callers that list the cards: (key, plain title, meaning with the paper's term)
 CARDS = [(k, TERMS[k].label, TERMS[k].tooltip()) for k in CARD_KEYS]
 
-DESIGNS = ("d1", "d2", "d3", "d4", *(d.key for d in REGISTRY))
+DESIGNS = ("d1", "d2", "d3", *(d.key for d in REGISTRY))
 INTROS = {d.key: d.intro for d in REGISTRY} | {
     "d1": "Pairs of resumes with a known right answer: one candidate more qualified, or both "
     "equal and differing only in name. Does the model pick the better one, and say 'equal' "
@@ -97,17 +97,14 @@ INTROS = {d.key: d.intro for d in REGISTRY} | {
     "rated 1–5. Are some groups' copies rated higher or lower than the reference group's?",
     "d3": "Pools with one candidate per group, scored by the model. Which groups end up ranked "
     "above the others, and who would make a shortlist of the top candidates?",
-    "d4": "Resumes scored on five dimensions with no name, with a group's name, or with an "
-    "activity naming the group; and batches ranked best to worst. Does the signal move the "
-    "scores or the places?",
 }
 CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
     "d1": ("d1_validity", "d1_gaps"),
     "d2": ("d2_smd",),
     "d3": ("d3_rabbi",),
-    "d4": ("d4_scores", "d4_ranks"),
 }
 
+REGISTERED = {d.key: d for d in REGISTRY}
 MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
 
 
@@ -770,11 +767,12 @@ class ResultsPage(Page):
 
 
 def _ran(report: MetricsReport, design: str) -> bool:
-    """A design the run has answers for (D1: any pair answer; D2-D4: their block;
-    a registry design: its block under `designs`)."""
+    """A design the run has answers for (D1: any pair answer; D2, D3: their block;
+    a registry design: its block, where it sits)."""
     if design == "d1":
         return bool((report.get("d1") or {}).get("judgments"))
-    return bool(report.get(design) or (report.get("designs") or {}).get(design))
+    unit = REGISTERED.get(design)
+    return bool(unit.block(report) if unit is not None else report.get(design))
 
 
 def draw_charts(

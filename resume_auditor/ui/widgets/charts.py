@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
@@ -88,56 +87,16 @@ def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
             _cells(part.get("rabbi") if part else None),
             unit="difference",
         )
-    d4 = metrics.get("d4") if metrics else None
-    if key == "d4_scores":
-        diffs = (d4.get("differences") or {}) if d4 else {}
-        items = []
-        for variant, word in (("name", "name"), ("experience", "activity")):
-            items += [
-                (f"{who} ({word})", cell)
-                for who, cell in _cells((diffs.get(variant) or {}).get("overall"))
-            ]
-        return ChartSpec(
-            "gaps",
-            "Score change with a group signal",
-            items,
-            unit="difference",
-        )
-    if key == "d4_ranks":
-        items = []
-        for size, ranks in ((d4.get("ranks") or {}) if d4 else {}).items():
-            for who, cell in _cells(ranks):
-                expected = cell.get("expected")
-                centre = float(expected or (int(size) + 1) / 2)
-                items.append((f"{who} (of {size})", _shift(cell, centre)))
-        return ChartSpec(
-            "gaps",
-            "Place vs the middle (− = ranked better)",
-            items,
-            unit="difference",
-        )
     design, _, name = key.partition("_")
     for unit in REGISTRY:
         if unit.key == design and key in unit.charts:
-            block = (metrics.get("designs") or {}).get(design) if metrics else None
+            block = unit.block(metrics)
             chart = unit.chart(key, block) if block else None
             if chart is not None:
                 return ChartSpec(
                     chart.kind, chart.title, list(chart.items), chart.references, chart.unit
                 )
     return ChartSpec("rates", key, [])
-
-
-def _shift(metric: Mapping[str, Any], by: float) -> dict[str, Any]:
-    """A metric moved by `by` (an average rank drawn around the middle place)."""
-    if metric.get("value") is None:
-        return dict(metric)
-    ci = metric.get("ci") or [None, None]
-    return {
-        **metric,
-        "value": float(metric["value"]) - by,
-        "ci": [None if c is None else float(c) - by for c in ci],
-    }
 
 
 def render_spec(

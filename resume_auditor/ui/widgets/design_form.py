@@ -87,10 +87,10 @@ class DesignForm(QWidget):
             grid = Choices(s)
             grid.changed.connect(self.changed)
             return grid
-        if s.kind == "str" and s.choices:
+        if s.kind == "str" and (s.choices or s.offer):
             combo = QComboBox()
-            for c in s.choices:
-                combo.addItem(c, c)
+            for value, words in s.offer or tuple((c, c) for c in s.choices):
+                combo.addItem(words, value)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         line = QLineEdit()
@@ -113,7 +113,9 @@ class DesignForm(QWidget):
             elif isinstance(w, Choices):
                 w.set_value([value] if isinstance(value, str) else list(value))
             elif isinstance(w, QComboBox):
-                w.setCurrentIndex(max(0, w.findData(value)))
+                if w.findData(value) < 0:  # a preset the study file names: kept
+                    w.addItem(str(value), value)
+                w.setCurrentIndex(w.findData(value))
             elif isinstance(w, QLineEdit):
                 w.setText(str(value))
 

@@ -1,4 +1,5 @@
-"""The four designs' settings (D1-D4), one tab each, edited in place.
+"""The designs' settings, one tab each, edited in place: D1-D3 here, the registry's
+designs (D4, D5) each a form built from its own settings (design_form.py).
 
 Each tab mirrors one `[designs.dN]` table of the study file (docs/study-format.md).
 The widget only reads and writes a `StudyConfig`; saving it (and clearing the built
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import ALL_GROUPS, Group
-from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, D4Spec, StudyConfig
+from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, StudyConfig
 from resume_auditor.ui.widgets.design_form import DesignForm
 
 # (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
@@ -146,7 +147,6 @@ class DesignSettings(QTabWidget):
             ),
             (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
             (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
-            (self._d4_tab(), "Scores and rankings", "Design D4: FAIRE, Wen et al."),
         )
         # The designs kept as units, each a form built from its own settings.
         self.forms = [DesignForm(d) for d in REGISTRY]
@@ -319,61 +319,6 @@ class DesignSettings(QTabWidget):
         form.addRow("They lack", self.d3_k)
         return tab
 
-    def _d4_tab(self) -> QWidget:
-        tab = QWidget()
-        form = _form(tab)
-        self.d4_on = QCheckBox(
-            "Include scores and rankings: the original resume beside copies with another name "
-            "or an activity that signals a group"
-        )
-        self.d4_on.setToolTip(
-            "Design D4, FAIRE (Wen et al. 2025): name- and experience-perturbed copies."
-        )
-        form.addRow(self.d4_on)
-        self.d4_groups = GroupGrid("Name-perturbed copies carry this group's names.")
-        form.addRow("Groups", self.d4_groups)
-        perturb = QHBoxLayout()
-        self.d4_name = QCheckBox("the name")
-        self.d4_experience = QCheckBox("an activity that signals the group")
-        self.d4_experience.setToolTip(
-            "Copies with an added activity or membership that signals a group, the name left "
-            "as it is (the paper's experience perturbation)."
-        )
-        perturb.addWidget(self.d4_name)
-        perturb.addWidget(self.d4_experience)
-        perturb.addStretch(1)
-        form.addRow(_tip(QLabel("Copies that change"), "The paper's perturbations."), perturb)
-        self.d4_scoring = QCheckBox("Score each resume 1–5 on five dimensions")
-        self.d4_scoring.setToolTip(
-            "Relevance, impact, skills, achievements and fit, returned as JSON (preset "
-            "d4-direct-scoring)."
-        )
-        self.d4_ranking = QCheckBox("Rank a batch of resumes from best to worst")
-        self.d4_ranking.setToolTip("The prompt preset d4-ranking.")
-        form.addRow(self.d4_scoring)
-        form.addRow(self.d4_ranking)
-        batches = QHBoxLayout()
-        self.d4_race = QSpinBox()
-        self.d4_race.setRange(0, 10_000)
-        self.d4_race.setSuffix(" batches of 5 by race")
-        self.d4_gender = QSpinBox()
-        self.d4_gender.setRange(0, 10_000)
-        self.d4_gender.setSuffix(" batches of 2 by gender")
-        batches.addWidget(self.d4_race)
-        batches.addWidget(self.d4_gender)
-        batches.addStretch(1)
-        form.addRow("Rankings", batches)
-        self.d4_orders = QSpinBox()
-        self.d4_orders.setRange(1, 120)
-        self.d4_orders.setToolTip("Presentation orders drawn per batch (from the seed).")
-        self.d4_all = QCheckBox("every possible order")
-        orders = QHBoxLayout()
-        orders.addWidget(self.d4_orders)
-        orders.addWidget(self.d4_all)
-        orders.addStretch(1)
-        form.addRow("Orders shown per batch", orders)
-        return tab
-
     def _common_tab(self) -> QWidget:
         tab = QWidget()
         box = QVBoxLayout(tab)
@@ -469,18 +414,6 @@ class DesignSettings(QTabWidget):
         self.d3_share.setValue(d3.unqualified_share)
         self.d3_k.setValue(d3.k)
 
-        d4 = study.d4 or D4Spec()
-        self.d4_on.setChecked(study.d4 is not None)
-        self.d4_groups.set_groups(d4.groups)
-        self.d4_name.setChecked("name" in d4.perturbations)
-        self.d4_experience.setChecked("experience" in d4.perturbations)
-        self.d4_scoring.setChecked(bool(d4.scoring_prompt))
-        self.d4_ranking.setChecked(bool(d4.ranking_prompt))
-        self.d4_race.setValue(d4.race_batches)
-        self.d4_gender.setValue(d4.gender_batches)
-        self.d4_orders.setValue(d4.orders_per_batch)
-        self.d4_all.setChecked(d4.all_orders)
-
         for form in self.forms:
             form.fill(study)
         self._study = study
@@ -492,7 +425,7 @@ class DesignSettings(QTabWidget):
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
         if not any(
             cb.isChecked()
-            for cb in (self.d1_on, self.d2_on, self.d3_on, self.d4_on, *(f.on for f in self.forms))
+            for cb in (self.d1_on, self.d2_on, self.d3_on, *(f.on for f in self.forms))
         ):
             return "Include at least one kind of test."
         if self._study is not None:
@@ -522,15 +455,11 @@ class DesignSettings(QTabWidget):
                     "Candidate pools need a question for each candidate, comparisons of two, "
                     "or both."
                 )
-        if self.d4_on.isChecked() and not (
-            self.d4_scoring.isChecked() or self.d4_ranking.isChecked()
-        ):
-            return "Scores and rankings need scores, rankings, or both."
         return ""
 
     def apply(self, base: StudyConfig) -> StudyConfig:
         """`base` with these settings; call only when `problem()` is ''."""
-        d1 = d2 = d3 = d4 = None
+        d1 = d2 = d3 = None
         if self.d1_on.isChecked():
             old = base.d1 or D1Spec()
             d1 = dataclasses.replace(
@@ -572,22 +501,6 @@ class DesignSettings(QTabWidget):
                 unqualified_share=round(self.d3_share.value(), 2),
                 k=self.d3_k.value(),
             )
-        if self.d4_on.isChecked():
-            d4 = dataclasses.replace(
-                base.d4 or D4Spec(),
-                groups=self.d4_groups.groups(),
-                perturbations=tuple(
-                    p
-                    for p, cb in (("name", self.d4_name), ("experience", self.d4_experience))
-                    if cb.isChecked()
-                ),
-                scoring_prompt="d4-direct-scoring" if self.d4_scoring.isChecked() else "",
-                ranking_prompt="d4-ranking" if self.d4_ranking.isChecked() else "",
-                race_batches=self.d4_race.value(),
-                gender_batches=self.d4_gender.value(),
-                orders_per_batch=self.d4_orders.value(),
-                all_orders=self.d4_all.isChecked(),
-            )
         more = {k: v for k, v in base.more.items() if k not in {f.design.key for f in self.forms}}
         for form in self.forms:
             table = form.apply(base)
@@ -600,7 +513,6 @@ class DesignSettings(QTabWidget):
             d1=d1,
             d2=d2,
             d3=d3,
-            d4=d4,
             keep_real_contact=self.real_contact.isChecked(),
             keep_instructions=self.keep_instructions.isChecked(),
         )

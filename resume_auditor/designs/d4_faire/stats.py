@@ -31,20 +31,19 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from resume_auditor.stats.estimate import Estimate, empty
-from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
-from resume_auditor.stats.inputs import (
+from resume_auditor.designs.d4_faire.inputs import (
     D4_DIMENSION_TITLES,
     D4_DIMENSIONS,
     D4_RANKINGS,
     D4_SCORES,
-    StatsInputError,
-    validate,
 )
+from resume_auditor.designs.d4_faire.model import D4Dict, DifferenceMetric, RankMetric
+from resume_auditor.stats.estimate import Estimate, empty
+from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
+from resume_auditor.stats.inputs import StatsInputError, validate
 from resume_auditor.stats.intervals import t_crit
 from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.metric import Metric, fmt, warn_small
-from resume_auditor.stats.model import D4Dict, DifferenceMetric, RankMetric
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.randomization import sign_flip_p

@@ -1,4 +1,4 @@
-"""D4 FAIRE (Wen et al. 2025): scored perturbations and ranked batches.
+"""D4's test cases (FAIRE, Wen et al. 2025): scored perturbations and ranked batches.
 
 Direct scoring, per source resume: the original (identity removed: a neutral
 placeholder name and they/them, so it carries no group signal), a name
@@ -19,15 +19,17 @@ import itertools
 import math
 import random
 
+from resume_auditor.designs.d4_faire.settings import D4Spec
 from resume_auditor.domain.case import Case
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import D4Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
 from resume_auditor.variants.colleges import draw_college
 from resume_auditor.variants.designcheck import check_same_outside_identity
 from resume_auditor.variants.names import personas_for
 from resume_auditor.variants.texts import TextSet
+
+DESIGN = "D4"
 
 
 def build_d4_scoring(
@@ -66,7 +68,7 @@ def build_d4_scoring(
                 out.filled[ids[first]], out.filled[ids[-1]], "D4 experience"
             )
     out.sets.append(
-        Case("D4", "scoring", ids, cluster=rid, meta={"variant": kinds, "groups": groups})
+        Case(DESIGN, "scoring", ids, cluster=rid, meta={"variant": kinds, "groups": groups})
     )
     return out
 
@@ -113,7 +115,7 @@ def build_d4_ranking(
         ]
         out.sets.append(
             Case(
-                "D4",
+                DESIGN,
                 "ranking",
                 ids,
                 meta={
