@@ -125,9 +125,10 @@ def test_the_report_and_the_apps_report_page_show_d4_through_the_registry(
     from results_fixtures import make_all_designs_audit
 
     from resume_auditor.report.document import build_document
+    from resume_auditor.settings.thresholds import shipped_thresholds
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.ui.pages.report_page import design_blocks_html
-    from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+    from resume_auditor.workflow.metrics import metrics_report
 
     monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path / "data"))
     audit = make_all_designs_audit(tmp_path)
