@@ -31,7 +31,7 @@ def _spec(d4: dict[str, object]) -> D4Spec | None:
 
 
 def test_the_registry_shows_d4_before_d5_and_keeps_its_block_at_the_top() -> None:
-    assert [d.label for d in DESIGNS][:2] == ["D4", "D5"]
+    assert [d.label for d in DESIGNS][:3] == ["D3", "D4", "D5"]
     assert DESIGN_D4.block_path == ("d4",)
     block = {"scores": 1}
     assert DESIGN_D4.block({"d4": block, "designs": {"d4": {}}}) is block
@@ -125,9 +125,10 @@ def test_the_report_and_the_apps_report_page_show_d4_through_the_registry(
     from results_fixtures import make_all_designs_audit
 
     from resume_auditor.report.document import build_document
+    from resume_auditor.settings.thresholds import shipped_thresholds
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.ui.pages.report_page import design_blocks_html
-    from resume_auditor.workflow.metrics import metrics_report, shipped_thresholds
+    from resume_auditor.workflow.metrics import metrics_report
 
     monkeypatch.setenv("RESUME_AUDITOR_DATA_DIR", str(tmp_path / "data"))
     audit = make_all_designs_audit(tmp_path)
