@@ -508,10 +508,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     concurrency = args.concurrency or config.run.concurrency
-    from resume_auditor.workflow.plan import _d3_logprob_notes, probe_d3_logprobs
+    from resume_auditor.workflow.plan import logprob_notes, probe_logprobs
 
-    if probe_d3_logprobs(config, prepared.model) is False and not args.prepare_only:
-        for note in _d3_logprob_notes(config, prepared.model):  # the plan says it otherwise
+    if probe_logprobs(config, prepared.model) is False and not args.prepare_only:
+        for note in logprob_notes(config, prepared.model):  # the plan says it otherwise
             print(f"Note: {note}", file=sys.stderr)
     if args.prepare_only:
         _print_plan(prepared.path)

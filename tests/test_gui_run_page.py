@@ -149,15 +149,15 @@ def test_start_asks_the_server_once_for_log_probabilities_off_the_ui_thread(
     import threading
 
     import resume_auditor.ui.pages.run_page as run_page
-    from resume_auditor.workflow.plan import probe_d3_logprobs
+    from resume_auditor.workflow.plan import probe_logprobs
 
     threads: list[bool] = []
 
     def probe(*args: object, **kwargs: object) -> bool | None:
         threads.append(threading.current_thread() is threading.main_thread())
-        return probe_d3_logprobs(*args, **kwargs)  # type: ignore[arg-type]
+        return probe_logprobs(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(run_page, "probe_d3_logprobs", probe)
+    monkeypatch.setattr(run_page, "probe_logprobs", probe)
     win, page = window, window.run_page
     _open(qtbot, win, every_design)
     with Simulator(policy=policy, logprobs=gives) as sim:

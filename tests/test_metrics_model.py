@@ -21,6 +21,7 @@ from devtools.simulator import Simulator, always
 from devtools.simulator_kinds import every_kind_policy
 
 from resume_auditor.cli import main
+from resume_auditor.designs.d3_rabbi import model as d3_model
 from resume_auditor.designs.d4_faire import model as d4_model
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.stats import model
@@ -112,11 +113,14 @@ def test_a_real_report_of_every_design_matches_the_types(
         block = design.block(report)
         assert design.block_type is not None, design.key
         assert block is None or problems(block, design.block_type, design.key) == []
-    assert DESIGNS[0].block(report) is report["d4"]  # D4's block stays where it was
+    by_key = {d.key: d for d in DESIGNS}
+    assert by_key["d3"].block(report) is report["d3"]  # D3's block stays where it was
+    assert by_key["d4"].block(report) is report["d4"]  # and D4's
     capsys.readouterr()
     assert main(["metrics", str(audit), "--json"]) == 0
     as_json = json.loads(capsys.readouterr().out)
     assert problems(as_json, MetricsReport) == []
+    assert problems(as_json["d3"], d3_model.D3Dict, "d3") == []
     assert problems(as_json["d4"], d4_model.D4Dict, "d4") == []
     # Every kind of metric object is in this report, so each one's extra fields were checked.
     kinds = {
@@ -250,9 +254,9 @@ def test_every_metric_kind_is_a_metric_object() -> None:
         model.ImpactCell,
         model.SmdMetric,
         model.RatioMetric,
-        model.RabbiMetric,
-        model.ScoreGapMetric,
-        model.SelectedMetric,
+        d3_model.RabbiMetric,
+        d3_model.ScoreGapMetric,
+        d3_model.SelectedMetric,
         d4_model.DifferenceMetric,
         d4_model.RankMetric,
     ]
@@ -265,15 +269,15 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
     """Each key of the D2-D4 blocks and each extra field of a metric kind is named in the doc."""
     text = DOC.read_text(encoding="utf-8")
     named = set(re.findall(r"`([a-z_0-9]+)", text)) | set(re.findall(r"\.([a-z_0-9]+)", text))
-    blocks = [model.D1Dict, model.D2Dict, model.D3Dict, model.D3ScoresDict, d4_model.D4Dict]
+    blocks = [model.D1Dict, model.D2Dict, d3_model.D3Dict, d3_model.D3ScoresDict, d4_model.D4Dict]
     kinds = [
         model.GapMetric,
         model.ImpactCell,
         model.SmdMetric,
         model.RatioMetric,
-        model.RabbiMetric,
-        model.ScoreGapMetric,
-        model.SelectedMetric,
+        d3_model.RabbiMetric,
+        d3_model.ScoreGapMetric,
+        d3_model.SelectedMetric,
         d4_model.DifferenceMetric,
         d4_model.RankMetric,
         model.FlagTestDict,

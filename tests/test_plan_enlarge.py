@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from resume_auditor.cli import main
+from resume_auditor.designs.registry import by_label
+from resume_auditor.domain.study import StudyConfig
 from resume_auditor.stats.power_sim import Sizing
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.plan import (
@@ -58,16 +60,22 @@ def _short(design: str, units: int, repeats: int | None) -> Sizing:
     )
 
 
+def _rounds(study: StudyConfig) -> int:
+    """D3's rounds, as its design reads them from the study's `[designs.d3]`."""
+    spec = by_label()["D3"].spec(study)
+    return int(spec.rounds) if spec is not None else 0
+
+
 def test_the_enlargement_raises_repeats_at_a_temperature_and_rounds(prepared: Path) -> None:
     with ResultFile(prepared, readonly=True) as result:
         study = study_of(result)
         before = plan_run(result, study).requests
-    assert study.model.temperature == 0 and study.run.repeats == 1 and study.d3 is not None
+    assert study.model.temperature == 0 and study.run.repeats == 1 and _rounds(study)
     sizing = [_short("D2", 4, 3), _short("D1", 4, 2), _short("D3", 5, None), _short("D4", 4, None)]
     enlarged, changes, short = enlarged_study(study, sizing)
     assert enlarged.run.repeats == 3  # the most any design needs
     assert enlarged.model.temperature == ENLARGE_TEMPERATURE  # else repeats are one answer
-    assert enlarged.d3 is not None and enlarged.d3.rounds == study.d3.rounds * 5
+    assert _rounds(enlarged) == _rounds(study) * 5
     assert any("temperature" in c for c in changes) and any("D3 rounds" in c for c in changes)
     assert short and short[0].startswith("D4")  # said, not hidden
 
@@ -84,8 +92,8 @@ def test_the_enlargement_raises_repeats_at_a_temperature_and_rounds(prepared: Pa
     with ResultFile(prepared, readonly=True) as result:
         now = study_of(result)
         assert now.run.repeats == 3 and now.model.temperature == ENLARGE_TEMPERATURE
-        assert now.d3 is not None and now.d3.rounds == study.d3.rounds * 5
-        assert len([c for c in result.cases() if c.design == "D3"]) == now.d3.rounds
+        assert _rounds(now) == _rounds(study) * 5
+        assert len([c for c in result.cases() if c.design == "D3"]) == _rounds(now)
 
 
 def test_nothing_to_change_offers_nothing(prepared: Path) -> None:

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from devtools import synthetic
 
+from resume_auditor.designs.d3_rabbi.stats import compute_d3, row_weights
 from resume_auditor.designs.d4_faire.stats import compute_d4
 from resume_auditor.stats.bootstrap import cluster_weights
-from resume_auditor.stats.d3 import compute_d3, row_weights
 
 
 def test_d3_repeats_are_averaged_before_ranking() -> None:

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from devtools import synthetic
 
-from resume_auditor.stats.d3 import compute_d3, rabbi, rank_biserial, selected_share
-from resume_auditor.stats.d3_scores import pairwise_candidates, pointwise_candidates
+from resume_auditor.designs.d3_rabbi.scores import pairwise_candidates, pointwise_candidates
+from resume_auditor.designs.d3_rabbi.stats import compute_d3, rabbi, rank_biserial, selected_share
 from resume_auditor.stats.inputs import StatsInputError
 
 BW, WM, HM = "black_woman", "white_man", "hispanic_man"
@@ -138,7 +138,7 @@ def test_a_table_without_a_score_is_refused() -> None:
 def test_bootstrap_emd_matches_scipy_with_weights() -> None:
     from scipy import stats as sps
 
-    from resume_auditor.stats.d3 import _emd_boot
+    from resume_auditor.designs.d3_rabbi.stats import _emd_boot
 
     rng = np.random.default_rng(0)
     a, b = rng.integers(0, 5, 50).astype(float), rng.normal(2, 1, 70)  # ties included

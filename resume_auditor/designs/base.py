@@ -33,7 +33,7 @@ from resume_auditor.variants.texts import TextSet
 class Setting:
     """One setting of a design, for the study file, the CLI's help and the GUI's form.
 
-    `kind` is the study file's kind ("int", "bool", "str", "strs"); `choices` the
+    `kind` is the study file's kind ("int", "number", "bool", "str", "strs"); `choices` the
     allowed values of a "str" or "strs" setting; `minimum` of an "int". `loose`:
     a choice is matched after trimming and lower-casing it, as a group key has
     always been read ("Black_Woman" is black_woman); the design's `parse` reads it.
@@ -47,6 +47,7 @@ class Setting:
     label: str
     help: str
     minimum: int | None = None
+    maximum: float | None = None  # the GUI's bound for a "number" (the design checks it)
     choices: tuple[str, ...] = ()
     gui: bool = True  # shown on the Test cases step (False: study file only)
     loose: bool = False
@@ -178,8 +179,14 @@ class Design(ABC, Generic[SpecT]):
     # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
     # recommended size keeps under power_sim.CAUTIOUS; `power_grow`: how to raise it.
     simulated_power: bool = False
+    # "answers": its power is simulated on the audit's own answers (its `power_target`'s
+    # spread); "model": from power_sim's model at its size (a test on ranks within pools).
+    power_basis: str = "answers"
     cautious: bool = False
     power_grow: str = ""
+    # (regex, replacement): its plan's words (`power_grow`, `enlarge`) as the screen says
+    # them, without study-file keys or codes (ui/plain_words.py)
+    screen_words: tuple[tuple[str, str], ...] = ()
     words: Mapping[str, Word] = {}  # its glossary entries, by key (report/terms.TERMS)
     input_tables: tuple[TableSpec, ...] = ()  # its statistics' tidy tables (stats-inputs.md)
 
@@ -243,6 +250,11 @@ class Design(ABC, Generic[SpecT]):
         """(prompt preset id, the kinds it may have, the setting that names it)."""
 
     # -- cases and requests ---------------------------------------------------------
+
+    def less_ks(self, spec: SpecT) -> tuple[int, ...]:
+        """The k of every less-qualified copy (c−, k required qualifications removed) its
+        cases need from each resume's texts (none: it needs none)."""
+        return ()
 
     def resume_cases(
         self,
@@ -313,6 +325,11 @@ class Design(ABC, Generic[SpecT]):
     def section(self, block: Mapping[str, Any]) -> Section | None:
         """The report's section for the design's metrics block (None: nothing to say)."""
 
+    def sections(self, block: Mapping[str, Any]) -> list[Section]:
+        """Its report sections (one by default: `section`), in the order shown."""
+        found = self.section(block)
+        return [] if found is None else [found]
+
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
         """The chart `name` (one of `charts`) from the design's metrics block."""
         return None
@@ -336,6 +353,22 @@ class Design(ABC, Generic[SpecT]):
         """What its power depends on, read back from its tested metrics (path, metric),
         for page 1's simulated power of a report without a `power` block; None: none."""
         return None
+
+    def enlarge(
+        self, table: Mapping[str, Any], units_now: int, units_needed: int | None
+    ) -> tuple[dict[str, Any] | None, str] | None:
+        """Its settings table raised to the size the power sizing asks for (`units_needed`
+        of what `plan_size` counts; None: no size reaches the target), and the change in
+        words (or, when no size does, what stays short); None: only repeats help it."""
+        return None
+
+    def logprob_note(self, model: str) -> str:
+        """Before a run, when one of its presets scores from token log-probabilities and
+        `model` is known not to give them: what that does to its numbers."""
+        return (
+            f"{self.title}: {model} gives no token log-probabilities, so its scores will be "
+            "bare answers (wide intervals, low power)."
+        )
 
     def word_key(self, path: Sequence[str]) -> str | None:
         """The glossary key (one of `words`) of the metric at `path`; None: none."""

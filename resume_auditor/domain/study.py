@@ -101,14 +101,6 @@ SCHEMA: dict[str, Any] = {
             "blinded": "bool",
             "blind_college": "bool",
         },
-        "d3": {
-            "groups": "strs",
-            "rounds": "int",
-            "prompt": "str",
-            "pairwise_prompt": "str",
-            "unqualified_share": "number",
-            "k": "int",
-        },
     },
     "variants": {"keep_real_contact": "bool", "keep_instructions": "bool"},
     "generation": {
@@ -523,18 +515,6 @@ class D2Spec:
 
 
 @dataclass(frozen=True)
-class D3Spec:
-    """D3, Chen et al. (2024): pools with one candidate per group, `rounds` of them."""
-
-    groups: tuple[Group, ...] = ALL_GROUPS
-    rounds: int = 10
-    prompt: str = "d3-yes-no"  # pointwise; "" for none
-    pairwise_prompt: str = ""  # e.g. "d3-pairwise"; every pair of a pool in both orders
-    unqualified_share: float = 0.5  # share of a pool given a less-qualified (c-) text
-    k: int = 1
-
-
-@dataclass(frozen=True)
 class RunSpec:
     prompt: str = "d1-baseline"
     orders: str = "both"
@@ -553,7 +533,6 @@ class StudyConfig:
     run: RunSpec = field(default_factory=RunSpec)
     d1: D1Spec | None = field(default_factory=D1Spec)
     d2: D2Spec | None = None
-    d3: D3Spec | None = None
     keep_real_contact: bool = False  # let the source's phone, address and links through
     # keep instructions to an AI found in a resume (removed from every copy by default)
     keep_instructions: bool = False
@@ -661,28 +640,6 @@ def _d2(table: dict[str, Any]) -> D2Spec:
     return spec
 
 
-def _d3(table: dict[str, Any]) -> D3Spec:
-    d = D3Spec()
-    share = _float(
-        table.get("unqualified_share", d.unqualified_share), "designs.d3.unqualified_share"
-    )
-    if not 0.0 <= share < 1.0:
-        raise StudyError("designs.d3.unqualified_share should be from 0 up to (not including) 1")
-    spec = D3Spec(
-        groups=_groups(table.get("groups"), "designs.d3.groups", d.groups),
-        rounds=_int(table.get("rounds", d.rounds), "designs.d3.rounds", 1),
-        prompt=str(table.get("prompt", d.prompt)),
-        pairwise_prompt=str(table.get("pairwise_prompt", d.pairwise_prompt)),
-        unqualified_share=share,
-        k=_int(table.get("k", d.k), "designs.d3.k", 1),
-    )
-    if len(spec.groups) < 2:
-        raise StudyError("designs.d3.groups needs at least two groups to compare")
-    if not spec.prompt and not spec.pairwise_prompt:
-        raise StudyError("designs.d3 needs a prompt or a pairwise_prompt")
-    return spec
-
-
 def _float(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StudyError(f"{where} should be a number")
@@ -734,7 +691,7 @@ def study_from_dict(
     `require_sources`, i.e. for study files) refuses unknown keys and values of the
     wrong kind; settings kept in an audit file, written by this or a newer app, are
     read leniently. `extra_designs`: see `check_schema`; every `[designs.<key>]` table
-    other than D1-D3 is kept as written in `StudyConfig.more` for its design to read.
+    other than D1-D2 is kept as written in `StudyConfig.more` for its design to read.
     """
     strict = strict if strict is not None else require_sources
     if strict:
@@ -826,10 +783,10 @@ def study_from_dict(
         if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
-    d2, d3 = (_design(designs, key) for key in ("d2", "d3"))
+    d2 = _design(designs, "d2")
     more: dict[str, Mapping[str, Any]] = {}
     for key, table in designs.items():
-        if key in ("d1", "d2", "d3"):
+        if key in ("d1", "d2"):
             continue
         if not isinstance(table, dict):
             raise StudyError(f"[designs.{key}] should be a table")
@@ -864,7 +821,6 @@ def study_from_dict(
         d1=d1_spec,
         generation=generation,
         d2=None if d2 is None else _d2(d2),
-        d3=None if d3 is None else _d3(d3),
         keep_real_contact=_bool(
             _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
         ),
@@ -931,15 +887,6 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "manipulation_check": config.d2.manipulation_check,
             "blinded": config.d2.blinded,
             "blind_college": config.d2.blind_college,
-        }
-    if config.d3 is not None:
-        out["designs"]["d3"] = {
-            "groups": [g.key for g in config.d3.groups],
-            "rounds": config.d3.rounds,
-            "prompt": config.d3.prompt,
-            "pairwise_prompt": config.d3.pairwise_prompt,
-            "unqualified_share": config.d3.unqualified_share,
-            "k": config.d3.k,
         }
     for key, table in config.more.items():
         out["designs"][key] = dict(table)

@@ -1,8 +1,8 @@
 """The report as data: every section, table and chart, before it becomes HTML.
 
 Built from the metrics (`workflow.metrics.metrics_report`, the one source of every
-number) and the facts of the result file. Sections for D2, D3 and the registry's
-designs (D4, D5: `Design.section`) appear when the metrics carry those designs. The
+number) and the facts of the result file. Sections for D2 and the registry's
+designs (`Design.sections`) appear when the metrics carry those designs. The
 HTML template only lays this out.
 """
 
@@ -25,7 +25,6 @@ from resume_auditor.report.verdict import (
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import (
     D2Dict,
-    D3Dict,
     MetricDict,
     MetricsReport,
     RatioMetric,
@@ -259,7 +258,6 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
         0.8,
     )
     blocks += _d2(metrics.get("d2"), figures, float(cut))
-    blocks += _d3(metrics.get("d3"))
     return blocks
 
 
@@ -356,73 +354,29 @@ def _d2(d2: D2Dict | None, figures: dict[str, Figure], cut: float = 0.8) -> list
     return blocks
 
 
-def _d3(d3: D3Dict | None) -> list[Block]:
-    if not d3:
-        return []
-    blocks = []
-    for method, part in (("pointwise", d3.get("pointwise")), ("pairwise", d3.get("pairwise"))):
-        if not part:
-            continue
-        base = ["d3", method]
-        tables = [
-            Table("RABBI (rank-after-bias)", _rows(part.get("rabbi"), [*base, "rabbi"])),
-            Table("Average score gap", _rows(part.get("score_gap"), [*base, "score_gap"])),
-            Table("Jensen-Shannon distance", _rows(part.get("jsd"), [*base, "jsd"])),
-            Table("Earth mover's distance", _rows(part.get("emd"), [*base, "emd"])),
-        ]
-        for k, cells in (part.get("dp_gap") or {}).items():
-            tables.append(
-                Table(f"Demographic-parity gap at top-{k}", _rows(cells, [*base, "dp_gap", k]))
-            )
-        for k, cells in (part.get("eo_gap") or {}).items():
-            tables.append(
-                Table(f"Equal-opportunity gap at top-{k}", _rows(cells, [*base, "eo_gap", k]))
-            )
-        blocks.append(
-            Block(
-                f"Design D3: allocation in pools of candidates ({method})",
-                [
-                    "Pools with one candidate per group, scored over many rounds; each group "
-                    f"against {label(d3.get('reference', 'white_man'))} candidates "
-                    "(Chen et al. 2024)."
-                ],
-                [t for t in tables if t.rows],
-            )
-        )
-    output = d3.get("output") or {}
-    if output:
-        blocks.append(
-            Block(
-                "Pairwise answers: regular, tie, flipped, inconsistent (D3)",
-                [],
-                [Table("Output rates", _metric_titles(output, ["d3", "output"]))],
-            )
-        )
-    return blocks
-
-
 def _registered(metrics: MetricsReport) -> list[Block]:
     """The sections of the designs kept as units (designs/registry.py), in its order."""
     out: list[Block] = []
     for design in DESIGNS:
         block = design.block(metrics)
-        if block is None or (section := design.section(block)) is None:
+        if block is None:
             continue
-        tables = [
-            Table(
-                t.title,
-                [Row(r.group or r.path[-1], list(r.path), r.metric) for r in t.rows],
-                caption=t.caption,
-            )
-            for t in section.tables
-        ]
-        figures = [
-            f
-            for name in design.charts
-            if (chart := design.chart(name, block)) is not None
-            and (f := design_figure(name, chart)) is not None
-        ]
-        out.append(Block(section.heading, section.intro, tables, figures, section.after))
+        for i, section in enumerate(design.sections(block)):
+            tables = [
+                Table(
+                    t.title,
+                    [Row(r.group or r.path[-1], list(r.path), r.metric) for r in t.rows],
+                    caption=t.caption,
+                )
+                for t in section.tables
+            ]
+            figures = [
+                f
+                for name in (design.charts if i == 0 else ())
+                if (chart := design.chart(name, block)) is not None
+                and (f := design_figure(name, chart)) is not None
+            ]
+            out.append(Block(section.heading, section.intro, tables, figures, section.after))
     return out
 
 
@@ -447,14 +401,12 @@ def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
     d1 = metrics.get("d1")
     units = [d for d in DESIGNS if d.block(metrics) is not None]
-    present = [d for d in ("d2", "d3") if metrics.get(d)]
+    present = [d for d in ("d2",) if metrics.get(d)]
     if d1 and (d1.get("judgments") or not present and not units):
         present.insert(0, "d1")
     cluster = {
         "d1": "D1 by source resume (every pair built from one resume is one cluster)",
         "d2": "D2 by source resume (its copies under every name are one cluster)",
-        "d3": "D3 by pool and by source resume together (pools share source resumes: the "
-        "bootstrap resamples both; repeats of a candidate are averaged before ranking)",
     }
     clustering = [cluster[d] for d in present]
     clustering += [d.clustering for d in units]

@@ -2,7 +2,7 @@
 
 One shape for every design (designs/base.PanelRow: where a metric sits, the metric,
 its group and which cut of it), so the UI renders them without knowing any design.
-Designs kept as units give theirs (`Design.panel`); D1-D3's are here until they move
+Designs kept as units give theirs (`Design.panel`); D1-D2's are here until they move
 into their folders (docs/designs.md, "Designs as units"). Every read goes through the
 TypedDicts of stats/model.py, so mypy catches a renamed field here.
 """
@@ -16,7 +16,7 @@ from resume_auditor.designs.base import PanelRow
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import D3ScoresDict, MetricDict, MetricsReport
+from resume_auditor.stats.model import MetricDict, MetricsReport
 
 ALL = "All"
 
@@ -87,52 +87,12 @@ def d2_rows(metrics: MetricsReport) -> list[PanelRow]:
     return rows
 
 
-_METHOD = {"pointwise": "scored one by one", "pairwise": "head to head"}
-
-
-def _d3_method(method: str, part: D3ScoresDict, how: str) -> list[PanelRow]:
-    rows: list[PanelRow] = []
-    per_group: tuple[tuple[str, Mapping[str, MetricDict]], ...] = (
-        ("rabbi", part.get("rabbi") or {}),
-        ("score_gap", part.get("score_gap") or {}),
-        ("jsd", part.get("jsd") or {}),
-        ("emd", part.get("emd") or {}),
-    )
-    for key, by_group in per_group:
-        rows += [_row(["d3", method, key, g], m, label(g), how) for g, m in _cells(by_group)]
-    per_k: tuple[tuple[str, Mapping[str, Mapping[str, MetricDict]]], ...] = (
-        ("dp_gap", part.get("dp_gap") or {}),
-        ("eo_gap", part.get("eo_gap") or {}),
-    )
-    for key, by_k in per_k:
-        for k, by_group in by_k.items():
-            detail = f"top {k}" + (f", {how}" if how else "")
-            rows += [
-                _row(["d3", method, key, k, g], m, label(g), detail) for g, m in _cells(by_group)
-            ]
-    return rows
-
-
-def d3_rows(metrics: MetricsReport) -> list[PanelRow]:
-    d3 = metrics.get("d3")
-    if not d3:
-        return []
-    parts = {"pointwise": d3.get("pointwise"), "pairwise": d3.get("pairwise")}
-    both = all(parts.values())
-    rows: list[PanelRow] = []
-    for method, part in parts.items():
-        if part:
-            rows += _d3_method(method, part, _METHOD[method] if both else "")
-    rows += [_row(["d3", "output", k], m, ALL, k) for k, m in _cells(d3.get("output"))]
-    return rows
-
-
-LEGACY = {"d1": d1_rows, "d2": d2_rows, "d3": d3_rows}
+LEGACY = {"d1": d1_rows, "d2": d2_rows}
 REGISTERED = {d.key: d for d in DESIGNS}
 
 
 def panel_rows(metrics: MetricsReport | None, design: str) -> list[PanelRow]:
-    """Every row of `design`'s table ("d1".."d3", or a registry design's key)."""
+    """Every row of `design`'s table ("d1", "d2", or a registry design's key)."""
     if not metrics:
         return []
     if design in REGISTERED:

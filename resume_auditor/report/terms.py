@@ -27,7 +27,6 @@ class Term:
 
 _CASTLEMAN = "Castleman et al. 2025"
 _GAEBLER = "Gaebler et al. 2024"
-_CHEN = "Chen et al. 2024"
 
 TERMS: dict[str, Term] = {
     # D1: pairs with a known right answer
@@ -152,45 +151,6 @@ TERMS: dict[str, Term] = {
         "The rating difference by group under each prompt wording.",
         f"prompt variants ({_GAEBLER})",
     ),
-    # D3: pools of candidates
-    "rabbi": Term(
-        "Ranked above the reference group",
-        "In pools of equally matched candidates, how much more often this group's candidate "
-        "scored above the reference group's than below (−1 to +1; 0 means alike).",
-        f"RABBI, rank-after-bias ({_CHEN})",
-    ),
-    "score_gap": Term(
-        "Average score difference",
-        "This group's average score minus the reference group's, on the model's own scale.",
-        f"average score gap ({_CHEN})",
-    ),
-    "jsd": Term(
-        "How different the score spreads are",
-        "How different the spread of scores is from the reference group's (0 = the same).",
-        f"Jensen–Shannon distance ({_CHEN})",
-    ),
-    "emd": Term(
-        "How far the scores are shifted",
-        "How far the scores would have to move to match the reference group's (0 = the same).",
-        f"Earth mover's distance ({_CHEN})",
-    ),
-    "dp_gap": Term(
-        "Shortlisted more or less often",
-        "Keeping the top candidates of each pool, how often this group made the shortlist "
-        "minus how often the reference group did, in points.",
-        f"demographic-parity gap at top-k ({_CHEN})",
-    ),
-    "eo_gap": Term(
-        "Qualified candidates shortlisted more or less often",
-        "The same, among qualified candidates only, in points.",
-        f"equal-opportunity gap at top-k ({_CHEN})",
-    ),
-    "output": Term(
-        "Kinds of pairwise answer",
-        "How the two orders of a pair came out: the same pick, a stated tie, the pick swapped "
-        "with the order, or inconsistent.",
-        f"regular / tie / flipped / inconsistent output rates ({_CHEN})",
-    ),
 }
 # The designs kept as units bring their own words (Design.words).
 TERMS |= {k: Term(w.label, w.meaning, w.paper) for d in DESIGNS for k, w in d.words.items()}
@@ -231,10 +191,6 @@ def term_key(path: Sequence[str]) -> str | None:
         return "error_agreement"
     if head == "d2" and len(p) >= 2:
         return "d2_impact_ratio" if p[1] == "impact_ratio" else (p[1] if p[1] in TERMS else None)
-    if head == "d3" and len(p) >= 2:
-        if p[1] == "output":
-            return "output"
-        return p[2] if len(p) >= 3 and p[2] in TERMS else None
     for unit in DESIGNS:
         at = unit.block_path
         if tuple(p[: len(at)]) == at:

@@ -97,7 +97,7 @@ def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | No
 
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
-    legacy = sum(1 for d in ("d1", "d2", "d3") if metrics.get(d))
+    legacy = sum(1 for d in ("d1", "d2") if metrics.get(d))
     return max(1, legacy + sum(1 for d in DESIGNS if d.block(metrics) is not None))
 
 
@@ -124,7 +124,6 @@ DESIGN_NAMES = {
     "d1": "D1 (pairs)",
     "impact_ratio": "D1 impact ratios (LL144)",
     "d2": "D2 (ratings)",
-    "d3": "D3 (pools)",
 } | {d.key: d.title for d in DESIGNS}
 REGISTERED = {d.key: d for d in DESIGNS}
 
@@ -201,7 +200,7 @@ def findings(metrics: MetricsReport) -> list[Finding]:
             for k, v in node.items():
                 walk(v, [*path, str(k)])
 
-    for design in ("d1", "impact_ratio", "d2", "d3"):
+    for design in ("d1", "impact_ratio", "d2"):
         walk(metrics.get(design), [design])
     for unit in DESIGNS:  # the registry's designs, wherever their blocks sit
         walk(unit.block(metrics), list(unit.block_path))
@@ -436,7 +435,7 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
     answered = int(counts.get("answered", 0))
     requests = int(counts.get("requests", 0))
     flags = list(metrics.get("flags") or [])
-    for block in (metrics.get("d2"), metrics.get("d3")):
+    for block in (metrics.get("d2"),):
         flags += list(block.get("flags") or [] if block else [])
     for design in DESIGNS:
         unit = design.block(metrics)
@@ -604,9 +603,6 @@ def _design_size(design: str, group: list[Finding]) -> Size | None:
     if design == "d2":
         smd = [f for f in group if f.path[:2] == ["d2", "smd"]]
         return Size("D2", clusters, len(smd) + 1) if smd and clusters >= 2 else None
-    if design == "d3":
-        rabbi = [f for f in group if "rabbi" in f.path]
-        return Size("D3", clusters, len(rabbi) + 1) if rabbi and clusters >= 2 else None
     if design in REGISTERED:
         return REGISTERED[design].power_size([(f.path, f.metric) for f in group])
     return None
@@ -625,7 +621,7 @@ def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
         )
     by_design: dict[str, list[Finding]] = {}
     for f in testable:
-        if (f.design in ("d1", "d2", "d3") or f.design in REGISTERED) and f.test.get("share"):
+        if (f.design in ("d1", "d2") or f.design in REGISTERED) and f.test.get("share"):
             by_design.setdefault(f.design, []).append(f)
     parts = []
     for design, group in sorted(by_design.items()):

@@ -99,28 +99,6 @@ class RatioMetric(MetricDict):
     selection_rate: float | None
 
 
-class RabbiMetric(MetricDict):
-    """D3 RABBI (`d3.<pointwise|pairwise>.rabbi.<group>`)."""
-
-    mann_whitney_p: float | None
-    reference_n: int
-    higher: float | None
-    lower: float | None
-
-
-class ScoreGapMetric(MetricDict):
-    """D3 score gap; pairwise ones carry the reverse rate."""
-
-    reverse: NotRequired[float | None]
-
-
-class SelectedMetric(MetricDict):
-    """D3 top-k gaps (`dp_gap`, `eo_gap`): the group's and the reference's selection rates."""
-
-    selected: float | None
-    reference_selected: float | None
-
-
 class PowerDict(TypedDict, total=False):
     """`d1.power`: empty when no equal cross-group pair was answered."""
 
@@ -171,26 +149,6 @@ class D2Dict(TypedDict):
     manipulation: dict[str, MetricDict]
     blinded: dict[str, MetricDict]
     by_prompt: dict[str, dict[str, SmdMetric]]
-    flags: list[str]
-
-
-class D3ScoresDict(TypedDict):
-    method: str
-    candidates: int
-    unreadable: int
-    rabbi: dict[str, RabbiMetric]
-    score_gap: dict[str, ScoreGapMetric]
-    jsd: dict[str, MetricDict]
-    emd: dict[str, MetricDict]
-    dp_gap: dict[str, dict[str, SelectedMetric]]
-    eo_gap: dict[str, dict[str, SelectedMetric]]
-
-
-class D3Dict(TypedDict):
-    reference: str
-    pointwise: D3ScoresDict | None
-    pairwise: D3ScoresDict | None
-    output: dict[str, MetricDict]
     flags: list[str]
 
 
@@ -262,7 +220,7 @@ class DesignBlocks(TypedDict, total=False):
     `Design.block_type`), read through the design."""
 
     d2: D2Dict
-    d3: D3Dict
+    d3: Mapping[str, Any]
     d4: Mapping[str, Any]
 
 

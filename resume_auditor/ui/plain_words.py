@@ -19,7 +19,6 @@ _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
 DESIGN_NAMES = {
     "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
     "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
-    "D3": ("Candidate pools", "Design D3: allocation pools, RABBI (Chen et al. 2024)"),
 } | {d.label: (d.name, f"Design {d.label}: {d.intro}") for d in REGISTRY}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
@@ -72,8 +71,6 @@ def readable_cell(cell: str) -> str:
         if rest.startswith("check "):
             return f"Which group the model reads: {rest[6:]}"
         return "Rated with no identity" if rest == "blinded" else f"Rated as {rest}"
-    if code == "D3":
-        return "Pools, two at a time" if rest == "pairwise" else f"Pools: {rest}"
     registered = {d.label: d for d in REGISTRY}
     if code in registered:
         return registered[code].cell_words(rest)
@@ -91,10 +88,6 @@ _POWER_WORDS = (
         ")",
     ),
     (
-        re.compile(r"\bRaise `rounds` in \[designs\.d3\]\."),
-        "Raise Rounds on the Candidate pools tab.",
-    ),
-    (
         re.compile(r"raise `race_batches` / `gender_batches` in \[designs\.d4\]\."),
         "raise the Rankings batches on the Scores and rankings tab.",
     ),
@@ -103,9 +96,8 @@ _POWER_WORDS = (
         r"a difference of \1 standard deviations (SD)",
     ),
     (re.compile(r"\b(\d+(?:\.\d+)?) SD\b"), r"\1 standard deviations (SD)"),
-    (re.compile(r"\bD3 rounds (\d+)"), r"Candidate pools: \1 rounds"),
     (re.compile(r"\bD1 forced choice\b"), "pairs answered without a tie"),
-)
+) + tuple((re.compile(p), w) for d in REGISTRY for p, w in d.screen_words)
 _POWER_DESIGN = re.compile(r"^(D[1-4]|IR):", re.MULTILINE)
 _POWER_STILL = re.compile(r"Still under 80%: (D[1-4]|IR)\b")
 

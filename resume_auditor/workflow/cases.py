@@ -23,7 +23,6 @@ from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.variants.build import BuiltCases, text_details
 from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
-from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
 from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
@@ -33,8 +32,8 @@ def _ks(config: StudyConfig) -> tuple[int, ...]:
     ks: set[int] = set()
     if config.d1 is not None and config.d1.unequal_pairs:
         ks.update(config.d1.k)
-    if config.d3 is not None:
-        ks.add(config.d3.k)
+    for unit, spec in enabled(config):
+        ks.update(unit.less_ks(spec))
     return tuple(sorted(ks))
 
 
@@ -177,10 +176,6 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                         per_file.setdefault(n, []).append(filename)
                     _store(result, built, details)
             all_texts = [t for _, t in sets]
-            if config.d3 is not None:
-                built = build_d3(all_texts, job, config.d3, config.seed, keep_real_contact=keep)
-                notes.extend(built.notes)
-                _store(result, built, details)
             for unit, spec in units:
                 built = unit.build_cases(all_texts, job, spec, config.seed, keep_real_contact=keep)
                 notes.extend(built.notes)
@@ -285,8 +280,6 @@ def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
     check = "Check this design's settings and the resumes, then build the test cases again."
     if config.d2 is not None:
         lacks("D2", "copies", "whether ratings differ by group (D2)", generic, check)
-    if config.d3 is not None:
-        lacks("D3", "pool", "whether pools are screened fairly (D3)", generic, check)
     for unit, spec in enabled(config):
         for missing in unit.unbuilt(spec):
             lacks(unit.label, missing.kind, missing.question, generic, check)

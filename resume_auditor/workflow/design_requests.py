@@ -2,15 +2,13 @@
 
 Every stored case (domain.case.Case) gives its requests here, each naming its
 case (`case_id`), under the preset the run (D1) or its design's settings
-(D2, D3 here; the registry's designs build their own) name, with the ukeys of
+(D2 here; the registry's designs build their own) name, with the ukeys of
 docs/runner.md so queuing twice adds nothing.
-Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks,
-D3's pairwise requests always in both (Chen et al. score a pair from both).
+Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from resume_auditor.designs.registry import enabled
@@ -36,17 +34,6 @@ def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]
         out += [(p, ("rating",), "designs.d2.prompts") for p in study.d2.prompts]
         if study.d2.manipulation_check:
             out.append((MANIPULATION_PRESET, ("manipulation",), "designs.d2"))
-    if study.d3 is not None:
-        if study.d3.prompt:
-            out.append((study.d3.prompt, ("yes_no", "rating"), "designs.d3.prompt"))
-        if study.d3.pairwise_prompt:
-            out.append(
-                (
-                    study.d3.pairwise_prompt,
-                    ("forced_choice", "pairwise_abstain"),
-                    "designs.d3.pairwise_prompt",
-                )
-            )
     for design, spec in enabled(study):
         out += design.presets(spec)
     return out
@@ -164,49 +151,4 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
                     preset = get_preset(MANIPULATION_PRESET)
                     ukey = f"d2:var:{vid}:{preset.id}"
                     single(preset, variants[vid], sid, ukey, f"D2 check {group}", s.cluster)
-        elif s.design == "D3" and study.d3 is not None:
-            if study.d3.prompt:
-                preset = _preset(study.d3.prompt, ("yes_no", "rating"), "designs.d3.prompt")
-                for i, vid in enumerate(ids):
-                    ukey = f"d3:pool:{sid}:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, f"D3 {meta['groups'][i]}", sid)
-            if study.d3.pairwise_prompt:
-                out += _d3_pairwise(study, model, job_text, variants, sid, ids)
-    return out
-
-
-def _d3_pairwise(
-    study: StudyConfig,
-    model: ModelSpec,
-    job_text: str,
-    variants: dict[int, Variant],
-    sid: int,
-    ids: list[int],
-) -> list[RequestSpec]:
-    assert study.d3 is not None
-    preset = _preset(study.d3.pairwise_prompt, ("forced_choice", "pairwise_abstain"), "designs.d3")
-    out: list[RequestSpec] = []
-    for a, b in itertools.combinations(ids, 2):
-        for order, shown in (("ab", (a, b)), ("ba", (b, a))):
-            first, second = variants[shown[0]], variants[shown[1]]
-            body = build_body(
-                model,
-                preset,
-                {"resume_1": first.text, "resume_2": second.text, "job_description": job_text},
-            )
-            out.extend(
-                RequestSpec(
-                    ukey=f"d3:pool:{sid}:pair:{a}-{b}:{order}:{preset.id}",
-                    kind=preset.kind,
-                    body=body,
-                    variants=shown,
-                    rep=rep,
-                    preset=preset.id,
-                    order=order,
-                    case_id=sid,
-                    context={"names": [first.name or "", second.name or ""], "cluster": sid},
-                    cell="D3 pairwise",
-                )
-                for rep in range(study.run.repeats)
-            )
     return out

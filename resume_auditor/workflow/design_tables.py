@@ -1,4 +1,4 @@
-"""D1-D3 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
+"""D1-D2 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
 (the registry's designs build their own: `Design.compute`, `Design.answer_frames`).
 
 Each answer names the variants it showed (`variants`, in presentation order) and
@@ -18,8 +18,6 @@ from resume_auditor.domain.case import Case
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
-
-_PAIR_LABELS = {"first": "first", "second": "second", "abstain": "tie", "invalid": "invalid"}
 
 
 def _num(value: Any) -> float | None:
@@ -81,65 +79,6 @@ def d2_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
-
-
-def _point_score(a: dict[str, Any]) -> dict[str, float | None]:
-    p = a["parsed"]
-    if a["kind"] == "rating":
-        return {"rating": _num(p.get("rating"))}
-    score = _num(p.get("score"))
-    if score is None and a["label"] in ("yes", "no"):
-        score = 1.0 if a["label"] == "yes" else 0.0  # no log-probabilities: the answer itself
-    return {"score": score, "p_yes": _num(p.get("p_yes")), "p_no": _num(p.get("p_no"))}
-
-
-def _source(meta: dict[str, Any], i: int) -> str | None:
-    """The source resume of a pool's i-th candidate (pools share source resumes)."""
-    sources = meta.get("sources") or []
-    return str(sources[i]) if i < len(sources) and sources[i] is not None else None
-
-
-def d3_tables(result: ResultFile, answers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    sets = _sets(result, "D3")
-    point, pair = [], []
-    for a in _rows(answers, sets):
-        s = sets[int(a["case_id"])]
-        meta, ids = s.meta, s.variants
-        if a["kind"] in ("yes_no", "rating"):
-            vid = a["variants"][0]
-            i = ids.index(vid)
-            point.append(
-                {
-                    "pool_id": s.id,
-                    "source": _source(meta, i),
-                    "candidate_id": vid,
-                    "group": meta["groups"][i],
-                    "qualified": bool(meta["qualified"][i]),
-                    "rep": int(a["rep"]),
-                }
-                | _point_score(a)
-            )
-        elif a["kind"] in ("forced_choice", "pairwise_abstain"):
-            shown = a["variants"]
-            cand_a, cand_b = (shown[0], shown[1]) if a["ord"] == "ab" else (shown[1], shown[0])
-            ia, ib = ids.index(cand_a), ids.index(cand_b)
-            pair.append(
-                {
-                    "pool_id": s.id,
-                    "cand_a": cand_a,
-                    "cand_b": cand_b,
-                    "group_a": meta["groups"][ia],
-                    "group_b": meta["groups"][ib],
-                    "ord": a["ord"],
-                    "label": _PAIR_LABELS.get(a["label"], "invalid"),
-                    "rep": int(a["rep"]),
-                    "qualified_a": bool(meta["qualified"][ia]),
-                    "qualified_b": bool(meta["qualified"][ib]),
-                    "source_a": _source(meta, ia),
-                    "source_b": _source(meta, ib),
-                }
-            )
-    return pd.DataFrame(point), pd.DataFrame(pair)
 
 
 def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:

@@ -8,7 +8,7 @@ the model's justification. A number is named by its path in the metrics JSON
 report prints beside it.
 
 The rows are the answers the statistic's input table is built from
-(workflow/design_tables.py for D2 and D3, the D1 judgments; a design kept as a unit
+(workflow/design_tables.py for D2, the D1 judgments; a design kept as a unit
 picks its own: `Design.drill`), selected the way the
 statistic selects them: a group's comparison with the reference group includes
 the reference group's answers too, since the number compares the two. Unreadable
@@ -323,9 +323,6 @@ def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> l
         if s["design"] == "D2":
             facts["conditions"] = pick("conditions")
             facts["roles"] = [c if c == "blinded" else "" for c in facts["conditions"]]
-        elif s["design"] == "D3":
-            facts["qualified"] = pick("qualified")
-            facts["roles"] = ["qualified" if q else "unqualified" for q in facts["qualified"]]
         elif s["design"] in UNITS:  # a design kept as a unit says what it shows
             facts |= UNITS[s["design"]].answer_facts(str(s["kind"]), pick)
         out.append(
@@ -414,8 +411,6 @@ def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
         return ("Every pair answer of this run", "D1", lambda a: True, "")
     if head == "d2" and len(p) >= 3:
         return _d2(p, ref)
-    if head == "d3" and len(p) >= 3:
-        return _d3(p, ref)
     for unit in REGISTRY:  # a design kept as a unit, wherever its block sits
         at = unit.block_path
         if tuple(p[: len(at)]) == at and len(p) > len(at):
@@ -604,30 +599,7 @@ def _d2(p: tuple[str, ...], ref: str) -> Selection | None:
     return None
 
 
-_POINT = ("yes_no", "rating")
 _PAIR = ("forced_choice", "pairwise_abstain")
-
-
-def _d3(p: tuple[str, ...], ref: str) -> Selection | None:
-    method = p[1]
-    if method == "output":
-        return (
-            "Every pairwise answer",
-            "D3",
-            lambda a: a.kind in _PAIR,
-            "",
-        )
-    if method not in ("pointwise", "pairwise") or len(p) < 4:
-        return None
-    kinds = _POINT if method == "pointwise" else _PAIR
-    g = p[-1]
-    how = "scores" if method == "pointwise" else "head-to-head answers"
-    return (
-        f"Pool {how} of {label(g)} and {label(ref)} candidates",
-        "D3",
-        lambda a: a.kind in kinds and any(x in (g, ref) for x in a.facts.get("groups") or []),
-        "A candidate's score in a pool comes from every answer about it.",
-    )
 
 
 # -- words ----------------------------------------------------------------------------

@@ -32,7 +32,6 @@ MAX_WORDS = 240  # characters of the model's words kept on one feed line
 DESIGN_TITLES = {
     "D1": "D1 pair with a known right answer",
     "D2": "D2 one resume under different names",
-    "D3": "D3 pool of candidates",
 } | {d.label: f"{d.label} {d.cell_words('').lower()}" for d in REGISTRY}
 
 DIMENSIONS = (
@@ -153,7 +152,7 @@ def describe(answer: Answer, roster: Roster) -> FeedLine:
             truth = _pair_truth(answer, roster)
             if truth:
                 who += f" ({truth})"
-        if design == "D3":
+        if design != "D1":  # a design that compares two of its candidates says so
             title = f"{title}, two at a time"
         return FeedLine(design, title, who, verdict, words, right)
     who = shown[0].words() if len(shown) == 1 else ", ".join(c.words() for c in shown)

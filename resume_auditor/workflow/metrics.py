@@ -18,7 +18,6 @@ from resume_auditor.settings.thresholds import active_thresholds
 from resume_auditor.stats.agreement import error_agreement
 from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.d2 import D2Result, compute_d2
-from resume_auditor.stats.d3 import D3Result, compute_d3
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.missing import MissingResult, compute_missing
@@ -42,7 +41,6 @@ from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import (
     d1_table,
     d2_table,
-    d3_tables,
     missing_rows,
 )
 
@@ -65,7 +63,7 @@ def metrics_report(
     gives the effects to plant instead, in each design's own units (D1 points of gap
     as a fraction, D2 rating points, D4 score points; for benchmarks).
 
-    The registry's designs (designs/registry.py) come after D2 and D3 everywhere
+    The registry's designs (designs/registry.py) come after D2 everywhere
     (flags, notes, blocks), in its order; a design placed "top" (D4) keeps its block
     at the top level under its key, where it was before it moved into its folder.
     """
@@ -92,7 +90,7 @@ def metrics_report(
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    for r in (results.get("d2"), results.get("d3")):
+    for r in (results.get("d2"),):
         if r is not None:
             flaggable += r.all_metrics()
     for unit in registered.values():
@@ -165,8 +163,6 @@ def metrics_report(
     # the designs kept as units under `designs`.
     if "d2" in designs:
         report["d2"] = designs["d2"]
-    if "d3" in designs:
-        report["d3"] = designs["d3"]
     units: dict[str, Mapping[str, Any]] = {}
     for key, unit in registered.items():
         if by_key[key].placement == "top":
@@ -254,14 +250,11 @@ def power_targets(
     d2 = results.get("d2")
     if d2 is not None and d2.sd:
         add("D2", first(list(d2.smd.values())), d2.sd)
-    d3 = results.get("d3")
-    if d3 is not None and d3.pointwise is not None:
-        add("D3", first(list(d3.pointwise.rabbi.values())), 0.0, basis="model")
     for design in DESIGNS:  # the registry's designs, each naming its own test
         unit = (registered or {}).get(design.key)
         target = design.power_target(unit) if unit is not None else None
         if target is not None:
-            add(design.label, *target)
+            add(design.label, *target, basis=design.power_basis)
     return out
 
 
@@ -319,7 +312,7 @@ def pilot_sizing(
         for cells in impact_cells(d1_table(result, answers), thresholds).values()
         for m in cells.values()
     ]
-    for r in (results.get("d2"), results.get("d3")):
+    for r in (results.get("d2"),):
         if r is not None:
             flaggable += r.all_metrics()
     for unit in registered.values():
@@ -353,26 +346,20 @@ def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
 
 
 def _design_flags(designs: DesignBlocks) -> list[str]:
-    blocks = (designs.get("d2"), designs.get("d3"))
+    blocks = (designs.get("d2"),)
     return [f for block in blocks if block is not None for f in block["flags"]]
 
 
 def _unreadable_by_design(designs: DesignBlocks) -> dict[str, int]:
     d2 = designs.get("d2")
-    d3 = designs.get("d3")
-    d3_count = 0
-    if d3 is not None:
-        d3_count = sum(part["unreadable"] for part in (d3["pointwise"], d3["pairwise"]) if part)
-    return {"D2": 0 if d2 is None else d2["unreadable"], "D3": d3_count}
+    return {"D2": 0 if d2 is None else d2["unreadable"]}
 
 
 def _design_blocks(results: DesignResults) -> DesignBlocks:
-    """The results' JSON blocks, under `d2`, `d3` (absent: no such answers)."""
+    """The results' JSON blocks, under `d2` (absent: no such answers)."""
     out: DesignBlocks = {}
     if "d2" in results:
         out["d2"] = results["d2"].as_dict()
-    if "d3" in results:
-        out["d3"] = results["d3"].as_dict()
     return out
 
 
@@ -385,22 +372,21 @@ def _abstain_allowed(prompt_id: str) -> bool:
 
 
 def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignBlocks:
-    """`d2`, `d3` blocks for the designs this run has answers for (none: absent)."""
+    """The `d2` block when this run has answers for it (none: absent)."""
     return _design_blocks(design_results(result, run_id, thresholds))
 
 
 class DesignResults(TypedDict, total=False):
-    """The D2 and D3 result objects of a run; a design without answers is absent (the
+    """The D2 result object of a run; a design without answers is absent (the
     registry's designs: `registry_results`)."""
 
     d2: D2Result
-    d3: D3Result
 
 
 def design_results(
     result: ResultFile, run_id: int, thresholds: Thresholds, answers: pd.DataFrame | None = None
 ) -> DesignResults:
-    """The D2 and D3 results (objects, flags decided per design) this run has answers for
+    """The D2 result (object, flags decided per design) this run has answers for
     (`answers`: the run's answers when the caller has read them already)."""
     if answers is None:
         answers = result.answers(run_id)
@@ -410,14 +396,6 @@ def design_results(
     ratings = d2_table(result, answers)
     if not ratings.empty:
         out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0)
-    pointwise, pairwise = d3_tables(result, answers)
-    if not pointwise.empty or not pairwise.empty:
-        out["d3"] = compute_d3(
-            pointwise if not pointwise.empty else None,
-            pairwise if not pairwise.empty else None,
-            thresholds=thresholds,
-            rng=0,
-        )
     return out
 
 

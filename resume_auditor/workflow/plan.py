@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from resume_auditor.designs.base import Design
 from resume_auditor.designs.registry import DESIGNS, enabled
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
@@ -191,7 +192,7 @@ def plan_run(
     cells: dict[str, tuple[set[Any], int]] = {}
     for spec in specs:
         # A D1 pair or a ranked batch is one case in every order; a D2-D4 request
-        # about one candidate (or a D3 pair in one order) counts per what it shows.
+        # about one candidate (or a pool's pair in one order) counts per what it shows.
         whole = spec.cell.startswith("D1 ") or "ranking" in spec.cell
         case = spec.case_id if whole else (spec.case_id, spec.variants)
         seen, n = cells.get(spec.cell, (set(), 0))
@@ -214,7 +215,7 @@ def plan_run(
             for u in unbuilt_questions(result, study)
             if not (plan.notes and u.design == "D1" and "criterion" in u.question)
         ]
-    plan.notes += _d3_logprob_notes(study, model or study.model)
+    plan.notes += logprob_notes(study, model or study.model)
     plan.generation = _generation_line(result, study)
     plan.identity = identity_lines(real_details_sent(result, study.keep_real_contact))
     alpha = active_thresholds().value("group_gap_alpha")
@@ -297,8 +298,6 @@ def simulated_sizing(
             wanted.append("IR")
         elif design == "D2":
             size = Size("D2", n.get("resumes", 0), groups, repeats)
-        elif design == "D3":
-            size = Size("D3", n.get("pools", 0), groups)
         else:  # a design kept as a unit sizes itself
             unit = UNITS.get(design)
             found = unit.plan_size(n, repeats) if unit is not None else None
@@ -425,7 +424,6 @@ def _how_to_grow(design: str) -> str:
         "IR": "Add source resumes (each brings its own pairs), or repeats at a temperature "
         "above 0.",
         "D2": "Add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
-        "D3": "Raise `rounds` in [designs.d3].",
     }.get(design) or UNITS[design].power_grow
 
 
@@ -475,46 +473,55 @@ def _doubt_notes(result: ResultFile) -> list[str]:
     return [f"\u26a0 Job checklist: {note}" for note in reading.notes]
 
 
-def _d3_logprob_notes(study: StudyConfig, model: ModelSpec) -> list[str]:
-    """Say before the run when D3's scores will be bare answers: its pointwise prompt
-    scores a candidate by the probability of Yes, which needs token log-probabilities.
-    They are asked for on every request of such a prompt; a model known (from the
-    provider, its family, or an earlier request or probe) not to give them answers
-    Yes or No only, and RABBI then compares ties."""
+def _wants_logprobs(study: StudyConfig) -> list[Design[Any]]:
+    """The enabled designs with a preset that scores from token log-probabilities (a
+    pointwise Yes/No scored by the probability of Yes); an unknown preset is the
+    study check's to report."""
+    out: list[Design[Any]] = []
+    for design, spec in enabled(study):
+        try:
+            if any(get_preset(p).logprobs for p, _kinds, _where in design.presets(spec)):
+                out.append(design)
+        except (KeyError, ValueError):
+            continue
+    return out
+
+
+def logprob_notes(study: StudyConfig, model: ModelSpec) -> list[str]:
+    """Say before the run when a design's scores will be bare answers: a preset that
+    scores a candidate by the probability of Yes needs token log-probabilities. They are
+    asked for on every request of such a prompt; a model known (from the provider, its
+    family, or an earlier request or probe) not to give them answers Yes or No only, and
+    the design's (`Design.logprob_note`) numbers then compare ties."""
     from resume_auditor.providers.capabilities import Support
     from resume_auditor.providers.registry import model_capabilities
 
-    if study.d3 is None or not study.d3.prompt:
+    wanting = _wants_logprobs(study)
+    if not wanting:
         return []
     try:
-        if not get_preset(study.d3.prompt).logprobs:
-            return []
         caps = model_capabilities(model.provider, model.model, model.base_url)
     except (KeyError, ValueError):
         return []
     if caps.logprobs is not Support.NO:
         return []
-    return [
-        f"D3 scores will be bare answers: {model.model} gives no token log-probabilities, so "
-        "each candidate scores Yes or No only and RABBI compares many ties (wide intervals, "
-        "low power). A model or server that gives log-probabilities, or the d3-rating "
-        "prompt, scores candidates finely."
-    ]
+    return [design.logprob_note(model.model) for design in wanting]
 
 
 PROBED = ("openai-compatible",)  # servers whose log-probability support varies by setup
 
 
-def probe_d3_logprobs(study: StudyConfig, model: ModelSpec, timeout_s: float = 30.0) -> bool | None:
-    """Ask the model once, before a D3 run, whether it gives token log-probabilities.
+def probe_logprobs(study: StudyConfig, model: ModelSpec, timeout_s: float = 30.0) -> bool | None:
+    """Ask the model once, before a run that scores from them, whether it gives token
+    log-probabilities.
 
-    D3's pointwise prompt scores a candidate by the probability of Yes; every request
+    A design's pointwise prompt may score a candidate by the probability of Yes; every request
     asks for log-probabilities, but an OpenAI-compatible server's support depends on
     how it was started, and without knowing it the plan cannot say beforehand that
     the scores will be bare Yes/No. One short request (providers/probe.py) settles
     it; the finding goes to the capability cache, where the plan's note and every
     later request read it, so it is asked once per server and model. None: not asked
-    (no D3 prompt that uses them, another provider, already known) or the probe
+    (no design's prompt uses them, another provider, already known) or the probe
     failed (the run itself will say why); otherwise what the server gives.
     """
     import asyncio
@@ -524,12 +531,7 @@ def probe_d3_logprobs(study: StudyConfig, model: ModelSpec, timeout_s: float = 3
     from resume_auditor.providers.probe import probe_logprobs
     from resume_auditor.workflow.execute import provider_factory
 
-    if study.d3 is None or not study.d3.prompt or model.provider not in PROBED:
-        return None
-    try:
-        if not get_preset(study.d3.prompt).logprobs:
-            return None
-    except (KeyError, ValueError):
+    if model.provider not in PROBED or not _wants_logprobs(study):
         return None
     cache = default_cache()
     base = OpenAICompatProvider.canonical_base_url(model.base_url)
@@ -576,9 +578,6 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
     if d2:
         d2_groups = {g for s in d2 for g in s.meta.get("groups", []) if g}
         out["D2"] = {"resumes": len({s.cluster for s in d2}), "groups": len(d2_groups)}
-    d3 = [s for s in cases if s.design == "D3"]
-    if d3:
-        out["D3"] = {"pools": len(d3), "groups": len(d3[0].meta.get("groups", []))}
     for unit in DESIGNS:  # the designs kept as units count their own
         found = unit.power_counts([c for c in cases if c.design == unit.label])
         if found is not None:
@@ -760,7 +759,8 @@ def enlarged_study(
     More source resumes are what the sizing asks first, but the app cannot make
     resumes; what it can raise is repeats at a temperature above 0 (D1, D2, D4: the
     fewest that reach the target for every such design, power_sim.repeats_for_power)
-    and D3's rounds (the pools the sizing asks for). A design no such change brings to
+    and what a design raises itself (`Design.enlarge`: more pools, say, as the sizing
+    asks for). A design no such change brings to
     the target is named, with the resumes it would need.
     """
     changes: list[str] = []
@@ -770,8 +770,8 @@ def enlarged_study(
     for z in sizing:
         if z.units_needed is not None and z.units_needed <= z.units_now:
             continue
-        if z.design == "D3":
-            continue
+        if _raised(study, z) is not None:
+            continue  # the design grows itself (below), not by repeats
         if z.repeats_needed is not None:
             wanted = max(wanted, z.repeats_needed * repeats)
         else:
@@ -782,7 +782,7 @@ def enlarged_study(
                 f"{z.design} (even {REPEATS[-1]} repeats per answer are not enough; "
                 f"it needs {need})."
             )
-    run, model, d3 = study.run, study.model, study.d3
+    run, model, more = study.run, study.model, dict(study.more)
     if wanted > repeats:
         run = dataclasses.replace(run, repeats=wanted)
         changes.append(f"ask every request {wanted} times (repeats, now {study.run.repeats})")
@@ -793,14 +793,26 @@ def enlarged_study(
                 "so that repeats differ (at temperature 0 they are one answer)"
             )
     for z in sizing:
-        if z.design == "D3" and d3 is not None and z.units_needed and z.units_needed > z.units_now:
-            rounds = int(math.ceil(d3.rounds * z.units_needed / max(z.units_now, 1)))
-            d3 = dataclasses.replace(d3, rounds=rounds)
-            changes.append(f"D3 rounds {rounds} (now {study.d3.rounds if study.d3 else 0})")
-        elif z.design == "D3" and z.units_needed is None:
-            short.append(f"D3 (even {MOST} pools would not reach 80%).")
-    enlarged = dataclasses.replace(study, run=run, model=model, d3=d3)
+        raised = _raised(study, z)
+        if raised is None or (z.units_needed is not None and z.units_needed <= z.units_now):
+            continue
+        new, words = raised
+        if new is None:
+            short.append(words)
+        else:
+            more[UNITS[z.design].key] = new
+            changes.append(words)
+    enlarged = dataclasses.replace(study, run=run, model=model, more=more)
     return enlarged, changes, short
+
+
+def _raised(study: StudyConfig, z: Sizing) -> tuple[dict[str, Any] | None, str] | None:
+    """A registry design's own enlargement for `z` (`Design.enlarge`); None: it has none."""
+    unit = UNITS.get(z.design)
+    table = unit.table(study) if unit is not None else None
+    if unit is None or table is None:
+        return None
+    return unit.enlarge(table, z.units_now, z.units_needed)
 
 
 def model_temperature(study: StudyConfig) -> str:

@@ -27,7 +27,6 @@ from resume_auditor.ui.models.view_table import Index, ViewTableModel
 DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
     "d1": "Pairs (D1)",
     "d2": "Ratings by group (D2)",
-    "d3": "Pools (D3)",
 }
 
 
@@ -137,10 +136,6 @@ def design_answers(metrics: MetricsReport, design: str) -> tuple[int, str]:
     if design == "d2":
         d2 = metrics.get("d2")
         return (d2.get("ratings") or 0) if d2 else 0, "ratings"
-    if design == "d3":
-        d3 = metrics.get("d3")
-        parts = (d3.get("pointwise"), d3.get("pairwise")) if d3 else ()
-        return sum(p.get("candidates") or 0 for p in parts if p), "scored candidates"
     return 0, "answers"
 
 
@@ -151,8 +146,6 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     if design == "d2":
         d2 = metrics.get("d2")
         return (d2.get("unreadable") or 0) if d2 else 0
-    if design == "d3":  # D3 counts its unreadable answers per method (none at the top)
-        return 0
     return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 

@@ -51,7 +51,7 @@ from resume_auditor.workflow.plan import (
     StartPreview,
     look_start,
     preview_start,
-    probe_d3_logprobs,
+    probe_logprobs,
 )
 from resume_auditor.workflow.prepare import queue_run
 
@@ -490,8 +490,8 @@ class RunPage(Page):
 
         def work() -> tuple[int, Estimate, str]:
             # as `resume-auditor audit` does: an OpenAI-compatible server is asked once
-            # whether it gives log-probabilities for D3's scores (here, off the UI thread)
-            probed = logprob_sentence(probe_d3_logprobs(study, spec), spec.model)
+            # whether it gives log-probabilities for a design's scores (here, off the UI thread)
+            probed = logprob_sentence(probe_logprobs(study, spec), spec.model)
             run_id, _added = queue_run(path, spec, prompt)
             return run_id, estimate_for(path, run_id, concurrency=concurrency), probed
 

@@ -77,16 +77,6 @@ def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
             _cells(d2.get("smd") if d2 else None),
             unit="sd",
         )
-    if key == "d3_rabbi":
-        d3 = metrics.get("d3") if metrics else None
-        part = (d3.get("pointwise") or d3.get("pairwise")) if d3 else None
-        ref = label((d3.get("reference") if d3 else None) or "white_man")
-        return ChartSpec(
-            "gaps",
-            f"Ranked above (+) or below (−) {ref}",
-            _cells(part.get("rabbi") if part else None),
-            unit="difference",
-        )
     design, _, name = key.partition("_")
     for unit in REGISTRY:
         if unit.key == design and key in unit.charts:

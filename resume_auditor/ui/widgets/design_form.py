@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QLabel,
@@ -79,6 +80,14 @@ class DesignForm(QWidget):
             box.setRange(s.minimum if s.minimum is not None else 0, 100_000)
             box.valueChanged.connect(self.changed)
             return box
+        if s.kind == "number":
+            number = QDoubleSpinBox()
+            number.setDecimals(2)
+            number.setSingleStep(0.05)
+            low = float(s.minimum) if s.minimum is not None else 0.0
+            number.setRange(low, s.maximum if s.maximum is not None else 100_000.0)
+            number.valueChanged.connect(self.changed)
+            return number
         if s.kind == "bool":
             cb = QCheckBox()
             cb.toggled.connect(self.changed)
@@ -108,6 +117,8 @@ class DesignForm(QWidget):
             w = self.fields[s.name]
             if isinstance(w, QSpinBox):
                 w.setValue(int(value))
+            elif isinstance(w, QDoubleSpinBox):
+                w.setValue(float(value))
             elif isinstance(w, QCheckBox):
                 w.setChecked(bool(value))
             elif isinstance(w, Choices):
@@ -125,6 +136,8 @@ class DesignForm(QWidget):
         for name, w in self.fields.items():
             if isinstance(w, QSpinBox):
                 out[name] = w.value()
+            elif isinstance(w, QDoubleSpinBox):
+                out[name] = round(w.value(), 2)
             elif isinstance(w, QCheckBox):
                 out[name] = w.isChecked()
             elif isinstance(w, Choices):

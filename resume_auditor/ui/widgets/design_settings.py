@@ -1,5 +1,5 @@
-"""The designs' settings, one tab each, edited in place: D1-D3 here, the registry's
-designs (D4, D5) each a form built from its own settings (design_form.py).
+"""The designs' settings, one tab each, edited in place: D1 and D2 here, the registry's
+designs each a form built from its own settings (design_form.py).
 
 Each tab mirrors one `[designs.dN]` table of the study file (docs/study-format.md).
 The widget only reads and writes a `StudyConfig`; saving it (and clearing the built
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import ALL_GROUPS, Group
-from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec, StudyConfig
+from resume_auditor.domain.study import D1Spec, D2Spec, StudyConfig
 from resume_auditor.ui.widgets.design_form import DesignForm
 
 # (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
@@ -65,11 +65,6 @@ D2_PROMPTS = (
     ("d2-rating", "Rating 1–5 with a summary first"),
     ("d2-rating-no-scratch", "Rating without scratchpad"),
     ("d2-rating-eeoc", "Rating with an equal-opportunity reminder"),
-)
-D3_PROMPTS = (
-    ("d3-yes-no", "Yes / no: would you interview?"),
-    ("d3-rating", "Rating 1–5"),
-    ("", "None (pairwise only)"),
 )
 
 
@@ -146,7 +141,6 @@ class DesignSettings(QTabWidget):
                 "Design D1: validity pairs, Castleman et al.",
             ),
             (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
-            (self._d3_tab(), "Candidate pools", "Design D3: allocation pools (RABBI), Chen et al."),
         )
         # The designs kept as units, each a form built from its own settings.
         self.forms = [DesignForm(d) for d in REGISTRY]
@@ -277,48 +271,6 @@ class DesignSettings(QTabWidget):
             form.addRow(w)
         return tab
 
-    def _d3_tab(self) -> QWidget:
-        tab = QWidget()
-        form = _form(tab)
-        self.d3_on = QCheckBox(
-            "Include candidate pools: one candidate per group in each pool, over several rounds"
-        )
-        self.d3_on.setToolTip(
-            "Design D3, allocation pools and the RABBI bias score (Chen et al. 2024)."
-        )
-        form.addRow(self.d3_on)
-        self.d3_groups = GroupGrid("Each pool has one candidate of this group.")
-        form.addRow("Groups", self.d3_groups)
-        self.d3_rounds = QSpinBox()
-        self.d3_rounds.setRange(1, 10_000)
-        self.d3_rounds.setToolTip("Each round deals the resumes to the groups anew.")
-        form.addRow("Rounds", self.d3_rounds)
-        self.d3_prompt = _combo(D3_PROMPTS)
-        self.d3_prompt.setToolTip("The question the model answers about each candidate alone.")
-        question = QHBoxLayout()
-        question.addWidget(self.d3_prompt)
-        question.addStretch(1)
-        form.addRow("Question for each candidate", question)
-        self.d3_pairwise = QCheckBox("Also compare every two candidates of a pool, in both orders")
-        self.d3_pairwise.setToolTip("The prompt preset d3-pairwise.")
-        form.addRow(self.d3_pairwise)
-        self.d3_share = QDoubleSpinBox()
-        self.d3_share.setRange(0.0, 0.95)
-        self.d3_share.setSingleStep(0.05)
-        self.d3_share.setToolTip(
-            "The share of a pool given a less-qualified copy: these are the 'unqualified' "
-            "candidates the selection rates are measured against."
-        )
-        form.addRow("Share of less-qualified candidates", self.d3_share)
-        self.d3_k = QSpinBox()
-        self.d3_k.setRange(1, 3)
-        self.d3_k.setSuffix(" required qualification(s)")
-        self.d3_k.setToolTip(
-            "How many required qualifications a less-qualified copy lacks (the paper's k)."
-        )
-        form.addRow("They lack", self.d3_k)
-        return tab
-
     def _common_tab(self) -> QWidget:
         tab = QWidget()
         box = QVBoxLayout(tab)
@@ -405,15 +357,6 @@ class DesignSettings(QTabWidget):
         self.d2_blind_college.setChecked(d2.blind_college)
         self.d2_check.setChecked(d2.manipulation_check)
 
-        d3 = study.d3 or D3Spec()
-        self.d3_on.setChecked(study.d3 is not None)
-        self.d3_groups.set_groups(d3.groups)
-        self.d3_rounds.setValue(d3.rounds)
-        _select(self.d3_prompt, d3.prompt)
-        self.d3_pairwise.setChecked(bool(d3.pairwise_prompt))
-        self.d3_share.setValue(d3.unqualified_share)
-        self.d3_k.setValue(d3.k)
-
         for form in self.forms:
             form.fill(study)
         self._study = study
@@ -423,10 +366,7 @@ class DesignSettings(QTabWidget):
 
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
-        if not any(
-            cb.isChecked()
-            for cb in (self.d1_on, self.d2_on, self.d3_on, *(f.on for f in self.forms))
-        ):
+        if not any(cb.isChecked() for cb in (self.d1_on, self.d2_on, *(f.on for f in self.forms))):
             return "Include at least one kind of test."
         if self._study is not None:
             for form in self.forms:
@@ -447,19 +387,11 @@ class DesignSettings(QTabWidget):
                 )
         if self.d2_on.isChecked() and not any(c.isChecked() for c in self.d2_prompts.values()):
             return "Ratings by group need at least one way of asking the model."
-        if self.d3_on.isChecked():
-            if len(self.d3_groups.groups()) < 2:
-                return "Candidate pools need at least two groups."
-            if not self.d3_prompt.currentData() and not self.d3_pairwise.isChecked():
-                return (
-                    "Candidate pools need a question for each candidate, comparisons of two, "
-                    "or both."
-                )
         return ""
 
     def apply(self, base: StudyConfig) -> StudyConfig:
         """`base` with these settings; call only when `problem()` is ''."""
-        d1 = d2 = d3 = None
+        d1 = d2 = None
         if self.d1_on.isChecked():
             old = base.d1 or D1Spec()
             d1 = dataclasses.replace(
@@ -491,16 +423,6 @@ class DesignSettings(QTabWidget):
                 blinded=self.d2_blinded.isChecked(),
                 blind_college=self.d2_blind_college.isChecked(),
             )
-        if self.d3_on.isChecked():
-            d3 = dataclasses.replace(
-                base.d3 or D3Spec(),
-                groups=self.d3_groups.groups(),
-                rounds=self.d3_rounds.value(),
-                prompt=str(self.d3_prompt.currentData() or ""),
-                pairwise_prompt="d3-pairwise" if self.d3_pairwise.isChecked() else "",
-                unqualified_share=round(self.d3_share.value(), 2),
-                k=self.d3_k.value(),
-            )
         more = {k: v for k, v in base.more.items() if k not in {f.design.key for f in self.forms}}
         for form in self.forms:
             table = form.apply(base)
@@ -512,7 +434,6 @@ class DesignSettings(QTabWidget):
             more=more,
             d1=d1,
             d2=d2,
-            d3=d3,
             keep_real_contact=self.real_contact.isChecked(),
             keep_instructions=self.keep_instructions.isChecked(),
         )

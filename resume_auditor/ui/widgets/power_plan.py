@@ -5,7 +5,7 @@ Why: an audit too small to see a 10-point gap or a 0.3 SD difference clears the
 model by default. Before a run the Test cases step shows each design's simulated
 power (workflow/plan.py, stats/power_sim.py) and, when it is short of 80%, offers
 the settings that reach it with the resumes there are (repeats at a temperature
-that makes them differ, more D3 rounds), with the requests, cost and time of the
+that makes them differ, more pools), with the requests, cost and time of the
 enlarged audit shown before anything is changed. Every computation runs in the
 background: simulating power takes seconds to a minute the first time (it is
 cached per size afterwards).

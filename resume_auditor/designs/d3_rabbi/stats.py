@@ -35,30 +35,30 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from resume_auditor.designs.d3_rabbi.model import (
+    D3Dict,
+    D3ScoresDict,
+    RabbiMetric,
+    ScoreGapMetric,
+    SelectedMetric,
+)
+from resume_auditor.designs.d3_rabbi.scores import (
+    output_statistics,
+    pair_outcomes,
+    pairwise_candidates,
+    pointwise_candidates,
+)
 from resume_auditor.stats.bootstrap import (
     DEFAULT_REPLICATES,
     cluster_weights,
     make_rng,
     percentile_interval,
 )
-from resume_auditor.stats.d3_scores import (
-    output_statistics,
-    pair_outcomes,
-    pairwise_candidates,
-    pointwise_candidates,
-)
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.flags import FlagTest, FlagText, decide, p_text
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
-from resume_auditor.stats.model import (
-    D3Dict,
-    D3ScoresDict,
-    MetricDict,
-    RabbiMetric,
-    ScoreGapMetric,
-    SelectedMetric,
-)
+from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.robust import cluster_codes

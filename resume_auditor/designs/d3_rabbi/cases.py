@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import random
 
+from resume_auditor.designs.d3_rabbi.settings import D3Spec
 from resume_auditor.domain.case import Case
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import D3Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
 from resume_auditor.variants.colleges import draw_college
 from resume_auditor.variants.names import personas_for

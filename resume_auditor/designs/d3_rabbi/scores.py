@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from resume_auditor.stats.inputs import D3_PAIRWISE, D3_POINTWISE, StatsInputError, validate
+from resume_auditor.designs.d3_rabbi.inputs import D3_PAIRWISE, D3_POINTWISE
+from resume_auditor.stats.inputs import StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
