@@ -318,3 +318,5 @@ def test_a_pilot_runs_answers_size_the_audit(audit: Path, monkeypatch: pytest.Mo
     for z in sizing:
         assert by_design[z.design] == z  # the plan reads the pilot's answers first
     assert plan.sizing_lines and plan.sizing_lines[0].startswith("Power, simulated")
+    # designs sized by the shared simulation are never also called "not simulated"
+    assert not [line for line in plan.sizing_lines if "not simulated" in line]

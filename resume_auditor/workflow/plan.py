@@ -255,7 +255,7 @@ def _registry_power(result: ResultFile, study: StudyConfig, alpha: float) -> lis
     out: list[str] = []
     for design, spec in enabled(study):
         mine = [c for c in cases if c.design == design.label]
-        if not mine:
+        if not mine or design.simulated_power:  # sized with the others (simulated_sizing)
             continue
         lines = design.power(spec, mine, study.run.repeats, share)
         out += lines or [
