@@ -5,7 +5,7 @@ The input tables are specified in inputs.py (documented in docs/stats-inputs.md)
 outputs are Metric objects (metric.py) whose JSON is in docs/metrics-json.md.
 
 - d1.py, d1_groups.py, d1_breakdowns.py, agreement.py — Castleman et al. 2025
-- d2.py — Gaebler et al. 2024 (correspondence experiment)
+- (D2, Gaebler et al. 2024, correspondence experiment: designs/d2_correspondence/)
 - d3.py, d3_scores.py — Chen et al. 2024 (RABBI and allocation gaps)
 - (D4, Wen et al. 2025, FAIRE, and D5 keep theirs in their folders: resume_auditor/designs/)
 - intervals.py, robust.py, bootstrap.py — clustered intervals (by source resume)
