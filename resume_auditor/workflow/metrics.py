@@ -12,6 +12,7 @@ import pandas as pd
 from resume_auditor import __version__
 from resume_auditor.designs.base import DesignResult
 from resume_auditor.designs.d2_correspondence.stats import D2Result, compute_d2
+from resume_auditor.designs.d2_correspondence.table import d2_table
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
@@ -41,7 +42,6 @@ from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.resultfile import ResultFile, RunRecord
 from resume_auditor.workflow.design_tables import (
     d1_table,
-    d2_table,
     d3_tables,
     missing_rows,
 )
@@ -407,7 +407,7 @@ def design_results(
     out: DesignResults = {}
     if answers.empty:
         return out
-    ratings = d2_table(result, answers)
+    ratings = d2_table({c.id or 0: c for c in result.cases("D2")}, answers)
     if not ratings.empty:
         out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0)
     pointwise, pairwise = d3_tables(result, answers)
