@@ -14,13 +14,13 @@ from markupsafe import escape
 from report_fixtures import copy_audit, original_identities, parse_report
 
 from resume_auditor.cli import main
+from resume_auditor.designs.d2_correspondence.stats import compute_d2
 from resume_auditor.designs.d3_rabbi.stats import compute_d3
 from resume_auditor.designs.d4_faire.stats import compute_d4
 from resume_auditor.report.document import build_document
 from resume_auditor.report.html import field_text, render_html
 from resume_auditor.report.numbers import get_path
 from resume_auditor.report.verdict import build_verdict
-from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.design_tables import d1_table
 from resume_auditor.workflow.metrics import metrics_report

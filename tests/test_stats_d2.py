@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from devtools import synthetic
 
-from resume_auditor.stats.d2 import compute_d2
+from resume_auditor.designs.d2_correspondence.stats import compute_d2
 from resume_auditor.stats.inputs import StatsInputError
 
 T2_975 = 4.302652729911275  # t(0.975, df = 2)

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d2_correspondence.stats import compute_d2
 from resume_auditor.designs.d4_faire.stats import compute_d4
-from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.flags import FlagTest, decide
 from resume_auditor.stats.permutation import Block, _t_stats, joint_test
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS

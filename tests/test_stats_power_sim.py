@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from resume_auditor.stats.d2 import compute_d2
+from resume_auditor.designs.d2_correspondence.stats import compute_d2
 from resume_auditor.stats.flags import FlagTest, decide
 from resume_auditor.stats.power_sim import Size, _d2, simulated_power, size_for_power
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import cast
 
 from resume_auditor.designs.base import PanelRow
+from resume_auditor.designs.d2_correspondence.present import panel_rows as d2_panel_rows
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.labels import label
@@ -61,30 +62,7 @@ def d1_rows(metrics: MetricsReport) -> list[PanelRow]:
 
 
 def d2_rows(metrics: MetricsReport) -> list[PanelRow]:
-    d2 = metrics.get("d2")
-    if not d2:
-        return []
-    ref = label(d2.get("reference") or "white_man")
-    rows = [_row(["d2", "smd", g], m, label(g), f"than {ref}") for g, m in _cells(d2.get("smd"))]
-    rows += [_row(["d2", "smd_race", g], m, label(g)) for g, m in _cells(d2.get("smd_race"))]
-    rows += [_row(["d2", "smd_gender", g], m, label(g)) for g, m in _cells(d2.get("smd_gender"))]
-    for threshold, kinds in (d2.get("impact_ratio") or {}).items():
-        for kind, ratios in (kinds or {}).items():
-            rows += [
-                _row(["d2", "impact_ratio", threshold, kind, g], m, label(g), f"rated {threshold}+")
-                for g, m in _cells(ratios)
-            ]
-    rows += [
-        _row(["d2", "manipulation", k], m, ALL, {"both": "race and gender"}.get(k, k))
-        for k, m in _cells(d2.get("manipulation"))
-    ]
-    rows += [_row(["d2", "blinded", g], m, label(g)) for g, m in _cells(d2.get("blinded"))]
-    for prompt, by_group in (d2.get("by_prompt") or {}).items():
-        rows += [
-            _row(["d2", "by_prompt", prompt, g], m, label(g), f"prompt {prompt}")
-            for g, m in _cells(by_group)
-        ]
-    return rows
+    return d2_panel_rows(metrics.get("d2") or {})
 
 
 LEGACY = {"d1": d1_rows, "d2": d2_rows}

@@ -2,7 +2,7 @@
 
 Every stored case (domain.case.Case) gives its requests here, each naming its
 case (`case_id`), under the preset the run (D1) or its design's settings
-(D2 here; the registry's designs build their own) name, with the ukeys of
+(D2's folder and the registry's designs build their own) name, with the ukeys of
 docs/runner.md so queuing twice adds nothing.
 Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks.
 """
@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from resume_auditor.designs.d2_correspondence.requests import d2_presets, d2_requests
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import Case, Order, Truth, Variant
 from resume_auditor.domain.study import ModelSpec, StudyConfig
-from resume_auditor.prompts import Preset, build_body, get_preset
+from resume_auditor.prompts import build_body, get_preset
 from resume_auditor.prompts.requests import checked_preset as _preset
-from resume_auditor.prompts.requests import single_requests
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
-
-MANIPULATION_PRESET = "d2-manipulation-check"
 
 
 def check_design_presets(study: StudyConfig) -> None:
@@ -31,9 +29,7 @@ def check_design_presets(study: StudyConfig) -> None:
 def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     if study.d2 is not None:
-        out += [(p, ("rating",), "designs.d2.prompts") for p in study.d2.prompts]
-        if study.d2.manipulation_check:
-            out.append((MANIPULATION_PRESET, ("manipulation",), "designs.d2"))
+        out += d2_presets(study.d2)
     for design, spec in enabled(study):
         out += design.presets(spec)
     return out
@@ -117,38 +113,11 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
         study, model, job_text, variants, [c for c in cases if c.design == "D1"]
     )
 
-    def single(
-        preset: Preset, v: Variant, case_id: int, ukey: str, cell: str, cluster: Any
-    ) -> None:
-        out.extend(
-            single_requests(
-                model,
-                preset,
-                job_text,
-                v,
-                case_id=case_id,
-                ukey=ukey,
-                cell=cell,
-                cluster=cluster,
-                repeats=study.run.repeats,
-            )
-        )
-
     registered = {design.label: (design, spec) for design, spec in enabled(study)}
     for s in cases:
-        sid, ids, meta = s.id or 0, s.variants, s.meta
         if s.design in registered:
             design, spec = registered[s.design]
             out += design.requests(spec, study, model, job_text, variants, s)
         elif s.design == "D2" and study.d2 is not None:
-            for i, vid in enumerate(ids):
-                group = meta["groups"][i] or "blinded"
-                for pid in study.d2.prompts:
-                    preset = _preset(pid, ("rating",), "designs.d2.prompts")
-                    ukey = f"d2:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, f"D2 {group}", s.cluster)
-                if study.d2.manipulation_check and meta["conditions"][i] == "named":
-                    preset = get_preset(MANIPULATION_PRESET)
-                    ukey = f"d2:var:{vid}:{preset.id}"
-                    single(preset, variants[vid], sid, ukey, f"D2 check {group}", s.cluster)
+            out += d2_requests(study.d2, study, model, job_text, variants, s)
     return out

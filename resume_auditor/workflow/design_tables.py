@@ -1,5 +1,6 @@
-"""D1-D2 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
-(the registry's designs build their own: `Design.compute`, `Design.answer_frames`).
+"""D1 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
+(D2's is in its folder, designs/d2_correspondence/table.py; the registry's designs build
+their own: `Design.compute`, `Design.answer_frames`).
 
 Each answer names the variants it showed (`variants`, in presentation order) and
 its case (`case_id`); the case's `meta` says what each of its variants is
@@ -41,44 +42,6 @@ def d1_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
     """D1's judgments from a run's answers (stats.inputs.d1_judgments, the one place
     its columns are derived) and the variants' details."""
     return d1_judgments(answers, result.variant_details())
-
-
-def d2_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
-    sets = _sets(result, "D2")
-    rows = _rows(answers, sets)
-    perceived: dict[int, tuple[str, str]] = {}
-    for a in sorted(rows, key=lambda r: int(r["rep"]), reverse=True):
-        if a["kind"] == "manipulation":
-            p = a["parsed"]
-            perceived[a["variants"][0]] = (
-                p.get("perceived_race", ""),
-                p.get("perceived_gender", ""),
-            )
-    out = []
-    for a in rows:
-        if a["kind"] != "rating":
-            continue
-        s = sets[int(a["case_id"])]
-        vid = a["variants"][0]
-        i = s.variants.index(vid)
-        p = a["parsed"]
-        race, gender = perceived.get(vid, ("", ""))
-        out.append(
-            {
-                "cluster": s.cluster,
-                "condition": s.meta["conditions"][i],
-                "group": s.meta["groups"][i] or None,
-                "rating": _num(p.get("rating")),
-                "experience": _num(p.get("experience")),
-                "professionalism": _num(p.get("professionalism")),
-                "fit": _num(p.get("fit")),
-                "prompt": a["preset"],
-                "rep": int(a["rep"]),
-                "perceived_race": race or None,
-                "perceived_gender": gender or None,
-            }
-        )
-    return pd.DataFrame(out)
 
 
 def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:

@@ -8,7 +8,7 @@ the model's justification. A number is named by its path in the metrics JSON
 report prints beside it.
 
 The rows are the answers the statistic's input table is built from
-(workflow/design_tables.py for D2, the D1 judgments; a design kept as a unit
+(designs/d2_correspondence/table.py for D2, the D1 judgments; a design kept as a unit
 picks its own: `Design.drill`), selected the way the
 statistic selects them: a group's comparison with the reference group includes
 the reference group's answers too, since the number compares the two. Unreadable
