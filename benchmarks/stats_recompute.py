@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 from resume_auditor.designs.d4_faire.stats import compute_d4
-from resume_auditor.stats.d1 import compute_d1
 from resume_auditor.stats.d2 import compute_d2
 from resume_auditor.stats.d3 import compute_d3
 

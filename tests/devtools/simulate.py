@@ -215,7 +215,7 @@ FAMILIES = (
 
 def coverage_study(plan: PlantedD1, audits: int, seed: int) -> CoverageStudy:
     """Simulate `audits` audits of the planted screener and score every interval."""
-    from resume_auditor.stats.d1 import compute_d1  # the metrics under test
+    from resume_auditor.designs.d1_castleman.stats import compute_d1  # the metrics under test
 
     rng = np.random.default_rng(seed)
     truth = plan.truth()
