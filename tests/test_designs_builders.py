@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d4_faire.cases import build_d4_ranking, build_d4_scoring
 from resume_auditor.designs.d4_faire.settings import D4Spec
 from resume_auditor.documents.identity import find_identity
@@ -18,7 +19,6 @@ from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
 from resume_auditor.domain.identity import Template
 from resume_auditor.domain.qualtext import QualOrigin, QualStatus, QualText
 from resume_auditor.domain.study import D1Spec, D2Spec, D3Spec
-from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import SlotKind
@@ -21,7 +22,6 @@ from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.variants.build import BuiltCases, text_details
-from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.d2 import build_d2
 from resume_auditor.variants.d3 import build_d3
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError

@@ -13,7 +13,7 @@ The screener on a decisive equal pair shown (first, second):
 so averaged over both orders position cancels and the selection gap of group g
 (picked minus opponent picked, over its cross-group comparisons) is
     (1 - discrim_validity) * mean over opponents h of (bias[g] - bias[h]).
-The design mirrors variants/d1.py: every unordered pair of groups (same group
+The design mirrors designs/d1_castleman/cases.py: every unordered pair of groups (same group
 included) as an equal pair, and a within-group unequal pair per k, each shown in
 both orders.
 """
