@@ -229,7 +229,7 @@ def planted(sim: Any, tmp: Path, files: list[Path], args: argparse.Namespace) ->
             latest: list[Any] = []
             watch = args.blocks and design in ("d1", "ir") and said.get("size") is not None
             if watch:
-                import resume_auditor.stats.d1_groups as d1_groups
+                import resume_auditor.designs.d1_castleman.groups as d1_groups
 
                 def seen(found: list[Any], *a: Any, _into: list[Any] = latest, **kw: Any) -> Any:
                     _into[:] = found  # the audit's D1 block (the last gap test run)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from resume_auditor.report.impact import GROUPINGS, d1_impact_ratios
 from resume_auditor.stats.bootstrap import cluster_weights, pivotal_interval
-from resume_auditor.stats.d1 import with_choice
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.robust import cluster_codes
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 

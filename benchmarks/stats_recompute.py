@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 from resume_auditor.designs.d2_correspondence.stats import compute_d2
 from resume_auditor.designs.d3_rabbi.stats import compute_d3
 from resume_auditor.designs.d4_faire.stats import compute_d4
-from resume_auditor.stats.d1 import compute_d1
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # devtools: test support, never shipped

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 from resume_auditor.stats.intervals import clustered_proportion, wilson
 
 ROWS = [

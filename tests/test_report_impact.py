@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 from resume_auditor.report.impact import d1_impact_ratios
-from resume_auditor.stats.d1 import compute_d1
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 
 GROUPS = ("black_woman", "black_man", "white_woman", "white_man")

@@ -13,8 +13,8 @@ import json
 import pandas as pd
 import pytest
 
-from resume_auditor.stats.agreement import error_agreement
-from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.designs.d1_castleman.agreement import error_agreement
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 from resume_auditor.stats.inputs import StatsInputError
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, thresholds_from_mapping
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from devtools.simulate import PlantedD1, coverage_study, simulate_d1
 
-from resume_auditor.stats.d1 import compute_d1
+from resume_auditor.designs.d1_castleman.stats import compute_d1
 
 pytestmark = pytest.mark.slow
 

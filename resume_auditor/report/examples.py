@@ -19,8 +19,8 @@ import pandas as pd
 
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
-from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import d1_judgments
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.store.parts import AuditReader
 
 MAX_JUSTIFICATION = 600

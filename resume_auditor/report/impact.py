@@ -31,13 +31,13 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor.domain.groups import Group
-from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_p, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import ImpactCell, ImpactRatioDict
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.thresholds import Thresholds
 
 # The groupings LL144 asks for, in its order.

@@ -16,9 +16,9 @@ import pandas as pd
 
 from resume_auditor.report.facts import reported_version
 from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
-from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.model import MetricsReport
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.store.parts import AuditReader, RunReader
 
 CASE_COLUMNS = [

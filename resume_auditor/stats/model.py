@@ -110,7 +110,7 @@ class PowerDict(TypedDict, total=False):
 
 class D1Breakdowns(TypedDict, total=False):
     """`d1.breakdowns`: CriterionValidity and DiscrimValidity per value of one column
-    (stats/d1_breakdowns.py), as Castleman et al. break them down; a breakdown is
+    (designs/d1_castleman/breakdowns.py), as Castleman et al. break them down; a breakdown is
     there only when the cases carry its column. Keys of each map: the column's values.
     """
 

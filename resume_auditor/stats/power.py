@@ -1,6 +1,6 @@
 """How big a group gap an audit of a given size can find, before it is run.
 
-The D1 group gap (d1_groups.selection_gaps) is the mean of d = +1 / -1 / 0 over a
+The D1 group gap (designs/d1_castleman/groups.selection_gaps) is the mean of d = +1 / -1 / 0 over a
 group's comparisons with equally qualified candidates of other groups (picked /
 opponent picked / abstained). With abstention rate a and true gap g, d has
 variance (1 - a) - g^2, and the test is flagged when its Holm-adjusted p-value is

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import VariantKind
@@ -22,7 +23,6 @@ from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.variants.build import BuiltCases, text_details
-from resume_auditor.variants.d1 import build_d1_texts
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
 from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json

@@ -521,7 +521,8 @@ _COLUMN_WORDS = {
 
 
 def _choice(a: _Answer) -> str:
-    """The D1 label in case terms: 'a', 'b', 'abstain' or 'invalid' (as stats.d1 reads it)."""
+    """The D1 label in case terms: 'a', 'b', 'abstain' or 'invalid' (as
+    stats/pair_choice.with_choice reads it)."""
     if a.label in ("first", "second"):
         first_is_a = a.order == "ab"
         return "a" if (a.label == "first") == first_is_a else "b"

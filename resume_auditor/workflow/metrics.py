@@ -11,14 +11,14 @@ import pandas as pd
 
 from resume_auditor import __version__
 from resume_auditor.designs.base import DesignResult
+from resume_auditor.designs.d1_castleman.agreement import error_agreement
+from resume_auditor.designs.d1_castleman.stats import D1Result, compute_d1
 from resume_auditor.designs.d2_correspondence.stats import D2Result, compute_d2
 from resume_auditor.designs.d2_correspondence.table import d2_table
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.settings.thresholds import active_thresholds
-from resume_auditor.stats.agreement import error_agreement
-from resume_auditor.stats.d1 import D1Result, compute_d1
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.missing import MissingResult, compute_missing

@@ -13,7 +13,7 @@ The screener on a decisive equal pair shown (first, second):
 so averaged over both orders position cancels and the selection gap of group g
 (picked minus opponent picked, over its cross-group comparisons) is
     (1 - discrim_validity) * mean over opponents h of (bias[g] - bias[h]).
-The design mirrors variants/d1.py: every unordered pair of groups (same group
+The design mirrors designs/d1_castleman/cases.py: every unordered pair of groups (same group
 included) as an equal pair, and a within-group unequal pair per k, each shown in
 both orders.
 """
@@ -215,7 +215,7 @@ FAMILIES = (
 
 def coverage_study(plan: PlantedD1, audits: int, seed: int) -> CoverageStudy:
     """Simulate `audits` audits of the planted screener and score every interval."""
-    from resume_auditor.stats.d1 import compute_d1  # the metrics under test
+    from resume_auditor.designs.d1_castleman.stats import compute_d1  # the metrics under test
 
     rng = np.random.default_rng(seed)
     truth = plan.truth()

@@ -18,11 +18,11 @@ from typing import TypedDict
 import numpy as np
 import pandas as pd
 
-from resume_auditor.stats.d1 import with_choice
 from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 KEYS = ["pair_id", "ord", "rep"]

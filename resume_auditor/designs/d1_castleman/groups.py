@@ -1,7 +1,7 @@
 """D1 fairness by group: selection rates, the group gap test, over-assessment.
 
 Input: valid judgments with a `choice` column ('a' | 'b' | 'abstain'), as built
-by d1.with_choice. Castleman et al. (2025) Section 2.2:
+by stats/pair_choice.with_choice. Castleman et al. (2025) Section 2.2:
 - SelectionRate(g), Eq. 9, on equal pairs whose two candidates are of different
   groups (abstentions stay in the denominator, Appendix B.4);
 - OverAssessment(g) on unequal pairs, Eq. 6: 1 - CriterionValidity over the pairs

@@ -19,8 +19,8 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from resume_auditor.stats.d1_breakdowns import criterion_breakdowns, discrim_breakdowns
-from resume_auditor.stats.d1_groups import (
+from resume_auditor.designs.d1_castleman.breakdowns import criterion_breakdowns, discrim_breakdowns
+from resume_auditor.designs.d1_castleman.groups import (
     cross_group,
     over_assessment_equal,
     over_assessment_unequal,
@@ -32,6 +32,7 @@ from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
 from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import D1Breakdowns, D1Dict, GapMetric, PowerDict
+from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.power import min_detectable_gap, power_sentence
 from resume_auditor.stats.randomization import sign_flip_floor, sign_flip_p
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -43,20 +44,6 @@ __all__ += ["selection_rates"]
 # discusses DiscrimValidity under 0.9). Configurable: see stats/thresholds.py.
 CRITERION_FLAG = DEFAULT_THRESHOLDS.value("criterion_validity")
 DISCRIM_FLAG = DEFAULT_THRESHOLDS.value("discrim_validity")
-
-
-def with_choice(df: pd.DataFrame) -> pd.DataFrame:
-    """Add `choice` ('a'|'b'|'abstain'|'invalid'): the label read in case terms."""
-    out = df.copy()
-    first_is_a = (out["ord"] == "ab").to_numpy()
-    label = out["label"].to_numpy(dtype=object)
-    choice = np.where(
-        label == "first",
-        np.where(first_is_a, "a", "b"),
-        np.where(label == "second", np.where(first_is_a, "b", "a"), label),
-    )
-    out["choice"] = choice
-    return out
 
 
 @dataclass

@@ -1,0 +1,32 @@
+"""Which of two candidates a two-candidate answer chose, in the case's terms.
+
+An answer says 'first' or 'second' of the order it was shown in; the case knows its
+candidates as 'a' and 'b'. D1's statistics, the report's impact-ratio table and its
+examples, and the cross-run error agreement all read answers this way, so it is
+shared here rather than owned by one of them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["with_choice"]
+
+
+def with_choice(df: pd.DataFrame) -> pd.DataFrame:
+    """Add `choice` ('a'|'b'|'abstain'|'invalid'): the label read in case terms."""
+    out = df.copy()
+    first_is_a = (out["ord"] == "ab").to_numpy()
+    label = out["label"].to_numpy(dtype=object)
+    choice = np.where(
+        label == "first",
+        np.where(first_is_a, "a", "b"),
+        np.where(label == "second", np.where(first_is_a, "b", "a"), label),
+    )
+    out["choice"] = choice
+    return out
