@@ -132,3 +132,17 @@ def test_the_generic_form_edits_d3s_share_and_keeps_the_study_files_table(qtbot:
     assert table is not None and table["unqualified_share"] == 0.25 and table["rounds"] == 7
     assert table["pairwise_prompt"] == "" and table["prompt"] == "d3-yes-no"
     assert form.problem(study) == ""
+
+
+def test_the_results_warning_counts_d3s_unreadable_answers() -> None:
+    """A D3 run whose answers could not be read must not look like a quiet one."""
+    from resume_auditor.designs.d3_rabbi import DESIGN_D3
+
+    block = {
+        "pointwise": {"candidates": 10, "unreadable": 3},
+        "pairwise": {"candidates": 4, "unreadable": 1},
+    }
+    assert DESIGN_D3.counts(block) == (18, 4, "scored candidates")
+    nothing_read = {"pointwise": {"candidates": 0, "unreadable": 12}, "pairwise": None}
+    answers, unread, _ = DESIGN_D3.counts(nothing_read)
+    assert answers == unread == 12  # the page says none could be read

@@ -267,10 +267,15 @@ class RabbiD3(Design[D3Spec]):
         return present.cell_words(cell) if cell else "Pool of candidates"
 
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
-        """Scored candidates; the unreadable answers are counted per method, none at the
-        top, so the Results page's warning counts none (as it always has)."""
-        parts = (block.get("pointwise"), block.get("pairwise"))
-        return sum(int(p.get("candidates") or 0) for p in parts if p), 0, "scored candidates"
+        """(scored candidates + unreadable answers, unreadable answers, the word), summed
+        over both methods: the Results page's warning then says how many candidates were
+        scored and how many answers could not be read ("None of them could be read" when
+        no candidate was). It used to count no unreadable answer for D3 at all, so a run
+        whose every D3 answer was unreadable showed no warning."""
+        parts = [p for p in (block.get("pointwise"), block.get("pairwise")) if p]
+        scored = sum(int(p.get("candidates") or 0) for p in parts)
+        unreadable = sum(int(p.get("unreadable") or 0) for p in parts)
+        return scored + unreadable, unreadable, "scored candidates"
 
 
 DESIGN_D3 = RabbiD3()
