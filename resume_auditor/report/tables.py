@@ -204,7 +204,8 @@ DESIGN_ANSWER_COLUMNS = [
 
 
 def design_answers_frame(result: AuditReader) -> pd.DataFrame:
-    """Every D2-D4 answer of every run: what was shown (variants, groups) and what came back.
+    """Every answer of every design but D1 (D2 on), of every run: what was shown
+    (variants, groups) and what came back.
 
     `parsed` holds the answer as read (rating, ranks, scores, perceived race...),
     as JSON; an unreadable answer has label `invalid` and an empty reading.
@@ -328,9 +329,9 @@ def about_rows(metrics: MetricsReport, generated_at: str) -> list[tuple[str, str
         (
             "Sheets",
             "Cases: one row per test case. Judgments: one row per D1 answer, every run. "
-            "Design answers: one row per D2-D4 answer, every run. Metrics: every number of the "
-            "report (all designs), with its 95% interval and the test behind any flag. Failed "
-            "requests.",
+            "Design answers: one row per answer of every design but D1 (D2 on), every run. "
+            "Metrics: every number of the report (all designs), with its 95% interval and "
+            "the test behind any flag. Failed requests.",
         ),
         (
             "Privacy",
