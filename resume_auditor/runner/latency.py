@@ -91,7 +91,8 @@ def size_class(tokens: int) -> int:
 
 
 def percentile(values: list[float], share: float) -> float:
-    """The `share` quantile of `values` (nearest rank; `values` not empty)."""
+    """The `share` quantile of `values` (nearest rank; `values` not empty; already
+    sorted values are sorted again in linear time)."""
     ordered = sorted(values)
     rank = min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))
     return ordered[rank]
@@ -155,8 +156,10 @@ class LatencyModel:
             table = self._gaps if writing else self._seen
             seen = table.get(key[1:])
             enough = seen is not None and len(seen) >= self.min_samples
-            values = list(seen) if seen and enough else []
-            self._p99[key] = (percentile(values, 0.5), percentile(values, 0.99)) if values else None
+            ordered = sorted(seen) if seen and enough else []  # one sort for both ranks
+            self._p99[key] = (
+                (percentile(ordered, 0.5), percentile(ordered, 0.99)) if ordered else None
+            )
         return self._p99[key]
 
     def hedge_after(self, kind: str, tokens: int, *, writing: bool = False) -> float | None:
