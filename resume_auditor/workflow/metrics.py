@@ -90,9 +90,9 @@ def metrics_report(
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    for r in (results.get("d2"),):
-        if r is not None:
-            flaggable += r.all_metrics()
+    d2_result = results.get("d2")
+    if d2_result is not None:
+        flaggable += d2_result.all_metrics()
     for unit in registered.values():
         flaggable += unit.all_metrics()
     by_key = {d.key: d for d in DESIGNS}
@@ -312,9 +312,9 @@ def pilot_sizing(
         for cells in impact_cells(d1_table(result, answers), thresholds).values()
         for m in cells.values()
     ]
-    for r in (results.get("d2"),):
-        if r is not None:
-            flaggable += r.all_metrics()
+    d2_result = results.get("d2")
+    if d2_result is not None:
+        flaggable += d2_result.all_metrics()
     for unit in registered.values():
         flaggable += unit.all_metrics()
     decide(flaggable, thresholds)
