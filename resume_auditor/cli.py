@@ -703,6 +703,7 @@ def _print_metrics_text(report: MetricsReport) -> None:
 
 def cmd_metrics(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.compare import compare_runs
     from resume_auditor.workflow.metrics import metrics_report
 
     with ResultFile(args.result, readonly=True) as result:
@@ -710,11 +711,22 @@ def cmd_metrics(args: argparse.Namespace) -> int:
             report = metrics_report(result, args.run, power=True)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
+        # Several models on the same cases: every run compared (docs/metrics-json.md,
+        # "comparison"); absent when the file holds one run.
+        comparison = compare_runs(result)
     if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
+        out: dict[str, Any] = dict(report)
+        if comparison is not None:
+            out["comparison"] = comparison
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         print()
     else:
         _print_metrics_text(report)
+        if comparison is not None:
+            print(f"\nThe {len(comparison['runs'])} models compared on the same test cases:")
+            for d in comparison["differences"]:
+                print(f"- {d['sentence']}")
+            print(f"({comparison['method']})")
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError, schema_problems
+from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.inputs import TableSpec
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
@@ -406,6 +407,13 @@ class Design(ABC, Generic[SpecT]):
         (its share of the fairness false-alarm rate), in a recruiter's words. Empty: not
         simulated (the plan then says so rather than staying silent)."""
         return []
+
+    def comparable(self, cases: Mapping[int, Case], answers: pd.DataFrame) -> Comparable | None:
+        """Its headline measures of one run's answers (only this design's rows), for
+        comparing models on the same cases (workflow/compare.py; issue 28): a table
+        with the design's own `cluster` and the `Measure`s read from it, each equal to
+        the run's metric at its `path`. None: nothing to compare."""
+        return None
 
 
 def _choice(value: Any, loose: bool) -> Any:

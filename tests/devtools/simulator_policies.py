@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,9 @@ class Oracle:
     position_bias: float = 0.0  # added to the first-shown candidate's latent
     effects: Mapping[str, float] = field(default_factory=dict)  # group -> quality shift
     abstain_band: float = 0.6  # |latent difference| under this: the pair is called equal
+    # the per-request noise's own seed (None: `seed`): two models of one audit share the
+    # resumes' quality (from `seed`) and answer with their own noise
+    noise_seed: int | None = None
     _rng: np.random.Generator = field(init=False, repr=False)
     _quality: dict[int, float] = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
@@ -56,7 +59,7 @@ class Oracle:
     _short: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._rng = np.random.default_rng(self.seed)
+        self._rng = np.random.default_rng(self.seed if self.noise_seed is None else self.noise_seed)
         sources = sorted({t[1] for t in self.texts})
         base = np.random.default_rng(self.seed + 1).normal(0.0, self.spread, len(sources))
         self._quality = {s: float(q) for s, q in zip(sources, base, strict=True)}
@@ -244,3 +247,14 @@ class ValidityOracle:
         if pick_first:
             return "Resume 1 fits better. <answer>first</answer>"
         return "Resume 2 fits better. <answer>second</answer>"
+
+
+@dataclass
+class ByModel:
+    """Each model of the request (`body["model"]`) answered by its own policy: several
+    models of one audit against one loopback server (benchmarks/compare_calibration.py)."""
+
+    policies: Mapping[str, Callable[[dict[str, Any]], str]]
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        return self.policies[str(body.get("model"))](body)

@@ -31,6 +31,7 @@ from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
+from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
 from resume_auditor.variants.build import BuiltCases
@@ -122,6 +123,11 @@ class BloombergRanking(Design[D5Spec]):
         self, cases: Mapping[int, Case], answers: pd.DataFrame
     ) -> dict[str, pd.DataFrame]:
         return {"d5_rankings": rankings_table(cases, answers)}
+
+    def comparable(self, cases: Mapping[int, Case], answers: pd.DataFrame) -> Comparable | None:
+        from resume_auditor.designs.d5_bloomberg.compare import comparable
+
+        return comparable(rankings_table(cases, answers))
 
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
         return present.panel_rows(block)

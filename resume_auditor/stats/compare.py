@@ -1,0 +1,267 @@
+"""Two models on the same test cases: the difference of a measure, with a paired interval.
+
+A recruiter choosing between models asks "does A pick the more qualified candidate more
+often than B, and by how much?". Both runs answered the same cases, so their answers are
+paired through the cases' source resumes (or a design's own cluster, such as D5's
+batch): a resume that is hard for A is often hard for B too. The interval of the
+difference must use that pairing, or it is too wide when the models agree and too
+narrow when the resumes differ a lot.
+
+Every measure compared here is a smooth function of sums over answer rows (a rate is
+picked/answers, a gap is (picked - other picked)/comparisons, an impact ratio is a
+ratio of two rates), so one method serves every design: the delete-one-cluster
+jackknife, leaving a source resume out of *both* runs at once (that is what makes it
+paired), with a t interval on G-1 degrees of freedom, as the designs' own clustered
+intervals use (stats/robust.py). For a mean with clusters of equal size the jackknife
+variance is exactly the cluster-robust one; it needs no model of the answers and no
+random numbers, so the same audit always gives the same interval.
+
+The per-cluster sums make leaving a cluster out a subtraction, so a comparison of
+10,000 answers a model costs microseconds per measure (docs/comparison.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.intervals import t_crit
+from resume_auditor.stats.multiplicity import holm
+
+logger = logging.getLogger(__name__)
+
+# f(sums) -> value, vectorised over the leading axes of `sums` (its last axis: the
+# measure's columns, in the order of `Measure.columns`). NaN where undefined.
+SumsFunction = Callable[[np.ndarray], np.ndarray]
+
+# The note of a difference that is the same on every source resume (no interval)
+SAME_EVERYWHERE = "the same difference on every source resume"
+
+
+def ratio(num: int = 0, den: int = 1) -> SumsFunction:
+    """sum(column num) / sum(column den): a rate, or a mean when `den` counts rows."""
+
+    def f(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = sums[..., num] / sums[..., den]
+        return np.where(sums[..., den] > 0, out, np.nan)
+
+    return f
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One headline measure a design offers for comparing models.
+
+    `columns`: the numeric row columns of the design's comparison table whose sums the
+    measure is a function of; `f`: that function. `path`: where the run's own metric
+    of the same value sits in its metrics JSON (the comparison shows that metric's own
+    interval beside each model; the value is the same, checked by the tests).
+    `more`: what a higher value means, completing "Model A ... than Model B"
+    ("picks the more qualified candidate more often"); `scale` and `unit` how the
+    difference is written (100, "points").
+    """
+
+    key: str
+    label: str
+    columns: tuple[str, ...]
+    f: SumsFunction
+    more: str
+    path: tuple[str, ...] = ()
+    unit: str = "points"
+    scale: float = 100.0
+    kind: str = "validity"  # "validity" or "fairness": the sentence's and chart's grouping
+
+
+@dataclass(frozen=True)
+class Comparable:
+    """A run's answers of one design, ready to compare: one row per answer unit.
+
+    `table` has a `cluster` column (the design's own clustering unit, shared by every
+    run of the audit because the cases are) and every column a measure names.
+    """
+
+    table: pd.DataFrame
+    measures: tuple[Measure, ...]
+
+
+def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
+    """Per-cluster sums (len(labels) x len(columns)); a cluster without rows sums to 0."""
+    out = np.zeros((labels.size, len(columns)))
+    if table.empty:
+        return out
+    codes = np.searchsorted(labels, table["cluster"].astype(str).to_numpy())
+    values = table[list(columns)].to_numpy(dtype=float)
+    keep = ~np.isnan(values).any(axis=1)
+    for j in range(len(columns)):
+        out[:, j] = np.bincount(codes[keep], weights=values[keep, j], minlength=labels.size)
+    return out
+
+
+def value(table: pd.DataFrame, measure: Measure) -> float | None:
+    """The measure on one run's table (None: undefined, e.g. no such answers)."""
+    if table.empty:
+        return None
+    sums = table[list(measure.columns)].to_numpy(dtype=float)
+    sums = sums[~np.isnan(sums).any(axis=1)].sum(axis=0)
+    out = float(measure.f(sums))
+    return out if math.isfinite(out) else None
+
+
+def paired_difference(
+    a: pd.DataFrame, b: pd.DataFrame, measure: Measure, level: float = 0.95
+) -> Estimate:
+    """measure(A) - measure(B) with a delete-one-cluster jackknife interval and p-value.
+
+    Leaving a cluster out removes it from both runs at once (the pairing). Leave-outs
+    where the measure is undefined (the only resume with a group's comparisons) are
+    dropped and said in the note; with fewer than two left there is no interval.
+    """
+    both = pd.concat([a["cluster"], b["cluster"]]).astype(str) if len(a) + len(b) else None
+    labels = np.unique(both.to_numpy()) if both is not None else np.array([], dtype=str)
+    n = int(len(a) + len(b))
+    sa = cluster_sums(a, measure.columns, labels)
+    sb = cluster_sums(b, measure.columns, labels)
+    ta, tb = sa.sum(axis=0), sb.sum(axis=0)
+    theta = float(measure.f(ta) - measure.f(tb)) if labels.size else math.nan
+    if not math.isfinite(theta):
+        return Estimate(None, None, None, n, int(labels.size), level, note="not measured by both")
+    leave = measure.f(ta[None, :] - sa) - measure.f(tb[None, :] - sb)
+    leave = leave[np.isfinite(leave)]
+    g = int(leave.size)
+    note = ""
+    if g < labels.size:
+        note = f"{labels.size - g} source resume(s) could not be left out"
+    if g < 2:
+        note = "fewer than two source resumes: no honest interval is possible"
+        return Estimate(theta, None, None, n, int(labels.size), level, note=note)
+    se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
+    if se == 0:
+        return Estimate(
+            theta,
+            None,
+            None,
+            n,
+            g,
+            level,
+            p=None if theta != 0 else 1.0,
+            note=SAME_EVERYWHERE,
+        )
+    crit = t_crit(level, g - 1)
+    p = float(2 * sps.t.sf(abs(theta) / se, g - 1))
+    return Estimate(theta, theta - crit * se, theta + crit * se, n, g, level, p=p, note=note)
+
+
+def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
+    """One run's measure with the same jackknife interval (no test: nothing to compare)."""
+    labels = np.unique(table["cluster"].astype(str).to_numpy()) if len(table) else np.array([])
+    n = int(len(table))
+    if not labels.size:
+        return Estimate(None, None, None, 0, 0, level, note="no answers")
+    sums = cluster_sums(table, measure.columns, labels)
+    total = sums.sum(axis=0)
+    theta = float(measure.f(total))
+    if not math.isfinite(theta):
+        return Estimate(None, None, None, n, int(labels.size), level, note="no such answers")
+    leave = measure.f(total[None, :] - sums)
+    leave = leave[np.isfinite(leave)]
+    g = int(leave.size)
+    if g < 2:
+        note = "fewer than two source resumes: no honest interval is possible"
+        return Estimate(theta, None, None, n, int(labels.size), level, note=note)
+    se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
+    if se == 0:
+        note = "the same on every source resume: no spread to build an interval from"
+        return Estimate(theta, None, None, n, g, level, note=note)
+    crit = t_crit(level, g - 1)
+    return Estimate(theta, theta - crit * se, theta + crit * se, n, g, level)
+
+
+@dataclass
+class Difference:
+    """One measure compared between two runs (`estimate.p_holm` filled by `adjust`)."""
+
+    design: str  # the design's label ("D1")
+    measure: Measure
+    run_a: int
+    run_b: int
+    value_a: float | None
+    value_b: float | None
+    estimate: Estimate
+
+
+def adjust(differences: Sequence[Difference]) -> None:
+    """Holm across every difference compared (every measure of every pair of models):
+    the more comparisons a page shows, the stronger each must be to be called one."""
+    adjusted = holm([d.estimate.p for d in differences])
+    for d, p in zip(differences, adjusted, strict=True):
+        e = d.estimate
+        d.estimate = Estimate(
+            e.value, e.low, e.high, e.n, e.clusters, e.level, p=e.p, p_holm=p, note=e.note
+        )
+
+
+def _signed(x: float, measure: Measure) -> str:
+    v = x * measure.scale
+    text = f"{abs(v):.0f}" if measure.scale >= 10 else f"{abs(v):.2f}"
+    sign = "+" if v > 0 else "−" if v < 0 else "±"
+    return f"{sign}{text}"
+
+
+def sentence(
+    d: Difference, name_a: str, name_b: str, alpha: float = 0.05, compared: int = 1
+) -> str:
+    """The difference in one plain sentence, as the comparison page and report say it.
+
+    The model ahead is named first. "Clear" is the Holm-adjusted test across the
+    `compared` differences shown; a difference whose own interval excludes 0 but whose
+    adjusted test does not pass says both, rather than hiding one of them.
+    """
+    e, m = d.estimate, d.measure
+    unit = f" {m.unit}" if m.unit else ""
+    if e.value is None:
+        return f"{m.label}: not measured for both {name_a} and {name_b} ({e.note})."
+    ahead, behind = (name_a, name_b) if e.value >= 0 else (name_b, name_a)
+    size = _signed(abs(e.value), m)[1:] + unit
+    if e.low is None or e.high is None:
+        if e.note == SAME_EVERYWHERE and e.value == 0:
+            return f"{m.label}: the same for {name_a} and {name_b} on every source resume."
+        if e.note == SAME_EVERYWHERE:
+            return (
+                f"{ahead} {m.more} than {behind} by the same {size} on every source resume "
+                "(no spread, so no interval)."
+            )
+        return f"{m.label}: {ahead} ahead by {size}; no interval can be computed ({e.note})."
+    low, high = (e.low, e.high) if e.value >= 0 else (-e.high, -e.low)
+    amount = f"{_signed(abs(e.value), m)}{unit}, {round(e.level * 100)}% CI " + (
+        f"{_signed(low, m)} to {_signed(high, m)}"
+    )
+    if e.p_holm is not None and e.p_holm < alpha:
+        return f"{ahead} {m.more} than {behind}: {amount}."
+    if e.p is not None and e.p < alpha and compared > 1:
+        return (
+            f"{ahead} {m.more} than {behind}: {amount}; but with {compared} differences "
+            f"compared this could still be chance (adjusted p = {e.p_holm:.2g})."
+        )
+    return f"{m.label}: no clear difference between {name_a} and {name_b} ({amount})."
+
+
+__all__ = [
+    "Comparable",
+    "Difference",
+    "Measure",
+    "adjust",
+    "cluster_sums",
+    "paired_difference",
+    "ratio",
+    "sentence",
+    "single",
+    "value",
+]

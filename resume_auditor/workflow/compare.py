@@ -1,0 +1,262 @@
+"""Several models on the same test cases, compared measure by measure (issue 28).
+
+An audit file can hold one run per model over the same cases. This puts every run's
+headline measures side by side and, for every pair of runs, the difference of each
+measure with a paired interval and test (stats/compare.py: a source resume left out
+of both runs at once), Holm-adjusted across every difference shown, and a plain
+sentence for each. Each design says which of its measures are headlines
+(`Design.comparable`; D1's are in designs/d1_castleman/compare.py).
+
+The values equal the runs' own metrics (tests/test_compare.py); the per-model
+intervals here are the jackknife's, so a model's interval can differ slightly from its
+own Results tab's (a clustered Wilson interval for a rate); the comparison's intervals
+are all of one kind so that they can be read against each other (docs/comparison.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from typing import TypedDict, cast
+
+import pandas as pd
+
+from resume_auditor.designs.d1_castleman.compare import comparable as d1_comparable
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.stats.compare import (
+    Comparable,
+    Difference,
+    Measure,
+    adjust,
+    paired_difference,
+    sentence,
+    single,
+)
+from resume_auditor.stats.estimate import Estimate
+from resume_auditor.stats.inputs import d1_judgments
+from resume_auditor.store.parts import AuditReader
+from resume_auditor.store.runs import RunRecord
+
+logger = logging.getLogger(__name__)
+
+SCHEMA = 1
+
+
+class IntervalDict(TypedDict):
+    """An estimate with its interval (stats/estimate.Estimate.as_dict)."""
+
+    value: float | None
+    ci: list[float | None]
+    level: float
+    n: int
+    successes: int | None
+    clusters: int
+    note: str
+    p: float | None
+    p_holm: float | None
+
+
+class RunColumn(TypedDict):
+    """One model of the comparison (one run)."""
+
+    run: int
+    name: str  # what the comparison calls it: the model, with the provider if two share it
+    provider: str
+    model: str
+    prompt: str
+    answered: int
+    invalid: int
+
+
+class MeasureRow(TypedDict):
+    """One headline measure, every run's value side by side (by run id, as text keys)."""
+
+    design: str  # label, "D1"
+    key: str
+    label: str
+    kind: str  # "validity" or "fairness"
+    unit: str
+    scale: float
+    values: dict[str, IntervalDict]
+
+
+class DifferenceDict(TypedDict):
+    design: str
+    key: str
+    label: str
+    kind: str
+    run_a: int
+    run_b: int
+    difference: IntervalDict  # A - B, in the measure's own units (a share, not points)
+    sentence: str
+
+
+class ComparisonDict(TypedDict):
+    """`metrics --json`'s `comparison` section (docs/metrics-json.md, "comparison")."""
+
+    schema: int
+    runs: list[RunColumn]
+    measures: list[MeasureRow]
+    differences: list[DifferenceDict]
+    alpha: float
+    method: str
+    notes: list[str]
+
+
+METHOD = (
+    "Differences between two models are on the same test cases: each interval leaves "
+    "one source resume out of both models' answers at a time (a paired delete-one "
+    "jackknife, t on resumes - 1 degrees of freedom); the tests are Holm-adjusted across "
+    "every difference shown."
+)
+
+
+def _names(runs: Sequence[RunRecord]) -> dict[int, str]:
+    """Each run's name: its model, with the provider or the run id where two would clash."""
+    base = {r.id: r.model or f"run {r.id}" for r in runs}
+    out: dict[int, str] = {}
+    for r in runs:
+        name = base[r.id]
+        clash = [o for o in runs if base[o.id] == name]
+        if len(clash) > 1:
+            with_provider = f"{name} ({r.provider})"
+            if sum(1 for o in clash if o.provider == r.provider) > 1:
+                with_provider = f"{name} (run {r.id})"
+            name = with_provider
+        out[r.id] = name
+    return out
+
+
+def _abstain_allowed(prompt_id: str) -> bool:
+    from resume_auditor.workflow.metrics import _abstain_allowed as allowed
+
+    return allowed(prompt_id)
+
+
+def run_comparables(result: AuditReader, run: RunRecord) -> dict[str, Comparable]:
+    """Every design's comparison table of one run, by design label (absent: no answers)."""
+    answers = result.answers(run.id)
+    out: dict[str, Comparable] = {}
+    if answers.empty:
+        return out
+    judgments = d1_judgments(answers, result.variant_details())
+    d1 = d1_comparable(judgments, abstain_allowed=_abstain_allowed(run.prompt_id))
+    if d1 is not None:
+        out["D1"] = d1
+    for design in DESIGNS:
+        mine = answers[answers["design"] == design.label]
+        if mine.empty:
+            continue
+        cases = {c.id or 0: c for c in result.cases(design.label)}
+        found = design.comparable(cases, mine)
+        if found is not None:
+            out[design.label] = found
+    return out
+
+
+def compare_runs(
+    result: AuditReader,
+    run_ids: Sequence[int] | None = None,
+    *,
+    alpha: float = 0.05,
+    level: float = 0.95,
+) -> ComparisonDict | None:
+    """The comparison of the audit's runs (default: every audit run); None: fewer than two."""
+    runs = result.runs()
+    if run_ids is not None:
+        wanted = list(run_ids)
+        missing = [i for i in wanted if i not in {r.id for r in runs}]
+        if missing:
+            raise ValueError(f"{result.path} has no run {missing[0]}.")
+        runs = [r for r in runs if r.id in wanted]
+    if len(runs) < 2:
+        return None
+    names = _names(runs)
+    tables = {r.id: run_comparables(result, r) for r in runs}
+    columns: list[RunColumn] = []
+    for r in runs:
+        progress = result.progress(r.id)
+        columns.append(
+            {
+                "run": r.id,
+                "name": names[r.id],
+                "provider": r.provider,
+                "model": r.model,
+                "prompt": r.prompt_id,
+                "answered": progress.done,
+                "invalid": progress.invalid,
+            }
+        )
+    # The measures, in design order then each design's own order; a measure any run has.
+    order: list[tuple[str, Measure]] = []
+    seen: set[tuple[str, str]] = set()
+    for label in ["D1", *(d.label for d in DESIGNS)]:
+        for r in runs:
+            found = tables[r.id].get(label)
+            for m in found.measures if found else ():
+                if (label, m.key) not in seen:
+                    seen.add((label, m.key))
+                    order.append((label, m))
+    rows: list[MeasureRow] = []
+    differences: list[Difference] = []
+    empty = pd.DataFrame({"cluster": []})
+    for label, measure in order:
+        values: dict[str, IntervalDict] = {}
+        for r in runs:
+            comp = tables[r.id].get(label)
+            has = comp is not None and any(m.key == measure.key for m in comp.measures)
+            table = comp.table if comp is not None and has else empty
+            values[str(r.id)] = _metric(single(table, measure, level))
+        rows.append(
+            {
+                "design": label,
+                "key": measure.key,
+                "label": measure.label,
+                "kind": measure.kind,
+                "unit": measure.unit,
+                "scale": measure.scale,
+                "values": values,
+            }
+        )
+        for a, b in itertools.combinations(runs, 2):
+            ca, cb = tables[a.id].get(label), tables[b.id].get(label)
+            if ca is None or cb is None:
+                continue
+            if not all(any(m.key == measure.key for m in c.measures) for c in (ca, cb)):
+                continue
+            est = paired_difference(ca.table, cb.table, measure, level)
+            differences.append(Difference(label, measure, a.id, b.id, est.value, None, est))
+    adjust(differences)
+    notes = []
+    for r in runs:
+        if not tables[r.id]:
+            notes.append(f"{names[r.id]} has no readable answer yet: nothing to compare.")
+    return {
+        "schema": SCHEMA,
+        "runs": columns,
+        "measures": rows,
+        "differences": [
+            {
+                "design": d.design,
+                "key": d.measure.key,
+                "label": d.measure.label,
+                "kind": d.measure.kind,
+                "run_a": d.run_a,
+                "run_b": d.run_b,
+                "difference": _metric(d.estimate),
+                "sentence": sentence(d, names[d.run_a], names[d.run_b], alpha, len(differences)),
+            }
+            for d in differences
+        ],
+        "alpha": alpha,
+        "method": METHOD,
+        "notes": notes,
+    }
+
+
+def _metric(estimate: Estimate) -> IntervalDict:
+    return cast(IntervalDict, estimate.as_dict())
+
+
+__all__ = ["ComparisonDict", "compare_runs", "run_comparables"]

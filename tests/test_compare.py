@@ -1,0 +1,231 @@
+"""Several models on the same cases (issue 28): the paired difference and its words.
+
+The statistics are checked against their definition and, on simulated paired audits,
+for coverage and false alarms; the workflow through the real path: one study run by
+two loopback models over HTTP (a model that picks the more qualified candidate, one
+that always picks the first shown), compared as `metrics --json` gives it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from resume_auditor.stats.compare import (
+    Difference,
+    Measure,
+    adjust,
+    paired_difference,
+    ratio,
+    sentence,
+    single,
+    value,
+)
+
+MEAN = Measure("v", "Validity", ("y", "one"), ratio(0, 1), "picks the right one more often")
+
+
+def _table(clusters: list[str], y: list[float]) -> pd.DataFrame:
+    return pd.DataFrame({"cluster": clusters, "y": y, "one": 1.0})
+
+
+def test_the_difference_and_its_jackknife_interval_follow_the_definition() -> None:
+    a = _table(["r1", "r1", "r2", "r2", "r3", "r3"], [1, 1, 1, 0, 0, 1])
+    b = _table(["r1", "r1", "r2", "r2", "r3", "r3"], [1, 0, 0, 0, 0, 1])
+    est = paired_difference(a, b, MEAN)
+    assert est.value == pytest.approx(4 / 6 - 2 / 6)
+    # leave each resume out of both runs: (3/4 - 1/4), (3/4 - 2/4), (2/4 - 1/4)
+    leave = np.array([0.5, 0.25, 0.25])
+    se = math.sqrt(2 / 3 * ((leave - leave.mean()) ** 2).sum())
+    from scipy import stats
+
+    crit = stats.t.ppf(0.975, 2)
+    assert est.low == pytest.approx(est.value - crit * se)
+    assert est.high == pytest.approx(est.value + crit * se)
+    assert est.p == pytest.approx(2 * stats.t.sf(est.value / se, 2))
+    assert est.clusters == 3
+
+
+def test_for_equal_clusters_the_jackknife_is_the_cluster_robust_variance() -> None:
+    rng = np.random.default_rng(3)
+    clusters = [f"r{g}" for g in range(6) for _ in range(5)]
+    y = rng.integers(0, 2, 30).astype(float)
+    est = single(_table(clusters, list(y)), MEAN)
+    means = y.reshape(6, 5).mean(axis=1)
+    cr1 = means.var(ddof=1) / 6  # G/(G-1) * sum((m_g - m)^2) / G^2
+    half = (est.high - est.low) / 2
+    from scipy import stats
+
+    assert half == pytest.approx(stats.t.ppf(0.975, 5) * math.sqrt(cr1))
+
+
+def test_pairing_narrows_the_interval_when_resumes_differ_and_models_agree() -> None:
+    """A resume-level effect shared by both models cancels in the paired difference."""
+    rng = np.random.default_rng(5)
+    rows_a, rows_b, clusters = [], [], []
+    for g in range(10):
+        p = [0.1, 0.9][g % 2]
+        rows_a += list((rng.random(20) < p).astype(float))
+        rows_b += list((rng.random(20) < p).astype(float))
+        clusters += [f"r{g}"] * 20
+    a, b = _table(clusters, rows_a), _table(clusters, rows_b)
+    paired = paired_difference(a, b, MEAN)
+    # the unpaired width: each run's own interval combined as if independent
+    sa, sb = single(a, MEAN), single(b, MEAN)
+    unpaired = math.hypot(sa.high - sa.low, sb.high - sb.low)
+    assert paired.high - paired.low < 0.6 * unpaired
+
+
+def _simulated(rng: np.random.Generator, shift: float) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    resume = rng.normal(0, 1.0, 8)
+    frames = []
+    means = []
+    for s in (shift, 0.0):
+        p = 1 / (1 + np.exp(-(1.0 + resume + s)))
+        means.append(p.mean())
+        y = (rng.random((8, 30)) < p[:, None]).astype(float).ravel()
+        frames.append(_table([f"r{g}" for g in range(8) for _ in range(30)], list(y)))
+    return frames[0], frames[1], means[0] - means[1]
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.6])
+def test_paired_intervals_cover_and_the_null_is_rarely_called(shift: float) -> None:
+    """600 simulated paired audits of 8 resumes: coverage 93-97%, false calls <= 6.5%."""
+    rng = np.random.default_rng(11)
+    hits = calls = 0
+    n = 600
+    for _ in range(n):
+        a, b, truth = _simulated(rng, shift)
+        e = paired_difference(a, b, MEAN)
+        hits += e.low <= truth <= e.high
+        calls += e.p < 0.05
+    assert 0.93 <= hits / n <= 0.97
+    if shift == 0.0:
+        assert calls / n <= 0.065
+    else:
+        assert calls / n > 0.5  # a difference of this size is usually found
+
+
+def test_holm_and_the_sentences() -> None:
+    a = _table(["r1", "r2", "r3", "r4"] * 10, [1.0] * 40)
+    b = _table(["r1", "r2", "r3", "r4"] * 10, [1.0, 0.0, 0.0, 1.0] * 10)
+    b.loc[b.index[:4], "y"] = [0.0, 1.0, 1.0, 0.0]
+    d = Difference("D1", MEAN, 1, 2, None, None, paired_difference(a, b, MEAN))
+    other = Difference("D1", MEAN, 1, 3, None, None, paired_difference(a, a, MEAN))
+    adjust([d, other])
+    assert d.estimate.p_holm == pytest.approx(min(1.0, 2 * d.estimate.p))
+    text = sentence(d, "Model A", "Model B", alpha=0.9)
+    assert text.startswith("Model A picks the right one more often than Model B: +")
+    assert "95% CI" in text and "points" in text
+    assert sentence(other, "Model A", "Model C") == (
+        "Validity: the same for Model A and Model C on every source resume."
+    )
+    swapped = Difference("D1", MEAN, 2, 1, None, None, paired_difference(b, a, MEAN))
+    adjust([swapped])
+    assert sentence(swapped, "Model B", "Model A", alpha=0.9).startswith(
+        "Model A picks the right one more often than Model B"
+    )
+
+
+def test_undefined_measures_say_so() -> None:
+    a = _table(["r1"] * 5, [1.0] * 5)
+    b = _table(["r1"] * 5, [0.0] * 5)
+    est = paired_difference(a, b, MEAN)
+    assert est.value == 1.0 and est.low is None and "fewer than two" in est.note
+    none = paired_difference(a, a.iloc[0:0], MEAN)
+    assert none.value is None
+    assert value(a.iloc[0:0], MEAN) is None
+
+
+# -- through the real path ---------------------------------------------------------------
+
+
+def _first_shown(body: dict[str, Any]) -> str:
+    return "The first one. <answer>A</answer>"
+
+
+@pytest.fixture(scope="module")
+def two_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample study's D1 pairs, answered by two models over HTTP."""
+    from devtools.simulator import Simulator, longer_resume_policy
+    from devtools.simulator_policies import ByModel
+    from report_fixtures import SAMPLE_STUDY, run_audit
+
+    folder = tmp_path_factory.mktemp("compare")
+    study = folder / "study.toml"
+    text = SAMPLE_STUDY.read_text(encoding="utf-8")
+    head, _, _ = text.partition("[designs.d2]")
+    base = SAMPLE_STUDY.parent
+    head = head.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
+        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    )
+    study.write_text(head, encoding="utf-8")
+    out = folder / "two.audit"
+    policy = ByModel({"sim-right": longer_resume_policy, "sim-first": _first_shown})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RESUME_AUDITOR_DATA_DIR", str(folder / "data"))
+        with Simulator(policy, models=("sim-right", "sim-first")) as sim:
+            for model in ("sim-right", "sim-first"):
+                run_audit(study, out, sim, model)
+    return out
+
+
+def test_two_models_compared_through_the_real_path(two_models: Path) -> None:
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.compare import compare_runs
+    from resume_auditor.workflow.metrics import metrics_report
+
+    with ResultFile.in_memory(two_models) as result:
+        comparison = compare_runs(result)
+        assert comparison is not None
+        runs = result.runs()
+        own = {r.id: metrics_report(result, r.id) for r in runs}
+    assert [c["name"] for c in comparison["runs"]] == ["sim-right", "sim-first"]
+    # each model's value is its own metric's
+    for row in comparison["measures"]:
+        for run_id, metric in row["values"].items():
+            mine = own[int(run_id)]["d1"]
+            if row["key"].startswith("selection_gap."):
+                expected = mine["selection_gap"][row["key"].split(".", 1)[1]]["value"]
+            else:
+                expected = mine["metrics"][row["key"]]["value"]
+            assert metric["value"] == pytest.approx(expected)
+    validity = next(d for d in comparison["differences"] if d["key"] == "criterion_validity")
+    # 4 source resumes: the difference is large and its own interval excludes 0, but
+    # after Holm across every difference shown it is not called clear, and says both
+    assert validity["difference"]["value"] > 0.3
+    assert validity["difference"]["ci"][0] > 0
+    assert validity["sentence"].startswith(
+        "sim-right picks the more qualified candidate more often than sim-first: +"
+    )
+    assert "could still be chance" in validity["sentence"]
+    # the right model abstains on every equal pair, the other never: the same
+    # difference on every resume, said so (no interval), never "no difference"
+    declines = next(d for d in comparison["differences"] if d["key"] == "discrim_validity")
+    assert declines["sentence"] == (
+        "sim-right declines to choose between two equally qualified candidates more often "
+        "than sim-first by the same 100 points on every source resume (no spread, so no "
+        "interval)."
+    )
+
+
+def test_metrics_json_carries_the_comparison(
+    two_models: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resume_auditor.cli import main
+
+    assert main(["metrics", str(two_models), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["comparison"]["schema"] == 1
+    assert len(data["comparison"]["runs"]) == 2
+    keys = {d["key"] for d in data["comparison"]["differences"]}
+    assert "criterion_validity" in keys
+    assert main(["metrics", str(two_models)]) == 0
+    text = capsys.readouterr().out
+    assert "The 2 models compared on the same test cases:" in text
