@@ -714,11 +714,10 @@ def cmd_metrics(args: argparse.Namespace) -> int:
         # Several models on the same cases: every run compared (docs/metrics-json.md,
         # "comparison"); absent when the file holds one run.
         comparison = compare_runs(result)
+    if comparison is not None:
+        report["comparison"] = comparison
     if args.json:
-        out: dict[str, Any] = dict(report)
-        if comparison is not None:
-            out["comparison"] = comparison
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         print()
     else:
         _print_metrics_text(report)

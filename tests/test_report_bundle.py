@@ -25,6 +25,7 @@ from resume_auditor.workflow.bundle import (
     import_bundle,
     is_bundle,
 )
+from resume_auditor.workflow.compare import compare_runs
 from resume_auditor.workflow.design_tables import d1_table
 from resume_auditor.workflow.metrics import metrics_report
 
@@ -96,8 +97,11 @@ def test_reopens_and_recomputes_every_number(
     capsys.readouterr()
     assert main(["metrics", str(copy), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
+    compared = printed.pop("comparison")  # the audit's two models side by side
     with ResultFile(audit) as original:
         assert comparable(printed) == comparable(metrics_report(original, power=True))
+        assert compared == json.loads(json.dumps(compare_runs(original)))
+    assert "metrics/comparison.json" in _entries(bundle)
 
 
 def test_what_the_bundle_holds(bundle: Path, audit: Path) -> None:

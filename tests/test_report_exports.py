@@ -77,7 +77,15 @@ def test_pdf_is_the_report(
     assert f"{100 * cv['value']:.0f}%" in first
     assert "page 1 of" in first
     text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
-    for heading in ("1. Method", "2. Validity", "3. Fairness", "4. Examples", "5. Limitations"):
+    # the sample audit holds two models: they are compared in section 4
+    for heading in (
+        "1. Method",
+        "2. Validity",
+        "3. Fairness",
+        "4. Models compared",
+        "5. Examples",
+        "6. Limitations",
+    ):
         assert heading in text
     for identity in original_identities(sample_memory):
         assert identity not in text

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.report.comparison import ComparisonView, build_comparison
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures, design_figure
@@ -96,6 +97,7 @@ class ReportDocument:
     generated_at: str
     figures: dict[str, Figure]
     method: list[str] = field(default_factory=list)
+    comparison: ComparisonView | None = None  # several models of the audit side by side
 
 
 def _rows(cells: Mapping[str, MetricDict] | None, base: list[str], namer: Any = label) -> list[Row]:
@@ -584,6 +586,7 @@ def build_document(
         generated_at=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
         figures=figures,
         method=_method(metrics),
+        comparison=build_comparison(metrics.get("comparison"), run_id),
     )
 
 

@@ -33,6 +33,14 @@ from scipy import stats as sps
 
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.intervals import t_crit
+from resume_auditor.stats.model import (
+    COMPARISON_SCHEMA,
+    ComparisonDict,
+    DifferenceDict,
+    IntervalDict,
+    MeasureRow,
+    RunColumn,
+)
 from resume_auditor.stats.multiplicity import holm
 
 logger = logging.getLogger(__name__)
@@ -65,8 +73,9 @@ class Measure:
     of the same value sits in its metrics JSON (the comparison shows that metric's own
     interval beside each model; the value is the same, checked by the tests).
     `more`: what a higher value means, completing "Model A ... than Model B"
-    ("picks the more qualified candidate more often"); `scale` and `unit` how the
-    difference is written (100, "points").
+    ("picks the more qualified candidate more often"); `unit` what the value is
+    (a metric object's unit: "proportion" for a rate, "points" for a gap, "sd");
+    the difference of two rates or gaps is in percentage points.
     """
 
     key: str
@@ -75,8 +84,7 @@ class Measure:
     f: SumsFunction
     more: str
     path: tuple[str, ...] = ()
-    unit: str = "points"
-    scale: float = 100.0
+    unit: str = "proportion"
     kind: str = "validity"  # "validity" or "fairness": the sentence's and chart's grouping
 
 
@@ -156,7 +164,10 @@ def paired_difference(
         )
     crit = t_crit(level, g - 1)
     p = float(2 * sps.t.sf(abs(theta) / se, g - 1))
-    return Estimate(theta, theta - crit * se, theta + crit * se, n, g, level, p=p, note=note)
+    bottom, top = value_range(measure.unit)
+    span = top - bottom
+    low, high = _cut(theta - crit * se, theta + crit * se, (-span, span))
+    return Estimate(theta, low, high, n, g, level, p=p, note=note)
 
 
 def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
@@ -181,7 +192,8 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
         note = "the same on every source resume: no spread to build an interval from"
         return Estimate(theta, None, None, n, g, level, note=note)
     crit = t_crit(level, g - 1)
-    return Estimate(theta, theta - crit * se, theta + crit * se, n, g, level)
+    low, high = _cut(theta - crit * se, theta + crit * se, value_range(measure.unit))
+    return Estimate(theta, low, high, n, g, level)
 
 
 @dataclass
@@ -208,9 +220,24 @@ def adjust(differences: Sequence[Difference]) -> None:
         )
 
 
+def value_range(unit: str) -> tuple[float, float]:
+    """Where a value in `unit` can lie: a t interval is cut to it (a rate's at 0 and 100%)."""
+    return {"proportion": (0.0, 1.0), "points": (-1.0, 1.0)}.get(unit, (-math.inf, math.inf))
+
+
+def _cut(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
+    return max(low, bounds[0]), min(high, bounds[1])
+
+
+def difference_unit(unit: str) -> str:
+    """The unit of a difference of two values in `unit` (two rates differ in points)."""
+    return "points" if unit in ("proportion", "points") else unit
+
+
 def _signed(x: float, measure: Measure) -> str:
-    v = x * measure.scale
-    text = f"{abs(v):.0f}" if measure.scale >= 10 else f"{abs(v):.2f}"
+    points = difference_unit(measure.unit) == "points"
+    v = x * 100 if points else x
+    text = f"{abs(v):.0f}" if points else f"{abs(v):.2f}"
     sign = "+" if v > 0 else "−" if v < 0 else "±"
     return f"{sign}{text}"
 
@@ -225,7 +252,7 @@ def sentence(
     adjusted test does not pass says both, rather than hiding one of them.
     """
     e, m = d.estimate, d.measure
-    unit = f" {m.unit}" if m.unit else ""
+    unit = f" {difference_unit(m.unit)}"
     if e.value is None:
         return f"{m.label}: not measured for both {name_a} and {name_b} ({e.note})."
     ahead, behind = (name_a, name_b) if e.value >= 0 else (name_b, name_a)
@@ -254,14 +281,22 @@ def sentence(
 
 
 __all__ = [
+    "COMPARISON_SCHEMA",
+    "ComparisonDict",
+    "DifferenceDict",
+    "IntervalDict",
+    "MeasureRow",
+    "RunColumn",
     "Comparable",
     "Difference",
     "Measure",
     "adjust",
     "cluster_sums",
+    "difference_unit",
     "paired_difference",
     "ratio",
     "sentence",
     "single",
+    "value_range",
     "value",
 ]

@@ -265,6 +265,72 @@ class MissingDesignDict(TypedDict):
     unranked: NotRequired[UnrankedDict]  # designs with rankings (D4)
 
 
+# -- several models compared (stats/compare.py; `metrics --json`'s `comparison`) --
+
+COMPARISON_SCHEMA = 1
+
+
+class IntervalDict(TypedDict):
+    """An estimate with its interval (stats/estimate.Estimate.as_dict) and its unit."""
+
+    value: float | None
+    ci: list[float | None]
+    level: float
+    n: int
+    successes: int | None
+    clusters: int
+    note: str
+    p: float | None
+    p_holm: float | None
+    unit: Unit  # a difference of two rates or gaps is in "points"
+
+
+class RunColumn(TypedDict):
+    """One model of the comparison (one run)."""
+
+    run: int
+    name: str  # what the comparison calls it: the model, with the provider if two share it
+    provider: str
+    model: str
+    prompt: str
+    answered: int
+    invalid: int
+
+
+class MeasureRow(TypedDict):
+    """One headline measure, every run's value side by side (by run id, as text keys)."""
+
+    design: str  # label, "D1"
+    key: str
+    label: str
+    kind: str  # "validity" or "fairness"
+    unit: Unit  # the values' unit
+    values: dict[str, IntervalDict]
+
+
+class DifferenceDict(TypedDict):
+    design: str
+    key: str
+    label: str
+    kind: str
+    run_a: int
+    run_b: int
+    difference: IntervalDict  # A - B, in the measure's own units (a share, not points)
+    sentence: str
+
+
+class ComparisonDict(TypedDict):
+    """`metrics --json`'s `comparison` section (docs/metrics-json.md, "comparison")."""
+
+    schema: int
+    runs: list[RunColumn]
+    measures: list[MeasureRow]
+    differences: list[DifferenceDict]
+    alpha: float
+    method: str
+    notes: list[str]
+
+
 class MetricsReport(DesignBlocks):
     """The whole report (`metrics_report`, `resume-auditor metrics --json`)."""
 
@@ -286,3 +352,6 @@ class MetricsReport(DesignBlocks):
     # The blocks of the designs kept as units (resume_auditor/designs, D5 on), by key;
     # each is its design's own TypedDict (e.g. designs/d5_bloomberg/model.D5Dict).
     designs: NotRequired[dict[str, Mapping[str, Any]]]
+    # Every model of the audit compared on the same cases (stats/compare.py; issue 28):
+    # added by `metrics --json` and the report when the file holds two runs or more.
+    comparison: NotRequired[ComparisonDict]

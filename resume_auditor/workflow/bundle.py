@@ -8,6 +8,7 @@ Contents (docs/report.md describes each file):
     inputs/                  the job, the *templated* resumes, their fingerprints
     prompts/<preset>.txt     each prompt used, verbatim
     metrics/run-<id>.json    `metrics_report` of every run, as exported
+    metrics/comparison.json  every model compared on the same cases (two runs or more)
     data/*.csv               test cases, answers and metrics as tables
     tables/<table>.jsonl     the result file's rows, to rebuild it exactly (answers with
                              any real identity detail they repeat masked)
@@ -55,6 +56,7 @@ from resume_auditor.store.errors import ResultFileError
 from resume_auditor.store.resultfile import ResultFile, pack, unpack
 from resume_auditor.store.schema import SCHEMA_VERSION
 from resume_auditor.store.tablerows import TableReader, TableWriter
+from resume_auditor.workflow.compare import compare_runs
 from resume_auditor.workflow.metrics import metrics_report
 
 logger = logging.getLogger(__name__)
@@ -306,6 +308,8 @@ Everything needed to check an audit's numbers, without the candidates' identitie
                          with the SHA-256 of its original file
   prompts/*.txt          each prompt, verbatim
   metrics/run-N.json     every number of run N (docs/metrics-json.md)
+  metrics/comparison.json  the models of the audit compared on the same test cases
+                         (when it holds two runs or more; docs/metrics-json.md)
   data/*.csv             test cases, answers and metrics as tables (free-text cells that
                          begin with = + - @ carry a leading apostrophe)
   tables/*.jsonl         the result file's rows: requests as sent and raw responses
@@ -334,6 +338,7 @@ def export_bundle(
                 run.id: metrics_report(result, run.id, thresholds=thresholds, power=True)
                 for run in result.runs()
             }
+            comparison = compare_runs(result)
             with TableReader(snapshot) as db:
                 schema = db.schema_version()
 
@@ -346,6 +351,8 @@ def export_bundle(
                         for run_id, report in metrics.items():
                             shown = dict(report, result_file=result_path.name)
                             entries.add(f"metrics/run-{run_id}.json", canonical_json(shown))
+                        if comparison is not None:
+                            entries.add("metrics/comparison.json", canonical_json(comparison))
                         entries.add("data/cases.csv", csv_bytes(cases_frame(result)))
                         entries.add("data/judgments.csv", csv_bytes(judgments_frame(result)))
                         for run_id, report in metrics.items():
@@ -587,6 +594,12 @@ def _import(bundle: Path, target: Path) -> ImportedBundle:
                     differences += [
                         f"run {run_id}: {d}"
                         for d in _differences(comparable(report), comparable(now))
+                    ]
+                if "metrics/comparison.json" in manifest["files"]:
+                    said = json.loads(zf.read("metrics/comparison.json"))
+                    again = json.loads(json.dumps(compare_runs(result)))
+                    differences += [
+                        f"comparison: {d}" for d in _differences(said, again, "comparison")
                     ]
             install_new(partial, target)
         finally:

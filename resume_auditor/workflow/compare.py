@@ -18,90 +18,34 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Sequence
-from typing import TypedDict, cast
+from typing import cast
 
 import pandas as pd
 
 from resume_auditor.designs.d1_castleman.compare import comparable as d1_comparable
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.stats.compare import (
+    COMPARISON_SCHEMA,
     Comparable,
+    ComparisonDict,
     Difference,
+    IntervalDict,
     Measure,
+    MeasureRow,
+    RunColumn,
     adjust,
+    difference_unit,
     paired_difference,
     sentence,
     single,
 )
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.inputs import d1_judgments
+from resume_auditor.stats.model import Unit
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.runs import RunRecord
 
 logger = logging.getLogger(__name__)
-
-SCHEMA = 1
-
-
-class IntervalDict(TypedDict):
-    """An estimate with its interval (stats/estimate.Estimate.as_dict)."""
-
-    value: float | None
-    ci: list[float | None]
-    level: float
-    n: int
-    successes: int | None
-    clusters: int
-    note: str
-    p: float | None
-    p_holm: float | None
-
-
-class RunColumn(TypedDict):
-    """One model of the comparison (one run)."""
-
-    run: int
-    name: str  # what the comparison calls it: the model, with the provider if two share it
-    provider: str
-    model: str
-    prompt: str
-    answered: int
-    invalid: int
-
-
-class MeasureRow(TypedDict):
-    """One headline measure, every run's value side by side (by run id, as text keys)."""
-
-    design: str  # label, "D1"
-    key: str
-    label: str
-    kind: str  # "validity" or "fairness"
-    unit: str
-    scale: float
-    values: dict[str, IntervalDict]
-
-
-class DifferenceDict(TypedDict):
-    design: str
-    key: str
-    label: str
-    kind: str
-    run_a: int
-    run_b: int
-    difference: IntervalDict  # A - B, in the measure's own units (a share, not points)
-    sentence: str
-
-
-class ComparisonDict(TypedDict):
-    """`metrics --json`'s `comparison` section (docs/metrics-json.md, "comparison")."""
-
-    schema: int
-    runs: list[RunColumn]
-    measures: list[MeasureRow]
-    differences: list[DifferenceDict]
-    alpha: float
-    method: str
-    notes: list[str]
 
 
 METHOD = (
@@ -207,15 +151,14 @@ def compare_runs(
             comp = tables[r.id].get(label)
             has = comp is not None and any(m.key == measure.key for m in comp.measures)
             table = comp.table if comp is not None and has else empty
-            values[str(r.id)] = _metric(single(table, measure, level))
+            values[str(r.id)] = _metric(single(table, measure, level), measure.unit)
         rows.append(
             {
                 "design": label,
                 "key": measure.key,
                 "label": measure.label,
                 "kind": measure.kind,
-                "unit": measure.unit,
-                "scale": measure.scale,
+                "unit": cast(Unit, measure.unit),
                 "values": values,
             }
         )
@@ -233,7 +176,7 @@ def compare_runs(
         if not tables[r.id]:
             notes.append(f"{names[r.id]} has no readable answer yet: nothing to compare.")
     return {
-        "schema": SCHEMA,
+        "schema": COMPARISON_SCHEMA,
         "runs": columns,
         "measures": rows,
         "differences": [
@@ -244,7 +187,7 @@ def compare_runs(
                 "kind": d.measure.kind,
                 "run_a": d.run_a,
                 "run_b": d.run_b,
-                "difference": _metric(d.estimate),
+                "difference": _metric(d.estimate, difference_unit(d.measure.unit)),
                 "sentence": sentence(d, names[d.run_a], names[d.run_b], alpha, len(differences)),
             }
             for d in differences
@@ -255,8 +198,8 @@ def compare_runs(
     }
 
 
-def _metric(estimate: Estimate) -> IntervalDict:
-    return cast(IntervalDict, estimate.as_dict())
+def _metric(estimate: Estimate, unit: str) -> IntervalDict:
+    return cast(IntervalDict, {**estimate.as_dict(), "unit": unit})
 
 
 __all__ = ["ComparisonDict", "compare_runs", "run_comparables"]

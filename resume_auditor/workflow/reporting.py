@@ -34,6 +34,7 @@ from resume_auditor.stats.model import MetricsReport
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.bundle import BundleError, export_bundle
+from resume_auditor.workflow.compare import compare_runs
 from resume_auditor.workflow.metrics import metrics_report
 
 logger = logging.getLogger(__name__)
@@ -59,8 +60,20 @@ def report_document(
 ) -> ReportDocument:
     """The report of one run (default: the latest) as data, e.g. for a preview."""
     with ResultFile(path, readonly=True) as result:
-        metrics = metrics_report(result, run_id, thresholds=thresholds, power=True)
+        metrics = report_metrics(result, run_id, thresholds)
         return build_document(result, metrics, now=now)
+
+
+def report_metrics(
+    result: ResultFile, run_id: int | None, thresholds: Thresholds | None
+) -> MetricsReport:
+    """The report's metrics: the run's, with power, and every model of the audit compared
+    on the same cases when it holds several (`comparison`, as `metrics --json` gives it)."""
+    metrics = metrics_report(result, run_id, thresholds=thresholds, power=True)
+    comparison = compare_runs(result)
+    if comparison is not None:
+        metrics["comparison"] = comparison
+    return metrics
 
 
 def report_html(path: str | Path, run_id: int | None = None, **kwargs: Any) -> str:
@@ -87,7 +100,7 @@ def write_report(
     now = now or datetime.now(UTC)
     outputs: list[Written] = []
     with ResultFile(path, readonly=True) as result:
-        metrics = metrics_report(result, run_id, thresholds=thresholds, power=True)
+        metrics = report_metrics(result, run_id, thresholds)
         text = ""
         if html is not None or pdf is not None:
             text = render_html(build_document(result, metrics, now=now))

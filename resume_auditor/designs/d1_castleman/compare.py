@@ -84,6 +84,7 @@ def comparable(judgments: pd.DataFrame, *, abstain_allowed: bool = True) -> Comp
                 ratio(0, 1),
                 f"favours {label} candidates more (against equally qualified others)",
                 path=("d1", "selection_gap", g),
+                unit="points",
                 kind="fairness",
             )
         )

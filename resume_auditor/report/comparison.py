@@ -1,0 +1,174 @@
+"""The report's "Models compared" section: every model of the audit on the same cases.
+
+A recruiter choosing between models reads one table (each headline measure, each
+model's value and interval side by side), one sentence per difference that says which
+model is ahead and by how much, and a chart of those differences with their paired
+intervals. The numbers come only from the metrics' `comparison` (workflow/compare.py);
+each carries its JSON path like every other number of the report.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from resume_auditor.report.charts import Rates, gaps_png, rates_png
+from resume_auditor.report.figures import Figure
+from resume_auditor.stats.model import ComparisonDict, MeasureRow, RunColumn
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SideCell:
+    path: list[str]
+    metric: dict[str, Any]  # the interval dict with its unit, for field_text
+
+
+@dataclass
+class SideRow:
+    label: str
+    design: str
+    cells: list[SideCell]
+
+
+@dataclass
+class DifferenceRow:
+    label: str
+    pair: str  # "A − B"
+    path: list[str]
+    metric: dict[str, Any]
+    sentence: str
+    clear: bool
+
+
+@dataclass
+class ComparisonView:
+    models: list[RunColumn]
+    this_run: int
+    intro: list[str]
+    rows: list[SideRow]
+    differences: list[DifferenceRow]
+    figures: list[Figure] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+
+
+def _names(comparison: ComparisonDict) -> dict[int, str]:
+    return {r["run"]: r["name"] for r in comparison["runs"]}
+
+
+def build_comparison(comparison: ComparisonDict | None, this_run: int) -> ComparisonView | None:
+    """The section's content (None: the audit holds one model)."""
+    if not comparison or len(comparison["runs"]) < 2:
+        return None
+    names = _names(comparison)
+    rows: list[SideRow] = []
+    for i, row in enumerate(comparison["measures"]):
+        cells = [
+            SideCell(
+                ["comparison", "measures", str(i), "values", str(r["run"])],
+                dict(row["values"][str(r["run"])]),
+            )
+            for r in comparison["runs"]
+        ]
+        rows.append(SideRow(row["label"], row["design"], cells))
+    alpha = comparison["alpha"]
+    differences = []
+    for i, d in enumerate(comparison["differences"]):
+        p = d["difference"]["p_holm"]
+        differences.append(
+            DifferenceRow(
+                d["label"],
+                f"{names[d['run_a']]} − {names[d['run_b']]}",
+                ["comparison", "differences", str(i), "difference"],
+                dict(d["difference"]),
+                d["sentence"],
+                p is not None and p < alpha,
+            )
+        )
+    n = len(comparison["runs"])
+    clear = sum(d.clear for d in differences)
+    intro = [
+        f"This audit asked {n} models the same test cases: "
+        + ", ".join(r["name"] for r in comparison["runs"])
+        + f". The rest of this report is about {names.get(this_run, 'one of them')}; this "
+        "section puts them side by side.",
+        comparison["method"],
+        f"{clear} of {len(differences)} differences are clear at the report's 5% level "
+        "after that adjustment."
+        if differences
+        else "No measure was answered by two models, so nothing could be compared.",
+    ]
+    view = ComparisonView(
+        comparison["runs"], this_run, intro, rows, differences, after=comparison["notes"]
+    )
+    view.figures = _figures(comparison, names)
+    return view
+
+
+def _figures(comparison: ComparisonDict, names: dict[int, str]) -> list[Figure]:
+    """Per validity measure, each model's value; and every difference with its interval."""
+    out: list[Figure] = []
+    for i, row in enumerate(comparison["measures"]):
+        if row["kind"] != "validity" or row["unit"] != "proportion":
+            continue
+        items: Rates = [
+            (names[r["run"]], _as_metric(row, str(r["run"]))) for r in comparison["runs"]
+        ]
+        if not any(m["value"] is not None for _, m in items):
+            continue
+        size = (640, max(160, 70 + 30 * len(items)))
+        out.append(
+            Figure(
+                f"comparison-{i}",
+                f"{row['label']}, by model",
+                f"Bar chart: {row['label'].lower()} for each model, with 95% intervals. "
+                "The numbers are in the table above.",
+                rates_png(f"{row['label']}, by model", items, (), size),
+            )
+        )
+    alpha = comparison["alpha"]
+    pairs = {(d["run_a"], d["run_b"]) for d in comparison["differences"]}
+    one_pair = len(pairs) == 1
+
+    def name(d: Any) -> str:
+        pair = f"{names[d['run_a']]} − {names[d['run_b']]}"
+        return str(d["label"]) if one_pair else f"{d['label']}: {pair}"
+
+    shown: Rates = [
+        (name(d), _difference(d, alpha))
+        for d in comparison["differences"]
+        if d["difference"]["value"] is not None and d["difference"]["unit"] == "points"
+    ]
+    if shown:
+        size = (720, max(160, 70 + 26 * len(shown)))
+        if one_pair:
+            a, b = next(iter(pairs))
+            title = f"{names[a]} minus {names[b]} on the same test cases (paired 95% intervals)"
+        else:
+            title = "Differences between models (first minus second), paired 95% intervals"
+        out.append(
+            Figure(
+                "comparison-differences",
+                title,
+                "Chart: each difference between two models around zero, with its paired 95% "
+                "interval; red bars are clear after the adjustment. The numbers are in the "
+                "table above.",
+                gaps_png(title, shown, "points", size),
+            )
+        )
+    return out
+
+
+def _as_metric(row: MeasureRow, run: str) -> dict[str, Any]:
+    return {**row["values"][run], "flag": None}
+
+
+def _difference(d: Any, alpha: float) -> dict[str, Any]:
+    p = d["difference"]["p_holm"]
+    clear = p is not None and p < alpha
+    return {**d["difference"], "flag": "clear" if clear else None}
+
+
+__all__ = ["ComparisonView", "build_comparison"]
