@@ -15,7 +15,7 @@ from typing import Any
 
 from resume_auditor.report.charts import Rates, gaps_png, rates_png
 from resume_auditor.report.figures import Figure
-from resume_auditor.stats.model import ComparisonDict, MeasureRow, RunColumn
+from resume_auditor.stats.model import ComparisonDict, DifferenceDict, MeasureRow, RunColumn
 
 logger = logging.getLogger(__name__)
 
@@ -128,26 +128,9 @@ def _figures(comparison: ComparisonDict, names: dict[int, str]) -> list[Figure]:
                 rates_png(f"{row['label']}, by model", items, (), size),
             )
         )
-    alpha = comparison["alpha"]
-    pairs = {(d["run_a"], d["run_b"]) for d in comparison["differences"]}
-    one_pair = len(pairs) == 1
-
-    def name(d: Any) -> str:
-        pair = f"{names[d['run_a']]} − {names[d['run_b']]}"
-        return str(d["label"]) if one_pair else f"{d['label']}: {pair}"
-
-    shown: Rates = [
-        (name(d), _difference(d, alpha))
-        for d in comparison["differences"]
-        if d["difference"]["value"] is not None and d["difference"]["unit"] == "points"
-    ]
+    title, shown = difference_items(comparison)
     if shown:
         size = (720, max(160, 70 + 26 * len(shown)))
-        if one_pair:
-            a, b = next(iter(pairs))
-            title = f"{names[a]} minus {names[b]} on the same test cases (paired 95% intervals)"
-        else:
-            title = "Differences between models (first minus second), paired 95% intervals"
         out.append(
             Figure(
                 "comparison-differences",
@@ -161,14 +144,39 @@ def _figures(comparison: ComparisonDict, names: dict[int, str]) -> list[Figure]:
     return out
 
 
+def difference_items(comparison: ComparisonDict) -> tuple[str, Rates]:
+    """The differences chart (report and Results page): its title, and each difference in
+    points with its paired interval, red ("flag") when clear after the adjustment."""
+    names = _names(comparison)
+    alpha = comparison["alpha"]
+    pairs = {(d["run_a"], d["run_b"]) for d in comparison["differences"]}
+    one_pair = len(pairs) == 1
+
+    def name(d: DifferenceDict) -> str:
+        pair = f"{names[d['run_a']]} − {names[d['run_b']]}"
+        return d["label"] if one_pair else f"{d['label']}: {pair}"
+
+    shown: Rates = [
+        (name(d), _difference(d, alpha))
+        for d in comparison["differences"]
+        if d["difference"]["value"] is not None and d["difference"]["unit"] == "points"
+    ]
+    if one_pair:
+        a, b = next(iter(pairs))
+        title = f"{names[a]} minus {names[b]} on the same test cases (paired 95% intervals)"
+    else:
+        title = "Differences between models (first minus second), paired 95% intervals"
+    return title, shown
+
+
 def _as_metric(row: MeasureRow, run: str) -> dict[str, Any]:
     return {**row["values"][run], "flag": None}
 
 
-def _difference(d: Any, alpha: float) -> dict[str, Any]:
+def _difference(d: DifferenceDict, alpha: float) -> dict[str, Any]:
     p = d["difference"]["p_holm"]
     clear = p is not None and p < alpha
     return {**d["difference"], "flag": "clear" if clear else None}
 
 
-__all__ = ["ComparisonView", "build_comparison"]
+__all__ = ["ComparisonView", "build_comparison", "difference_items"]

@@ -1,0 +1,149 @@
+"""The Results page's "Models compared" tab: every model of the audit side by side.
+
+A recruiter choosing between models reads, from the top: which models answered the
+same test cases; each headline number per model with its interval; one sentence per
+difference that names the model ahead (clear ones first, in bold); and a chart of the
+differences with their paired intervals. Everything comes from the comparison the
+Results page computes off the UI thread (workflow/compare.py); this widget only shows
+it, so opening the tab never waits for a number.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from resume_auditor.report.comparison import difference_items
+from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.stats.model import ComparisonDict, IntervalDict
+from resume_auditor.ui.widgets.charts import ChartSpec, ChartView, Pixels
+
+logger = logging.getLogger(__name__)
+
+KEY = "models_differences"  # the chart's key among the Results page's charts
+PLAIN_METHOD = (
+    "Every difference is measured on the same test cases, and its interval allows for "
+    "which resumes this audit happened to use. The more differences are compared, the "
+    "larger each must be to count as clear."
+)
+
+
+def chart(comparison: ComparisonDict | None) -> ChartSpec:
+    """The differences chart (drawn in a worker, as every Results chart)."""
+    if not comparison:
+        return ChartSpec("gaps", "Differences between models", [])
+    title, items = difference_items(comparison)
+    return ChartSpec("gaps", title, items, (), "points")
+
+
+def _cell(metric: IntervalDict) -> str:
+    value = value_text(dict(metric))
+    ci = ci_text(dict(metric))
+    return f"{value}  ({ci})" if ci else value
+
+
+def _clear(metric: IntervalDict, alpha: float) -> bool:
+    p = metric["p_holm"]
+    return p is not None and p < alpha
+
+
+class ComparisonPanel(QWidget):
+    """Shows a `ComparisonDict`; `chart_view` is drawn by the page with its other charts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAccessibleName("Models compared")
+        self.heading = QLabel("")
+        self.heading.setWordWrap(True)
+        self.values = QTableWidget(0, 1)
+        self.values.setAccessibleName("Each model's headline numbers")
+        self.values.verticalHeader().setVisible(False)
+        self.values.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.values.setWordWrap(True)
+        # one sentence per difference, the clear ones first and in bold: read, not scanned
+        self.differences = QTextBrowser()
+        self.differences.setAccessibleName("Differences between two models")
+        self.differences.setOpenLinks(False)
+        self.chart_view = ChartView("Differences between models", key=KEY)
+        self.chart_view.setMinimumSize(260, 160)
+        self.method = QLabel("")
+        self.method.setWordWrap(True)
+
+        tables = QSplitter(Qt.Orientation.Vertical)
+        tables.addWidget(self.values)
+        tables.addWidget(self.differences)
+        tables.setStretchFactor(0, 2)
+        tables.setStretchFactor(1, 3)
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(tables)
+        body.addWidget(self.chart_view)
+        body.setStretchFactor(0, 3)
+        body.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(body, 1)
+        layout.addWidget(self.method)
+
+    def show_comparison(self, comparison: ComparisonDict | None, this_run: int | None) -> None:
+        if not comparison:
+            self.heading.setText("Only one model has answered these test cases.")
+            self.values.setRowCount(0)
+            self.differences.clear()
+            self.method.setText("")
+            return
+        runs = comparison["runs"]
+        names = {r["run"]: r["name"] for r in runs}
+        alpha = comparison["alpha"]
+        clear = [d for d in comparison["differences"] if _clear(d["difference"], alpha)]
+        self.heading.setText(
+            f"{len(runs)} models answered the same test cases: "
+            + ", ".join(r["name"] for r in runs)
+            + f". {len(clear)} of {len(comparison['differences'])} differences between them "
+            "are clear after adjusting for how many were compared."
+            + (f" The other tabs show {names[this_run]}." if this_run in names else "")
+        )
+        self.values.setColumnCount(1 + len(runs))
+        self.values.setHorizontalHeaderLabels(["Measure", *(r["name"] for r in runs)])
+        self.values.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.values.setRowCount(len(comparison["measures"]))
+        for i, row in enumerate(comparison["measures"]):
+            item = QTableWidgetItem(f"{row['label']} ({row['design']})")
+            self.values.setItem(i, 0, item)
+            for j, r in enumerate(runs, start=1):
+                metric = row["values"][str(r["run"])]
+                cell = QTableWidgetItem(_cell(metric))
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if metric["note"]:
+                    cell.setToolTip(metric["note"])
+                self.values.setItem(i, j, cell)
+        ordered = clear + [d for d in comparison["differences"] if d not in clear]
+        items = []
+        for d in ordered:
+            text = html.escape(d["sentence"])
+            items.append(f"<li><b>{text}</b></li>" if d in clear else f"<li>{text}</li>")
+        self.differences.setHtml(
+            "<p><b>What differs</b> (clear differences first, in bold)</p><ul>"
+            + "".join(items)
+            + "</ul>"
+        )
+        self.values.resizeRowsToContents()
+        self.method.setText(" ".join([PLAIN_METHOD, *comparison["notes"]]))
+        self.method.setToolTip(comparison["method"])
+
+    def show_chart(self, image: Pixels, dpr: float) -> None:
+        self.chart_view.show_image(image, dpr)
+
+
+__all__ = ["KEY", "ComparisonPanel", "chart"]

@@ -1,0 +1,99 @@
+"""The Results page's "Models compared" tab shows what the comparison says (issue 28)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from resume_auditor.stats.model import ComparisonDict
+
+
+def _comparison() -> ComparisonDict:
+    def interval(value: float | None, low: float | None, high: float | None, p: Any = None) -> Any:
+        return {
+            "value": value,
+            "ci": [low, high],
+            "level": 0.95,
+            "n": 40,
+            "successes": None,
+            "clusters": 8,
+            "note": "",
+            "p": p,
+            "p_holm": p,
+            "unit": "proportion" if p is None else "points",
+        }
+
+    return {
+        "schema": 1,
+        "runs": [
+            {
+                "run": 1,
+                "name": "Model A",
+                "provider": "openai",
+                "model": "a",
+                "prompt": "p",
+                "answered": 40,
+                "invalid": 0,
+            },
+            {
+                "run": 2,
+                "name": "Model B",
+                "provider": "openai",
+                "model": "b",
+                "prompt": "p",
+                "answered": 40,
+                "invalid": 1,
+            },
+        ],
+        "measures": [
+            {
+                "design": "D1",
+                "key": "criterion_validity",
+                "label": "Picks the more qualified",
+                "kind": "validity",
+                "unit": "proportion",
+                "values": {"1": interval(0.9, 0.8, 0.97), "2": interval(0.6, 0.45, 0.74)},
+            },
+        ],
+        "differences": [
+            {
+                "design": "D1",
+                "key": "criterion_validity",
+                "label": "Picks the more qualified",
+                "kind": "validity",
+                "run_a": 1,
+                "run_b": 2,
+                "difference": interval(0.3, 0.15, 0.45, 0.001),
+                "sentence": "Model A picks the more qualified candidate more often than Model B: "
+                "+30 points, 95% CI +15 to +45.",
+            },
+        ],
+        "alpha": 0.05,
+        "method": "technical method",
+        "notes": [],
+    }
+
+
+def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
+    from resume_auditor.ui.widgets.comparison_panel import ComparisonPanel, chart
+
+    panel = ComparisonPanel()
+    qtbot.addWidget(panel)
+    comparison = _comparison()
+    panel.show_comparison(comparison, 2)
+    assert "2 models answered the same test cases: Model A, Model B" in panel.heading.text()
+    assert "1 of 1 differences" in panel.heading.text()
+    assert "The other tabs show Model B." in panel.heading.text()
+    headers = [panel.values.horizontalHeaderItem(i).text() for i in range(3)]
+    assert headers == ["Measure", "Model A", "Model B"]
+    assert panel.values.item(0, 1).text() == "90%  (80%–97%)"
+    assert panel.values.item(0, 2).text() == "60%  (45%–74%)"
+    text = panel.differences.toPlainText()
+    assert "Model A picks the more qualified candidate more often than Model B" in text
+    assert "<b>Model A picks" in panel.differences.toHtml().replace('font-weight:700;">', "<b>")
+    assert panel.method.toolTip() == "technical method"
+    spec = chart(comparison)
+    assert spec.kind == "gaps" and [name for name, _ in spec.items] == ["Picks the more qualified"]
+    assert spec.items[0][1]["flag"]  # clear: drawn red
+    panel.show_comparison(None, None)
+    assert panel.values.rowCount() == 0
+    assert "Only one model" in panel.heading.text()
