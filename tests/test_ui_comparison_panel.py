@@ -33,6 +33,8 @@ def _comparison() -> ComparisonDict:
                 "prompt": "p",
                 "answered": 40,
                 "invalid": 0,
+                "cost_usd": 0.5,
+                "cost_per_1000": 12.5,
             },
             {
                 "run": 2,
@@ -42,6 +44,8 @@ def _comparison() -> ComparisonDict:
                 "prompt": "p",
                 "answered": 40,
                 "invalid": 1,
+                "cost_usd": None,
+                "cost_per_1000": None,
             },
         ],
         "measures": [
@@ -87,6 +91,8 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     assert headers == ["Measure", "Model A", "Model B"]
     assert panel.values.item(0, 1).text() == "90%  (80%–97%)"
     assert panel.values.item(0, 2).text() == "60%  (45%–74%)"
+    assert panel.values.item(2, 0).text() == "Cost per 1,000 screening decisions"
+    assert [panel.values.item(2, j).text() for j in (1, 2)] == ["$12.50", "not known"]
     text = panel.differences.toPlainText()
     assert "Model A picks the more qualified candidate more often than Model B" in text
     assert "<b>Model A picks" in panel.differences.toHtml().replace('font-weight:700;">', "<b>")

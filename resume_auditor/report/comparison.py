@@ -52,6 +52,7 @@ class ComparisonView:
     differences: list[DifferenceRow]
     figures: list[Figure] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    costs: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, per model)
 
 
 def _names(comparison: ComparisonDict) -> dict[int, str]:
@@ -104,7 +105,27 @@ def build_comparison(comparison: ComparisonDict | None, this_run: int) -> Compar
         comparison["runs"], this_run, intro, rows, differences, after=comparison["notes"]
     )
     view.figures = _figures(comparison, names)
+    view.costs = cost_rows(comparison["runs"])
     return view
+
+
+def _money(value: float | None, provider: str) -> str:
+    if provider == "local":
+        return "nothing (bundled model)"
+    if value is None:
+        return "not known"
+    return f"${value:,.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
+
+
+def cost_rows(runs: list[RunColumn]) -> list[tuple[str, list[str]]]:
+    """What each model's answers cost, for the audit and per 1,000 screening decisions."""
+    return [
+        ("Cost of its answers in this audit", [_money(r["cost_usd"], r["provider"]) for r in runs]),
+        (
+            "Cost per 1,000 screening decisions",
+            [_money(r["cost_per_1000"], r["provider"]) for r in runs],
+        ),
+    ]
 
 
 def _figures(comparison: ComparisonDict, names: dict[int, str]) -> list[Figure]:
@@ -179,4 +200,4 @@ def _difference(d: DifferenceDict, alpha: float) -> dict[str, Any]:
     return {**d["difference"], "flag": "clear" if clear else None}
 
 
-__all__ = ["ComparisonView", "build_comparison", "difference_items"]
+__all__ = ["ComparisonView", "build_comparison", "cost_rows", "difference_items"]

@@ -295,6 +295,10 @@ class RunColumn(TypedDict):
     prompt: str
     answered: int
     invalid: int
+    # what its answers cost (USD): None when some answer's price is unknown; and per
+    # 1,000 answers, each answer being one screening decision (docs/metrics-json.md)
+    cost_usd: float | None
+    cost_per_1000: float | None
 
 
 class MeasureRow(TypedDict):

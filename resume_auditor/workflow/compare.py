@@ -121,6 +121,7 @@ def compare_runs(
     columns: list[RunColumn] = []
     for r in runs:
         progress = result.progress(r.id)
+        cost = 0.0 if r.provider == "local" else progress.cost_usd
         columns.append(
             {
                 "run": r.id,
@@ -130,6 +131,10 @@ def compare_runs(
                 "prompt": r.prompt_id,
                 "answered": progress.done,
                 "invalid": progress.invalid,
+                "cost_usd": cost,
+                "cost_per_1000": None
+                if cost is None or not progress.done
+                else cost * 1000 / progress.done,
             }
         )
     # The measures, in design order then each design's own order; a measure any run has.

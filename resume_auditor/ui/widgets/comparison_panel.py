@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.report.comparison import difference_items
+from resume_auditor.report.comparison import cost_rows, difference_items
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.stats.model import ComparisonDict, IntervalDict
 from resume_auditor.ui.widgets.charts import ChartSpec, ChartView, Pixels
@@ -117,7 +117,14 @@ class ComparisonPanel(QWidget):
         self.values.setColumnCount(1 + len(runs))
         self.values.setHorizontalHeaderLabels(["Measure", *(r["name"] for r in runs)])
         self.values.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.values.setRowCount(len(comparison["measures"]))
+        costs = cost_rows(runs)
+        self.values.setRowCount(len(comparison["measures"]) + len(costs))
+        for i, (what, cells) in enumerate(costs, start=len(comparison["measures"])):
+            self.values.setItem(i, 0, QTableWidgetItem(what))
+            for j, text in enumerate(cells, start=1):
+                cell = QTableWidgetItem(text)
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.values.setItem(i, j, cell)
         for i, row in enumerate(comparison["measures"]):
             item = QTableWidgetItem(f"{row['label']} ({row['design']})")
             self.values.setItem(i, 0, item)
