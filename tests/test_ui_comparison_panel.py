@@ -71,6 +71,15 @@ def _comparison() -> ComparisonDict:
                 "+30 points, 95% CI +15 to +45.",
             },
         ],
+        "agreement": [
+            {
+                "design": "D1",
+                "run_a": 1,
+                "run_b": 2,
+                "alike": interval(0.75, 0.6, 0.86),
+                "differ_cases": [3, 5],
+            }
+        ],
         "alpha": 0.05,
         "method": "technical method",
         "notes": [],
@@ -96,6 +105,10 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     text = panel.differences.toPlainText()
     assert "Model A picks the more qualified candidate more often than Model B" in text
     assert "<b>Model A picks" in panel.differences.toHtml().replace('font-weight:700;">', "<b>")
+    assert (
+        "D1: Model A and Model B gave the same answer to 75% (95% CI 60%–86%) of the 40 "
+        "requests both answered readably; they differed on 2 test cases." in text
+    )
     assert panel.method.toolTip() == "technical method"
     spec = chart(comparison)
     assert spec.kind == "gaps" and [name for name, _ in spec.items] == ["Picks the more qualified"]

@@ -53,6 +53,7 @@ class ComparisonView:
     figures: list[Figure] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
     costs: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, per model)
+    alike: list[str] = field(default_factory=list)  # how often two models answered alike
 
 
 def _names(comparison: ComparisonDict) -> dict[int, str]:
@@ -106,7 +107,36 @@ def build_comparison(comparison: ComparisonDict | None, this_run: int) -> Compar
     )
     view.figures = _figures(comparison, names)
     view.costs = cost_rows(comparison["runs"])
+    view.alike = alike_sentences(comparison)
     return view
+
+
+def alike_sentences(comparison: ComparisonDict) -> list[str]:
+    """Per design and pair: how often the two gave the same answer to the same request."""
+    names = _names(comparison)
+    out = []
+    for row in comparison.get("agreement", []):
+        a, b = names[row["run_a"]], names[row["run_b"]]
+        alike = row["alike"]
+        if alike["value"] is None:
+            out.append(
+                f"{row['design']}: no request was answered readably by both {a} and {b}, so "
+                "their answers could not be compared."
+            )
+            continue
+        low, high = alike["ci"]
+        ci = "" if low is None or high is None else f" (95% CI {low:.0%}–{high:.0%})"
+        out.append(
+            f"{row['design']}: {a} and {b} gave the same answer to {alike['value']:.0%}{ci} "
+            f"of the {alike['n']} requests both answered readably"
+            + (
+                f"; they differed on {len(row['differ_cases'])}"
+                f"{'+' if len(row['differ_cases']) >= 50 else ''} test cases."
+                if row["differ_cases"]
+                else "."
+            )
+        )
+    return out
 
 
 def _money(value: float | None, provider: str) -> str:
@@ -200,4 +230,10 @@ def _difference(d: DifferenceDict, alpha: float) -> dict[str, Any]:
     return {**d["difference"], "flag": "clear" if clear else None}
 
 
-__all__ = ["ComparisonView", "build_comparison", "cost_rows", "difference_items"]
+__all__ = [
+    "ComparisonView",
+    "alike_sentences",
+    "build_comparison",
+    "cost_rows",
+    "difference_items",
+]

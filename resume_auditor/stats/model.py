@@ -323,6 +323,16 @@ class DifferenceDict(TypedDict):
     sentence: str
 
 
+class AgreementRow(TypedDict):
+    """How often two models gave the same answer to the same request of one design."""
+
+    design: str
+    run_a: int
+    run_b: int
+    alike: IntervalDict  # share of requests both answered readably with the same answer
+    differ_cases: list[int]  # test cases where they answered differently (first 50)
+
+
 class ComparisonDict(TypedDict):
     """`metrics --json`'s `comparison` section (docs/metrics-json.md, "comparison")."""
 
@@ -330,6 +340,7 @@ class ComparisonDict(TypedDict):
     runs: list[RunColumn]
     measures: list[MeasureRow]
     differences: list[DifferenceDict]
+    agreement: list[AgreementRow]
     alpha: float
     method: str
     notes: list[str]

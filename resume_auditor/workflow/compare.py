@@ -16,23 +16,20 @@ are all of one kind so that they can be read against each other (docs/comparison
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 from collections.abc import Sequence
 from typing import cast
 
+import numpy as np
 import pandas as pd
 
 from resume_auditor.designs.d1_castleman.compare import comparable as d1_comparable
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.stats.compare import (
-    COMPARISON_SCHEMA,
     Comparable,
-    ComparisonDict,
     Difference,
-    IntervalDict,
     Measure,
-    MeasureRow,
-    RunColumn,
     adjust,
     difference_unit,
     paired_difference,
@@ -41,7 +38,16 @@ from resume_auditor.stats.compare import (
 )
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.inputs import d1_judgments
-from resume_auditor.stats.model import Unit
+from resume_auditor.stats.intervals import clustered_proportion
+from resume_auditor.stats.model import (
+    COMPARISON_SCHEMA,
+    AgreementRow,
+    ComparisonDict,
+    IntervalDict,
+    MeasureRow,
+    RunColumn,
+    Unit,
+)
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.runs import RunRecord
 
@@ -78,9 +84,10 @@ def _abstain_allowed(prompt_id: str) -> bool:
     return allowed(prompt_id)
 
 
-def run_comparables(result: AuditReader, run: RunRecord) -> dict[str, Comparable]:
+def run_comparables(
+    result: AuditReader, run: RunRecord, answers: pd.DataFrame
+) -> dict[str, Comparable]:
     """Every design's comparison table of one run, by design label (absent: no answers)."""
-    answers = result.answers(run.id)
     out: dict[str, Comparable] = {}
     if answers.empty:
         return out
@@ -117,7 +124,8 @@ def compare_runs(
     if len(runs) < 2:
         return None
     names = _names(runs)
-    tables = {r.id: run_comparables(result, r) for r in runs}
+    answers = {r.id: result.answers(r.id) for r in runs}
+    tables = {r.id: run_comparables(result, r, answers[r.id]) for r in runs}
     columns: list[RunColumn] = []
     for r in runs:
         progress = result.progress(r.id)
@@ -176,6 +184,11 @@ def compare_runs(
             est = paired_difference(ca.table, cb.table, measure, level)
             differences.append(Difference(label, measure, a.id, b.id, est.value, None, est))
     adjust(differences)
+    agreement = [
+        row
+        for a, b in itertools.combinations(runs, 2)
+        for row in answered_alike(answers[a.id], answers[b.id], a.id, b.id, level)
+    ]
     notes = []
     for r in runs:
         if not tables[r.id]:
@@ -197,10 +210,65 @@ def compare_runs(
             }
             for d in differences
         ],
+        "agreement": agreement,
         "alpha": alpha,
         "method": METHOD,
         "notes": notes,
     }
+
+
+UNREAD = {"invalid", "unreadable", "refused"}
+MOST_CASES = 50  # test cases listed where two models differ, for the drill-down
+
+
+def _reading(label: object, parsed: object) -> str | None:
+    """An answer as something two models' answers can be compared by (None: unreadable)."""
+    if not isinstance(label, str) or label in UNREAD:
+        return None
+    if isinstance(parsed, dict) and parsed:
+        return json.dumps(parsed, sort_keys=True)
+    return label
+
+
+def answered_alike(
+    a: pd.DataFrame, b: pd.DataFrame, run_a: int, run_b: int, level: float = 0.95
+) -> list[AgreementRow]:
+    """Per design: how often two runs gave the same answer to the same request (matched on
+    the request's key and repeat; both read), with a clustered interval, and the cases
+    where they did not. Any design alike: what is compared is the answer as read."""
+    if a.empty or b.empty:
+        return []
+    keys = ["ukey", "rep"]
+    cols = [*keys, "design", "case_id", "cluster", "label", "parsed"]
+    joined = a[cols].merge(b[[*keys, "label", "parsed"]], on=keys, suffixes=("_a", "_b"))
+    out: list[AgreementRow] = []
+    for design, part in joined.groupby("design", sort=True):
+        ra = [_reading(x, y) for x, y in zip(part["label_a"], part["parsed_a"], strict=True)]
+        rb = [_reading(x, y) for x, y in zip(part["label_b"], part["parsed_b"], strict=True)]
+        both = [x is not None and y is not None for x, y in zip(ra, rb, strict=True)]
+        same = np.array([x == y for x, y, k in zip(ra, rb, both, strict=True) if k], dtype=bool)
+        # a case without a source resume (a D4 batch, a D3 pool) is its own cluster
+        clusters = np.array(
+            [
+                f"case {case}" if cluster is None or cluster != cluster else str(cluster)
+                for cluster, case in zip(part["cluster"], part["case_id"], strict=True)
+            ]
+        )
+        est = clustered_proportion(same, clusters[np.array(both, dtype=bool)], level)
+        differ = part.loc[[k and x != y for x, y, k in zip(ra, rb, both, strict=True)]]
+        cases = [int(c) for c in dict.fromkeys(differ["case_id"].dropna().astype(int))]
+        alike = cast(IntervalDict, {**est.as_dict(), "p": None, "p_holm": None})
+        alike["unit"] = "proportion"
+        out.append(
+            {
+                "design": str(design),
+                "run_a": run_a,
+                "run_b": run_b,
+                "alike": alike,
+                "differ_cases": cases[:MOST_CASES],
+            }
+        )
+    return out
 
 
 def _metric(estimate: Estimate, unit: str) -> IntervalDict:

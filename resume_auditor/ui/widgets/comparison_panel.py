@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.report.comparison import cost_rows, difference_items
+from resume_auditor.report.comparison import alike_sentences, cost_rows, difference_items
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.stats.model import ComparisonDict, IntervalDict
 from resume_auditor.ui.widgets.charts import ChartSpec, ChartView, Pixels
@@ -140,10 +140,16 @@ class ComparisonPanel(QWidget):
         for d in ordered:
             text = html.escape(d["sentence"])
             items.append(f"<li><b>{text}</b></li>" if d in clear else f"<li>{text}</li>")
+        alike = "".join(f"<li>{html.escape(line)}</li>" for line in alike_sentences(comparison))
         self.differences.setHtml(
             "<p><b>What differs</b> (clear differences first, in bold)</p><ul>"
             + "".join(items)
             + "</ul>"
+            + (
+                f"<p><b>How often they gave the same answer</b></p><ul>{alike}</ul>"
+                if alike
+                else ""
+            )
         )
         self.values.resizeRowsToContents()
         self.method.setText(" ".join([PLAIN_METHOD, *comparison["notes"]]))
