@@ -507,6 +507,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
         f"{prepared.requests_added} new request(s) queued.",
         file=sys.stderr,
     )
+    for run_id, model, added in prepared.others:
+        print(
+            f"Also run {run_id} on {model.describe()} (the same test cases), {added} new "
+            "request(s) queued.",
+            file=sys.stderr,
+        )
     concurrency = args.concurrency or config.run.concurrency
     from resume_auditor.workflow.plan import logprob_notes, probe_logprobs
 
@@ -515,9 +521,26 @@ def cmd_audit(args: argparse.Namespace) -> int:
             print(f"Note: {note}", file=sys.stderr)
     if args.prepare_only:
         _print_plan(prepared.path)
-        _estimate(prepared.path, prepared.run_id, concurrency, args)
+        for run_id, _model, _added in prepared.runs:
+            _estimate(prepared.path, run_id, concurrency, args)
         return EXIT_OK
-    return _run(prepared.path, prepared.run_id, concurrency, config.run.timeout_s, args)
+    # Several models: one run each, one after another (each is resumable on its own
+    # with `run FILE --run N`); a stop or a budget ends the audit there.
+    runs = prepared.runs
+    for i, (run_id, model, _added) in enumerate(runs, start=1):
+        if len(runs) > 1:
+            print(f"Model {i} of {len(runs)}: {model.describe()} (run {run_id})", file=sys.stderr)
+        code = _run(prepared.path, run_id, concurrency, config.run.timeout_s, args)
+        if code != EXIT_OK:
+            left = [str(r) for r, _m, _a in runs[i:]]
+            if left:
+                print(
+                    f"Not started: run(s) {', '.join(left)}; resume each with "
+                    f"resume-auditor run {prepared.path} --run N",
+                    file=sys.stderr,
+                )
+            return code
+    return EXIT_OK
 
 
 def _print_plan(

@@ -76,6 +76,9 @@ SCHEMA: dict[str, Any] = {
         "max_mb": "number",
     },
     "model": _MODEL_KEYS,
+    # further models asked the same test cases, one run each, compared side by side
+    # (issue 28; `[model]` is the first, or the first of these when it is left out)
+    "models": (_MODEL_KEYS,),
     "run": {
         "prompt": "str",
         "orders": "str",
@@ -531,6 +534,9 @@ class StudyConfig:
     resumes: tuple[str, ...]
     model: ModelSpec = field(default_factory=ModelSpec)
     run: RunSpec = field(default_factory=RunSpec)
+    # further models asked the same test cases (`[[models]]`), one run each, compared
+    # with `model` and each other (workflow/compare.py)
+    also: tuple[ModelSpec, ...] = ()
     d1: D1Spec | None = field(default_factory=D1Spec)
     d2: D2Spec | None = None
     keep_real_contact: bool = False  # let the source's phone, address and links through
@@ -541,6 +547,11 @@ class StudyConfig:
     # as the study file wrote them: each design reads its own (`Design.spec`), and a
     # lenient read (an audit file written by a newer app) carries them through unchanged.
     more: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def models(self) -> tuple[ModelSpec, ...]:
+        """Every model the study asks the test cases, `model` first."""
+        return (self.model, *self.also)
 
     def with_model(
         self, provider: str | None = None, base_url: str | None = None, model: str | None = None
@@ -557,6 +568,39 @@ class StudyConfig:
         if spec.provider in NEEDS_BASE_URL and not spec.base_url:
             raise StudyError(f"provider {spec.provider!r} needs a base URL (--base-url)")
         return replace(self, model=spec)
+
+
+def _model_spec(table: Mapping[str, Any], where: str, strict: bool) -> ModelSpec:
+    """One model table of a study file (`[model]` or an entry of `[[models]]`)."""
+    defaults = ModelSpec()
+    provider = str(table.get("provider", defaults.provider))
+    _check_provider(provider)
+    raw_seed = table.get("seed", defaults.seed)
+    spec = ModelSpec(
+        provider=provider,
+        base_url=_base_url(table.get("base_url", ""), f"{where}.base_url", lenient=not strict),
+        model=str(table.get("model", defaults.model)),
+        temperature=_float(table.get("temperature", defaults.temperature), f"{where}.temperature"),
+        max_tokens=_int(table.get("max_tokens", defaults.max_tokens), f"{where}.max_tokens", 1),
+        seed=None if raw_seed is None else _int(raw_seed, f"{where}.seed"),
+    )
+    if provider in NEEDS_BASE_URL and not spec.base_url:
+        raise StudyError(f"provider {provider!r} needs {where}.base_url")
+    return spec
+
+
+def _model_table(spec: ModelSpec) -> dict[str, Any]:
+    """A model as a study file's table (never credentials: `clean_url`)."""
+    out: dict[str, Any] = {
+        "provider": spec.provider,
+        "base_url": clean_url(spec.base_url),
+        "model": spec.model,
+        "temperature": spec.temperature,
+        "max_tokens": spec.max_tokens,
+    }
+    if spec.seed is not None:
+        out["seed"] = spec.seed
+    return out
 
 
 def _check_provider(provider: str) -> None:
@@ -718,21 +762,24 @@ def study_from_dict(
     if require_sources and not resumes:
         raise StudyError("the study lists no resumes: set resumes.files")
 
-    model = _table(data, "model")
-    defaults = ModelSpec()
-    provider = str(model.get("provider", defaults.provider))
-    _check_provider(provider)
-    raw_seed = model.get("seed", defaults.seed)
-    model_spec = ModelSpec(
-        provider=provider,
-        base_url=_base_url(model.get("base_url", ""), "model.base_url", lenient=not strict),
-        model=str(model.get("model", defaults.model)),
-        temperature=_float(model.get("temperature", defaults.temperature), "model.temperature"),
-        max_tokens=_int(model.get("max_tokens", defaults.max_tokens), "model.max_tokens", 1),
-        seed=None if raw_seed is None else _int(raw_seed, "model.seed"),
-    )
-    if provider in NEEDS_BASE_URL and not model_spec.base_url:
-        raise StudyError(f"provider {provider!r} needs model.base_url")
+    listed = data.get("models", [])
+    if isinstance(listed, dict):
+        listed = [listed]
+    if not isinstance(listed, list) or not all(isinstance(m, dict) for m in listed):
+        raise StudyError("models should be a list of tables, each written [[models]]")
+    specs = [_model_spec(m, f"models[{i + 1}]", strict) for i, m in enumerate(listed)]
+    if "model" in data or not specs:
+        specs.insert(0, _model_spec(_table(data, "model"), "model", strict))
+    model_spec, also = specs[0], tuple(specs[1:])
+    seen: set[tuple[str, str, str]] = set()
+    for spec in specs:
+        same = (spec.provider, clean_url(spec.base_url), spec.model)
+        if same in seen:
+            raise StudyError(
+                f"{spec.describe()} is listed twice; each model is asked the test cases once "
+                "(raise run.repeats to ask it more often)"
+            )
+        seen.add(same)
 
     run = _table(data, "run")
     run_defaults = RunSpec()
@@ -817,6 +864,7 @@ def study_from_dict(
         job=job_spec,
         resumes=resumes,
         model=model_spec,
+        also=also,
         run=run_spec,
         d1=d1_spec,
         generation=generation,
@@ -845,21 +893,14 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         job["required"] = list(config.job.required)
     if config.job.preferred:
         job["preferred"] = list(config.job.preferred)
-    model: dict[str, Any] = {
-        "provider": config.model.provider,
-        "base_url": clean_url(config.model.base_url),  # never credentials in the audit file
-        "model": config.model.model,
-        "temperature": config.model.temperature,
-        "max_tokens": config.model.max_tokens,
-    }
-    if config.model.seed is not None:
-        model["seed"] = config.model.seed
+    model = _model_table(config.model)  # never credentials in the audit file
     out: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "study": {"name": config.name, "seed": config.seed},
         "job": job,
         "resumes": {"files": list(config.resumes)},
         "model": model,
+        **({"models": [_model_table(m) for m in config.also]} if config.also else {}),
         "run": {
             "prompt": config.run.prompt,
             "orders": config.run.orders,

@@ -68,6 +68,14 @@ class Prepared:
     new_file: bool
     requests_added: int
     notes: list[str] = field(default_factory=list)
+    # the study's further models (`[[models]]`): (run id, model, requests added) each,
+    # the same test cases, one run each
+    others: list[tuple[int, ModelSpec, int]] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[tuple[int, ModelSpec, int]]:
+        """Every run prepared, the first model's first."""
+        return [(self.run_id, self.model, self.requests_added), *self.others]
 
 
 def study_of(result: ResultFile) -> StudyConfig:
@@ -126,6 +134,19 @@ def request_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> l
     so what is announced is what is queued.
     """
     return design_specs(result, study, model)
+
+
+def _queue_runs(
+    result: ResultFile, study: StudyConfig
+) -> tuple[int, int, list[tuple[int, ModelSpec, int]]]:
+    """A run for every model of the study on the same cases: (first run, its requests
+    added, the others' (run id, model, requests added))."""
+    run_id, added = _queue_run(result, study, study.model)
+    others = []
+    for model in study.also:
+        other, more = _queue_run(result, study, model)
+        others.append((other, model, more))
+    return run_id, added, others
 
 
 def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
@@ -240,15 +261,15 @@ def prepare(
                 with result.transaction():
                     _build(result, dataclasses.replace(study, config=config), notes)
                 if not generating:
-                    run_id, added = _queue_run(result, config, config.model)
+                    run_id, added, others = _queue_runs(result, config)
             install_new(partial, out)
         finally:
             remove_partial(partial)
         if generating:
             _generate(out, config, notes, progress)
             with ResultFile(out) as result:
-                run_id, added = _queue_run(result, config, config.model)
-    return Prepared(out, run_id, config, config.model, True, added, notes)
+                run_id, added, others = _queue_runs(result, config)
+    return Prepared(out, run_id, config, config.model, True, added, notes, others)
 
 
 def _reuse(
@@ -272,8 +293,8 @@ def _reuse(
     if generating:
         _generate(out, config, notes, progress)
     with ResultFile(out) as result:
-        run_id, added = _queue_run(result, config, config.model)
-    return Prepared(out, run_id, config, config.model, False, added, notes)
+        run_id, added, others = _queue_runs(result, config)
+    return Prepared(out, run_id, config, config.model, False, added, notes, others)
 
 
 def queue_run(path: str | Path, model: ModelSpec, prompt: str | None = None) -> tuple[int, int]:
