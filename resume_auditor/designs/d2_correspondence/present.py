@@ -167,7 +167,7 @@ def _impact(
         if not cells:
             continue
         low = [(kind, key, m) for kind, key, m, value in cells if value < cut]
-        flagged = [c for c in low if c[2].get("flag")]
+        flagged = [c for c in low if c[2]["flag"]]
         lowest = min(cells, key=lambda c: c[3])
         intro.append(
             f"Rated {threshold} or above: {len(cells)} ratios, lowest {lowest[3]:.2f} "
@@ -232,7 +232,7 @@ def sections(block: D2Dict, cut: float) -> list[Section]:
         SectionTable(
             "Manipulation check: the model perceived the signal we meant",
             [
-                PanelRow((KEY, "manipulation", k), m, m.get("title", k))
+                PanelRow((KEY, "manipulation", k), m, m["title"])
                 for k, m in block["manipulation"].items()
             ],
         ),
