@@ -199,13 +199,13 @@ def test_extract_refuses_an_api_key_in_a_resume(
 
 def test_no_usable_resume_names_each_refused_file(tmp_path: Path) -> None:
     from resume_auditor.domain.job import Job, Qualification
-    from resume_auditor.domain.study import D2Spec, JobSpec, StudyConfig, StudyError
+    from resume_auditor.domain.study import JobSpec, StudyConfig, StudyError
     from resume_auditor.store.resultfile import ResultFile
     from resume_auditor.workflow.cases import build_cases
     from resume_auditor.workflow.ingest import record_unreadable
     from resume_auditor.workflow.prepare import new_audit
 
-    config = StudyConfig(name="A", seed=1, job=JobSpec(), resumes=(), d2=D2Spec())
+    config = StudyConfig(name="A", seed=1, job=JobSpec(), resumes=(), more={"d2": {}})
     path = new_audit(tmp_path / "a.audit", config)
     with ResultFile(path) as rf:
         rf.replace_job(

@@ -119,7 +119,7 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     designs = {_design(page, r) for r in range(page.plan_table.rowCount())}
     with ResultFile(path) as rf:
         study = study_of(rf)
-    expected = {d for d, spec in (("D1", study.d1), ("D2", study.d2)) if spec is not None} | {
+    expected = {d for d, spec in (("D1", study.d1),) if spec is not None} | {
         d.label for d, _spec in enabled(study)
     }
     assert designs == expected
@@ -128,12 +128,14 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     )
     assert f"{requests} requests per model" in page.summary.text()
 
-    # switching D2 off is saved at once, and clears the cases until they are built again
-    assert page.settings.d2_on.isChecked()
+    # switching D2 off (its generic form) is saved at once, and clears the cases until they
+    # are built again
+    (d2_form,) = [f for f in page.settings.forms if f.design.key == "d2"]
+    assert d2_form.on.isChecked()
     with qtbot.waitSignal(window.session.loaded, timeout=20000):
-        page.settings.d2_on.setChecked(False)
+        d2_form.on.setChecked(False)
     with ResultFile(path) as rf:
-        assert study_of(rf).d2 is None
+        assert "d2" not in study_of(rf).more
         assert rf.case_count("D1") == 0
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         page.build_button.click()
@@ -142,7 +144,7 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     assert "D2" not in designs and designs
 
     # settings that cannot build say why instead of saving
-    units = [f.on for f in page.settings.forms if f.design.key in ("d3", "d4")]
+    units = [f.on for f in page.settings.forms if f.design.key in ("d2", "d3", "d4")]
     for cb in (page.settings.d1_on, *units):
         cb.setChecked(False)
     assert page.summary.text() == "Include at least one kind of test."

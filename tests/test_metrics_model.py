@@ -21,6 +21,7 @@ from devtools.simulator import Simulator, always
 from devtools.simulator_kinds import every_kind_policy
 
 from resume_auditor.cli import main
+from resume_auditor.designs.d2_correspondence import model as d2_model
 from resume_auditor.designs.d3_rabbi import model as d3_model
 from resume_auditor.designs.d4_faire import model as d4_model
 from resume_auditor.designs.registry import DESIGNS
@@ -114,12 +115,14 @@ def test_a_real_report_of_every_design_matches_the_types(
         assert design.block_type is not None, design.key
         assert block is None or problems(block, design.block_type, design.key) == []
     by_key = {d.key: d for d in DESIGNS}
-    assert by_key["d3"].block(report) is report["d3"]  # D3's block stays where it was
+    assert by_key["d2"].block(report) is report["d2"]  # D2's block stays where it was
+    assert by_key["d3"].block(report) is report["d3"]  # and D3's
     assert by_key["d4"].block(report) is report["d4"]  # and D4's
     capsys.readouterr()
     assert main(["metrics", str(audit), "--json"]) == 0
     as_json = json.loads(capsys.readouterr().out)
     assert problems(as_json, MetricsReport) == []
+    assert problems(as_json["d2"], d2_model.D2Dict, "d2") == []
     assert problems(as_json["d3"], d3_model.D3Dict, "d3") == []
     assert problems(as_json["d4"], d4_model.D4Dict, "d4") == []
     # Every kind of metric object is in this report, so each one's extra fields were checked.
@@ -252,8 +255,8 @@ def test_every_metric_kind_is_a_metric_object() -> None:
     kinds = [
         model.GapMetric,
         model.ImpactCell,
-        model.SmdMetric,
-        model.RatioMetric,
+        d2_model.SmdMetric,
+        d2_model.RatioMetric,
         d3_model.RabbiMetric,
         d3_model.ScoreGapMetric,
         d3_model.SelectedMetric,
@@ -269,12 +272,18 @@ def test_every_key_of_the_designs_and_metric_kinds_is_documented() -> None:
     """Each key of the D2-D4 blocks and each extra field of a metric kind is named in the doc."""
     text = DOC.read_text(encoding="utf-8")
     named = set(re.findall(r"`([a-z_0-9]+)", text)) | set(re.findall(r"\.([a-z_0-9]+)", text))
-    blocks = [model.D1Dict, model.D2Dict, d3_model.D3Dict, d3_model.D3ScoresDict, d4_model.D4Dict]
+    blocks = [
+        model.D1Dict,
+        d2_model.D2Dict,
+        d3_model.D3Dict,
+        d3_model.D3ScoresDict,
+        d4_model.D4Dict,
+    ]
     kinds = [
         model.GapMetric,
         model.ImpactCell,
-        model.SmdMetric,
-        model.RatioMetric,
+        d2_model.SmdMetric,
+        d2_model.RatioMetric,
         d3_model.RabbiMetric,
         d3_model.ScoreGapMetric,
         d3_model.SelectedMetric,

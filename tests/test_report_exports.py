@@ -124,8 +124,10 @@ def test_xlsx_cases_judgments_metrics(
         "Design answers",
         "Metrics",
         "Failed requests",
-        # D3's and D4's tidy tables, the statistics' own inputs (docs/stats-inputs.md), as
-        # every design kept as a unit gives them (Design.answer_frames)
+        # D2's, D3's and D4's tidy tables, the statistics' own inputs
+        # (docs/stats-inputs.md), as every design kept as a unit gives them
+        # (Design.answer_frames)
+        "d2_ratings",
         "d3_pointwise",
         "d3_pairwise",
         "d4_scores",
@@ -160,6 +162,7 @@ def test_csv_files(outputs: Path, sample_memory: ResultFile) -> None:
     folder = outputs / "csv"
     assert sorted(p.name for p in folder.iterdir()) == [
         "cases.csv",
+        "d2_ratings.csv",
         "d3_pairwise.csv",
         "d3_pointwise.csv",
         "d4_rankings.csv",

@@ -17,6 +17,13 @@ def _metric(value: float, ci: list[float], unit: str, flag: str = "", **test: An
             "flag": flag or None, "flag_test": _test(**test) if test else None}  # fmt: skip
 
 
+def _d2(smd: dict[str, Any]) -> dict[str, Any]:
+    """A whole D2 block (designs/d2_correspondence/model.D2Dict) with these differences."""
+    return {"ratings": 40, "unreadable": 0, "sd": 1.0, "reference": "white_man", "smd": smd,
+            "smd_race": {}, "smd_gender": {}, "impact_ratio": {}, "manipulation": {},
+            "blinded": {}, "by_prompt": {}, "flags": []}  # fmt: skip
+
+
 def _report(**blocks: Any) -> dict[str, Any]:
     base = {"counts": {"requests": 10, "answered": 10, "invalid": 0}, "flags": [],
             "thresholds": [], "d1": {}, "impact_ratio": {}}  # fmt: skip
@@ -24,8 +31,7 @@ def _report(**blocks: Any) -> dict[str, Any]:
 
 
 def test_a_d2_difference_whose_interval_excludes_zero_is_never_called_nothing() -> None:
-    d2 = {"smd": {"black_woman": _metric(-1.92, [-2.65, -1.18], "sd", p=0.004, p_adj=0.06)},
-          "flags": []}  # fmt: skip
+    d2 = _d2({"black_woman": _metric(-1.92, [-2.65, -1.18], "sd", p=0.004, p_adj=0.06)})
     d1 = {"selection_gap": {"black_woman": _metric(0.01, [-0.1, 0.12], "points", p=0.8,
                                                    p_adj=1.0)}}  # fmt: skip
     v = build_verdict(_report(d1=d1, d2=d2))
@@ -82,15 +88,15 @@ def test_no_difference_found_states_simulated_power_of_the_real_test() -> None:
         g: _metric(0.05, [-0.4, 0.5], "sd", p=0.7, p_adj=1.0, share=0.01)
         for g in ("black_woman", "asian_woman", "hispanic_man")
     }
-    v = build_verdict(_report(d2={"smd": smd, "flags": []}))
+    v = build_verdict(_report(d2=_d2(smd)))
     text = " ".join(v.sentences)
-    assert "No group difference was found beyond chance in D2 (ratings)" in text
+    assert "No group difference was found beyond chance in Ratings by group (D2)" in text
     assert "(D2, a 0.3 SD difference)" in text and "simulated" in text
     assert v.tone == "clear"
 
 
 def test_a_difference_seen_that_could_not_be_tested_is_a_caution() -> None:
     seen = _metric(-1.4, [-2.2, -0.6], "sd", p=0.06, p_adj=1.0, untestable="cannot fire")
-    v = build_verdict(_report(d2={"smd": {"black_woman": seen}, "flags": []}))
+    v = build_verdict(_report(d2=_d2({"black_woman": seen})))
     assert v.tone == "caution" and "too small to test" in v.headline
     assert any("could not be tested at this audit's size" in s for s in v.sentences)

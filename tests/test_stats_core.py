@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d2_correspondence.inputs import D2_RATINGS
 from resume_auditor.designs.d4_faire.inputs import D4_RANKINGS
 from resume_auditor.stats.bootstrap import cluster_weights, percentile_interval, pivotal_interval
-from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
+from resume_auditor.stats.inputs import StatsInputError, validate
 from resume_auditor.stats.intervals import wilson
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.multiplicity import holm

@@ -38,8 +38,9 @@ class Setting:
     allowed values of a "str" or "strs" setting; `minimum` of an "int". `loose`:
     a choice is matched after trimming and lower-casing it, as a group key has
     always been read ("Black_Woman" is black_woman); the design's `parse` reads it.
-    `offer`: (value, words) the GUI offers for a "str" setting in a list, without
-    restricting the study file (a value it names that is not offered is kept).
+    `offer`: (value, words) the GUI offers for a "str" setting in a list (a "strs"
+    setting: a check box each), without restricting the study file (a value it names
+    that is not offered is kept).
     """
 
     name: str
@@ -71,9 +72,13 @@ class PanelRow:
 
 @dataclass(frozen=True)
 class SectionTable:
+    """One table of a report section; `kind` "impact" lays out impact ratios (with each
+    group's selection rate), "metric" any other metric."""
+
     title: str
     rows: list[PanelRow]
     caption: str = ""
+    kind: str = "metric"
 
 
 @dataclass(frozen=True)
@@ -113,8 +118,8 @@ class Drill:
     """The answers behind one of a design's numbers, for the Results page's drill-down.
 
     `keep(kind, facts, shown)`: an answer's kind ("dimensions", "ranking"), what the
-    drill-down knows of its candidates (`groups`, and the design's own `answer_facts`),
-    and how many candidates it showed.
+    drill-down knows of it (`groups` of its candidates, its `preset`, and the design's
+    own `answer_facts`), and how many candidates it showed.
     """
 
     title: str
@@ -184,6 +189,9 @@ class Design(ABC, Generic[SpecT]):
     # spread); "model": from power_sim's model at its size (a test on ranks within pools).
     power_basis: str = "answers"
     cautious: bool = False
+    # The share of its equal part of the fairness false-alarm rate its power target's
+    # test gets (stats/flags.py: D2's group test 80%, its secondary tests the rest).
+    power_share: float = 1.0
     power_grow: str = ""
     # (regex, replacement): its plan's words (`power_grow`, `enlarge`) as the screen says
     # them, without study-file keys or codes (ui/plain_words.py)
@@ -326,8 +334,13 @@ class Design(ABC, Generic[SpecT]):
     def section(self, block: Mapping[str, Any]) -> Section | None:
         """The report's section for the design's metrics block (None: nothing to say)."""
 
-    def sections(self, block: Mapping[str, Any]) -> list[Section]:
-        """Its report sections (one by default: `section`), in the order shown."""
+    def sections(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
+    ) -> list[Section]:
+        """Its report sections (one by default: `section`), in the order shown.
+
+        `thresholds`: the report's thresholds by key (the metrics' `thresholds`), for a
+        design whose words depend on one (D2 lists its impact ratios under the cut)."""
         found = self.section(block)
         return [] if found is None else [found]
 
@@ -387,6 +400,19 @@ class Design(ABC, Generic[SpecT]):
         beyond its group (`pick(meta key)`: that key of the case's meta, in the order shown);
         `roles` is shown beside each candidate."""
         return {}
+
+    def worst_group(
+        self, block: Mapping[str, Any]
+    ) -> tuple[str, tuple[str, ...], MetricDict, str] | None:
+        """Page 1's fairness number when no test stands out and D1 has no gap: (the
+        question, the path of the worst-faring group's metric, the metric, what an
+        unbiased screener gives); None: the design offers none."""
+        return None
+
+    def perceived(self, block: Mapping[str, Any]) -> str:
+        """What the model perceived of the group signals, from its block (a manipulation
+        check's readings), for the report's limitations; '' when it did not ask."""
+        return ""
 
     def describe_cases(self, cases: Sequence[Case]) -> str:
         """The built cases in one sentence, for the report's method section."""

@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from resume_auditor.designs.base import Design
+from resume_auditor.designs.d2_correspondence import DESIGN_D2
 from resume_auditor.designs.d3_rabbi import DESIGN_D3
 from resume_auditor.designs.d4_faire import DESIGN_D4
 from resume_auditor.designs.d5_bloomberg import DESIGN_D5
 
-DESIGNS: tuple[Design[Any], ...] = (DESIGN_D3, DESIGN_D4, DESIGN_D5)
+DESIGNS: tuple[Design[Any], ...] = (DESIGN_D2, DESIGN_D3, DESIGN_D4, DESIGN_D5)
 
 
 def schemas() -> dict[str, dict[str, Any]]:

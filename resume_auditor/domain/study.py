@@ -21,7 +21,7 @@ from resume_auditor.domain.generation import (
     generation_from_dict,
     generation_to_dict,
 )
-from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS, Group
+from resume_auditor.domain.groups import D1_GROUPS, Group
 
 FORMAT_VERSION = 1
 # Provider ids (providers/registry.py describes each; a test keeps the two in step).
@@ -96,13 +96,6 @@ SCHEMA: dict[str, Any] = {
             "unequal_groups": "str",
             "pair_types": "strs",
             "summary_block": "str",
-        },
-        "d2": {
-            "groups": "strs",
-            "prompts": "strs",
-            "manipulation_check": "bool",
-            "blinded": "bool",
-            "blind_college": "bool",
         },
     },
     "variants": {"keep_real_contact": "bool", "keep_instructions": "bool"},
@@ -507,17 +500,6 @@ class D1Spec:
 
 
 @dataclass(frozen=True)
-class D2Spec:
-    """D2, Gaebler et al. (2024): one copy per group and an identity-removed copy."""
-
-    groups: tuple[Group, ...] = ALL_GROUPS
-    prompts: tuple[str, ...] = ("d2-rating",)
-    manipulation_check: bool = True
-    blinded: bool = True
-    blind_college: bool = True
-
-
-@dataclass(frozen=True)
 class RunSpec:
     prompt: str = "d1-baseline"
     orders: str = "both"
@@ -538,12 +520,11 @@ class StudyConfig:
     # with `model` and each other (workflow/compare.py)
     also: tuple[ModelSpec, ...] = ()
     d1: D1Spec | None = field(default_factory=D1Spec)
-    d2: D2Spec | None = None
     keep_real_contact: bool = False  # let the source's phone, address and links through
     # keep instructions to an AI found in a resume (removed from every copy by default)
     keep_instructions: bool = False
     generation: GenerationSpec | None = None  # generator models (domain/generation.py)
-    # The settings tables of the designs kept in `resume_auditor.designs` (D4, D5), by key,
+    # The settings tables of the designs kept in `resume_auditor.designs` (D2-D5), by key,
     # as the study file wrote them: each design reads its own (`Design.spec`), and a
     # lenient read (an audit file written by a newer app) carries them through unchanged.
     more: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -647,43 +628,6 @@ def _choices(value: Any, where: str, allowed: tuple[str, ...]) -> tuple[str, ...
     return items
 
 
-def _groups(value: Any, where: str, default: tuple[Group, ...]) -> tuple[Group, ...]:
-    try:
-        groups = tuple(Group.parse(g) for g in _strings(value, where))
-    except ValueError as exc:
-        raise StudyError(f"{where}: {exc}") from exc
-    if len(set(groups)) != len(groups):
-        raise StudyError(f"{where} lists a group twice")
-    return groups or default
-
-
-def _design(designs: dict[str, Any], key: str) -> dict[str, Any] | None:
-    if key not in designs:
-        return None
-    value = designs[key]
-    if not isinstance(value, dict):
-        raise StudyError(f"[designs.{key}] should be a table")
-    return value
-
-
-def _d2(table: dict[str, Any]) -> D2Spec:
-    d = D2Spec()
-    spec = D2Spec(
-        groups=_groups(table.get("groups"), "designs.d2.groups", d.groups),
-        prompts=_strings(table.get("prompts", list(d.prompts)), "designs.d2.prompts"),
-        manipulation_check=_bool(
-            table.get("manipulation_check", d.manipulation_check), "designs.d2.manipulation_check"
-        ),
-        blinded=_bool(table.get("blinded", d.blinded), "designs.d2.blinded"),
-        blind_college=_bool(
-            table.get("blind_college", d.blind_college), "designs.d2.blind_college"
-        ),
-    )
-    if not spec.prompts:
-        raise StudyError("designs.d2.prompts needs at least one rating prompt, e.g. d2-rating")
-    return spec
-
-
 def _float(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StudyError(f"{where} should be a number")
@@ -735,7 +679,7 @@ def study_from_dict(
     `require_sources`, i.e. for study files) refuses unknown keys and values of the
     wrong kind; settings kept in an audit file, written by this or a newer app, are
     read leniently. `extra_designs`: see `check_schema`; every `[designs.<key>]` table
-    other than D1-D2 is kept as written in `StudyConfig.more` for its design to read.
+    other than D1's is kept as written in `StudyConfig.more` for its design to read.
     """
     strict = strict if strict is not None else require_sources
     if strict:
@@ -830,10 +774,9 @@ def study_from_dict(
         if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
             raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
 
-    d2 = _design(designs, "d2")
     more: dict[str, Mapping[str, Any]] = {}
     for key, table in designs.items():
-        if key in ("d1", "d2"):
+        if key == "d1":
             continue
         if not isinstance(table, dict):
             raise StudyError(f"[designs.{key}] should be a table")
@@ -868,7 +811,6 @@ def study_from_dict(
         run=run_spec,
         d1=d1_spec,
         generation=generation,
-        d2=None if d2 is None else _d2(d2),
         keep_real_contact=_bool(
             _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
         ),
@@ -920,14 +862,6 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
             "unequal_groups": config.d1.unequal_groups,
             "pair_types": list(config.d1.pair_types),
             "summary_block": config.d1.summary_block,
-        }
-    if config.d2 is not None:
-        out["designs"]["d2"] = {
-            "groups": [g.key for g in config.d2.groups],
-            "prompts": list(config.d2.prompts),
-            "manipulation_check": config.d2.manipulation_check,
-            "blinded": config.d2.blinded,
-            "blind_college": config.d2.blind_college,
         }
     for key, table in config.more.items():
         out["designs"][key] = dict(table)

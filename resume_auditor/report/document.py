@@ -1,8 +1,8 @@
 """The report as data: every section, table and chart, before it becomes HTML.
 
 Built from the metrics (`workflow.metrics.metrics_report`, the one source of every
-number) and the facts of the result file. Sections for D2 and the registry's
-designs (`Design.sections`) appear when the metrics carry those designs. The
+number) and the facts of the result file. Sections for the registry's designs
+(`Design.sections`, D2 on) appear when the metrics carry those designs. The
 HTML template only lays this out.
 """
 
@@ -25,10 +25,8 @@ from resume_auditor.report.verdict import (
 )
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import (
-    D2Dict,
     MetricDict,
     MetricsReport,
-    RatioMetric,
 )
 from resume_auditor.store.parts import AuditReader
 
@@ -166,7 +164,7 @@ def _validity(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
 def _impact_tables(
     cells_by: Mapping[str, object], base: list[str], groupings: tuple[str, ...]
 ) -> list[Table]:
-    """A table per grouping: the D1 table (`impact_ratio`) or one D2 cut (`d2.impact_ratio.3`)."""
+    """A table per grouping of the D1 table (`impact_ratio`)."""
     return [
         Table(
             GROUPING_TITLES.get(g, g.capitalize()), _rows(_cells(cells_by, g), [*base, g]), "impact"
@@ -255,119 +253,23 @@ def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]
                 ],
             )
         )
-    cut = next(
-        (t["value"] for t in metrics.get("thresholds", []) if t.get("key") == "impact_ratio"),
-        0.8,
-    )
-    blocks += _d2(metrics.get("d2"), figures, float(cut))
-    return blocks
-
-
-_KIND_TITLES = {"group": "Intersectional", "race": "By race/ethnicity", "gender": "By sex"}
-
-
-def _d2_impact(impact: dict[str, dict[str, dict[str, RatioMetric]]], cut: float) -> Block | None:
-    """D2's impact ratios, summarised: one sentence per threshold, rows only under the cut.
-
-    Three thresholds by three groupings is up to 42 ratios, most of them near 1 for
-    a fair model; pages of 1.00 hide the few that matter. Every ratio is in the
-    spreadsheet export (Metrics sheet).
-    """
-    intro: list[str] = []
-    tables: list[Table] = []
-    for threshold, by_kind in impact.items():
-        cells = [
-            (kind, key, m, value)
-            for kind, by_key in by_kind.items()
-            for key, m in (by_key or {}).items()
-            if isinstance(m, dict) and (value := m.get("value")) is not None
-        ]
-        if not cells:
-            continue
-        low = [(kind, key, m) for kind, key, m, value in cells if value < cut]
-        flagged = [c for c in low if c[2].get("flag")]
-        lowest = min(cells, key=lambda c: c[3])
-        intro.append(
-            f"Rated {threshold} or above: {len(cells)} ratios, lowest {lowest[3]:.2f} "
-            f"({_KIND_TITLES.get(lowest[0], lowest[0]).lower()}: {label(lowest[1])}); "
-            f"{len(low)} under {cut:.2f}, {len(flagged)} of them beyond chance."
-        )
-        for kind in by_kind:
-            rows = [
-                Row(label(key), ["d2", "impact_ratio", threshold, kind, key], m)
-                for k2, key, m in low
-                if k2 == kind
-            ]
-            if rows:
-                title = f"Under {cut:.2f} at {threshold}+: {_KIND_TITLES.get(kind, kind)}"
-                tables.append(Table(title, rows, "impact"))
-    if not intro:
-        return None
-    intro.append(
-        "Selection: rated at or above the threshold. A ratio's interval inverts the clustered "
-        "test behind its flag (source resumes as clusters); a ratio under the cut is flagged "
-        "only when that test finds it under four-fifths beyond chance, after the report's "
-        "correction for multiple tests, otherwise it is marked not significant. Every ratio "
-        "is in the spreadsheet export."
-    )
-    return Block("Impact ratios (D2)", intro, tables)
-
-
-def _d2(d2: D2Dict | None, figures: dict[str, Figure], cut: float = 0.8) -> list[Block]:
-    if not d2:
-        return []
-    ref = label(d2.get("reference", "white_man"))
-    tables = [
-        Table(f"Standardized difference vs {ref}", _rows(d2.get("smd"), ["d2", "smd"])),
-        Table("By race (additive model)", _rows(d2.get("smd_race"), ["d2", "smd_race"])),
-        Table("By gender (additive model)", _rows(d2.get("smd_gender"), ["d2", "smd_gender"])),
-    ]
-    blocks = [
-        Block(
-            "Design D2: the same resume under different names (correspondence test)",
-            [
-                "Each real resume is copied once per group with a strongly signalling name, "
-                "matching pronouns and a college drawn independently of group, and rated 1-5 "
-                f"(Gaebler et al. 2024). Differences are in standard deviations of the ratings, "
-                f"against {ref} candidates."
-            ],
-            [t for t in tables if t.rows],
-            [figures[k] for k in ("d2_smd",) if k in figures],
-        )
-    ]
-    impact_block = _d2_impact(d2.get("impact_ratio") or {}, cut)
-    if impact_block is not None:
-        blocks.append(impact_block)
-    extra = [
-        Table(
-            "Manipulation check: the model perceived the signal we meant",
-            _metric_titles(d2.get("manipulation") or {}, ["d2", "manipulation"]),
-        ),
-        Table(
-            "Blinded: shift against the copy with identity removed",
-            _rows(d2.get("blinded"), ["d2", "blinded"]),
-        ),
-    ]
-    for prompt, cells in (d2.get("by_prompt") or {}).items():
-        extra.append(Table(f"Prompt {prompt}", _rows(cells, ["d2", "by_prompt", prompt])))
-    extra = [t for t in extra if t.rows]
-    if extra:
-        blocks.append(Block("Manipulation check, blinded condition and prompts (D2)", [], extra))
     return blocks
 
 
 def _registered(metrics: MetricsReport) -> list[Block]:
     """The sections of the designs kept as units (designs/registry.py), in its order."""
     out: list[Block] = []
+    thresholds = {t["key"]: float(t["value"]) for t in metrics.get("thresholds", [])}
     for design in DESIGNS:
         block = design.block(metrics)
         if block is None:
             continue
-        for i, section in enumerate(design.sections(block)):
+        for i, section in enumerate(design.sections(block, thresholds)):
             tables = [
                 Table(
                     t.title,
                     [Row(r.group or r.path[-1], list(r.path), r.metric) for r in t.rows],
+                    t.kind,
                     caption=t.caption,
                 )
                 for t in section.tables
@@ -403,15 +305,11 @@ def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
     d1 = metrics.get("d1")
     units = [d for d in DESIGNS if d.block(metrics) is not None]
-    present = [d for d in ("d2",) if metrics.get(d)]
-    if d1 and (d1.get("judgments") or not present and not units):
-        present.insert(0, "d1")
-    cluster = {
-        "d1": "D1 by source resume (every pair built from one resume is one cluster)",
-        "d2": "D2 by source resume (its copies under every name are one cluster)",
-    }
-    clustering = [cluster[d] for d in present]
-    clustering += [d.clustering for d in units]
+    clustering = [d.clustering for d in units]
+    if d1 and (d1.get("judgments") or not units):
+        clustering.insert(
+            0, "D1 by source resume (every pair built from one resume is one cluster)"
+        )
     out = ["Intervals allow for answers that share something: " + "; ".join(clustering) + "."]
     fair = _flag_family_size(metrics, "fairness")
     valid = _flag_family_size(metrics, "validity")
@@ -493,7 +391,11 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     groups = sorted({g for d in facts.designs for g in d.groups})
     groups = sorted({*groups, *(g for u in facts.unit_designs for g in u.groups)})
     signals = sorted({s for d in facts.designs for s in d.signals})
-    d2 = metrics.get("d2")
+    perceived = [
+        words
+        for d in DESIGNS
+        if (block := d.block(metrics)) is not None and (words := d.perceived(block))
+    ]
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
     out += [
         "Necessary, not sufficient. Passing this audit means the model did not show these "
@@ -509,13 +411,11 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
         + ". Other races and ethnicities, age, disability, national origin and other protected "
         "characteristics were not tested.",
     ]
-    manipulation = (d2.get("manipulation") or {}) if d2 else {}
-    if manipulation:
-        parts = [f"{m.get('title', k)}: {m.get('reading', '')}" for k, m in manipulation.items()]
+    if perceived:
         out.append(
             "Names are only signals. A name suggests race and gender to a model only as strongly "
             "as the model associates them. The manipulation check asked the model what it "
-            "perceived: " + " ".join(parts)
+            "perceived: " + " ".join(perceived)
         )
     else:
         out.append(

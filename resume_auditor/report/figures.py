@@ -162,19 +162,4 @@ def build_figures(metrics: MetricsReport) -> dict[str, Figure]:
             "Bar chart of CriterionValidity for each k, with 95% intervals.",
             rates_png("Picks the more qualified, by k (95% intervals)", by_k, (), _size(by_k)),
         )
-    d2 = metrics.get("d2")
-    smd: Rates = [(label(g), m) for g, m in (d2.get("smd") or {} if d2 else {}).items()]
-    if d2 and _present(smd):
-        out["d2_smd"] = Figure(
-            "d2_smd",
-            "Rating differences by group (D2)",
-            "Bar chart of each group's standardized difference in rating against the reference "
-            "group, with 95% intervals.",
-            gaps_png(
-                f"Rating vs {label(d2.get('reference', 'white_man'))} (standard deviations)",
-                smd,
-                "sd",
-                _size(smd),
-            ),
-        )
     return out

@@ -2,8 +2,8 @@
 
 One shape for every design (designs/base.PanelRow: where a metric sits, the metric,
 its group and which cut of it), so the UI renders them without knowing any design.
-Designs kept as units give theirs (`Design.panel`); D1-D2's are here until they move
-into their folders (docs/designs.md, "Designs as units"). Every read goes through the
+Designs kept as units give theirs (`Design.panel`); D1's are here until it moves
+into its folder (docs/designs.md, "Designs as units"). Every read goes through the
 TypedDicts of stats/model.py, so mypy catches a renamed field here.
 """
 
@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping
 from typing import cast
 
 from resume_auditor.designs.base import PanelRow
-from resume_auditor.designs.d2_correspondence.present import panel_rows as d2_panel_rows
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.labels import label
@@ -61,16 +60,12 @@ def d1_rows(metrics: MetricsReport) -> list[PanelRow]:
     return rows
 
 
-def d2_rows(metrics: MetricsReport) -> list[PanelRow]:
-    return d2_panel_rows(metrics.get("d2") or {})
-
-
-LEGACY = {"d1": d1_rows, "d2": d2_rows}
+LEGACY = {"d1": d1_rows}
 REGISTERED = {d.key: d for d in DESIGNS}
 
 
 def panel_rows(metrics: MetricsReport | None, design: str) -> list[PanelRow]:
-    """Every row of `design`'s table ("d1", "d2", or a registry design's key)."""
+    """Every row of `design`'s table ("d1", or a registry design's key: "d2", ...)."""
     if not metrics:
         return []
     if design in REGISTERED:

@@ -26,7 +26,6 @@ class Term:
 
 
 _CASTLEMAN = "Castleman et al. 2025"
-_GAEBLER = "Gaebler et al. 2024"
 
 TERMS: dict[str, Term] = {
     # D1: pairs with a known right answer
@@ -111,46 +110,6 @@ TERMS: dict[str, Term] = {
         "Among answers both runs got wrong, how often they gave the same wrong answer.",
         f"error agreement ({_CASTLEMAN}, App. D.3)",
     ),
-    # D2: the same resume under different names
-    "smd": Term(
-        "Rated higher or lower",
-        "How much higher or lower this group's copies of the same resumes were rated, in "
-        "standard deviations of the ratings; 0 means rated alike.",
-        f"standardized mean difference, linear model clustered by resume ({_GAEBLER})",
-    ),
-    "smd_race": Term(
-        "Rated higher or lower, by race",
-        "The rating difference for the race alone, whatever the gender, in standard deviations.",
-        f"race coefficient of the additive model ({_GAEBLER})",
-    ),
-    "smd_gender": Term(
-        "Rated higher or lower, by gender",
-        "The rating difference for the gender alone, whatever the race, in standard deviations.",
-        f"gender coefficient of the additive model ({_GAEBLER})",
-    ),
-    "d2_impact_ratio": Term(
-        "Impact ratio of high ratings",
-        "Share of this group's copies rated at or above the threshold, over the highest "
-        "group's share; under 0.80 fails the four-fifths rule of thumb.",
-        f"adverse impact ratio at a rating threshold ({_GAEBLER})",
-    ),
-    "manipulation": Term(
-        "Model saw the group we meant",
-        "Asked what race and gender it perceived, how often the model named the group the "
-        "name was chosen to signal.",
-        f"manipulation check ({_GAEBLER})",
-    ),
-    "blinded": Term(
-        "Rated differently than with no name",
-        "How this group's copies were rated against the copy with every identity cue removed, "
-        "in standard deviations.",
-        f"blinded condition ({_GAEBLER})",
-    ),
-    "by_prompt": Term(
-        "Rated higher or lower, by prompt",
-        "The rating difference by group under each prompt wording.",
-        f"prompt variants ({_GAEBLER})",
-    ),
 }
 # The designs kept as units bring their own words (Design.words).
 TERMS |= {k: Term(w.label, w.meaning, w.paper) for d in DESIGNS for k, w in d.words.items()}
@@ -189,8 +148,6 @@ def term_key(path: Sequence[str]) -> str | None:
         return "impact_ratio"
     if head == "error_agreement":
         return "error_agreement"
-    if head == "d2" and len(p) >= 2:
-        return "d2_impact_ratio" if p[1] == "impact_ratio" else (p[1] if p[1] in TERMS else None)
     for unit in DESIGNS:
         at = unit.block_path
         if tuple(p[: len(at)]) == at:

@@ -97,7 +97,7 @@ def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | No
 
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
-    legacy = sum(1 for d in ("d1", "d2") if metrics.get(d))
+    legacy = 1 if metrics.get("d1") else 0
     return max(1, legacy + sum(1 for d in DESIGNS if d.block(metrics) is not None))
 
 
@@ -123,7 +123,6 @@ def _flag_of(metric: MetricDict | None) -> str | None:
 DESIGN_NAMES = {
     "d1": "D1 (pairs)",
     "impact_ratio": "D1 impact ratios (LL144)",
-    "d2": "D2 (ratings)",
 } | {d.key: d.title for d in DESIGNS}
 REGISTERED = {d.key: d for d in DESIGNS}
 
@@ -137,7 +136,7 @@ class Finding:
 
     @property
     def design(self) -> str:
-        """The design's key ("d2"; a registry design's blocks sit under `designs`)."""
+        """The design's key ("d1", "d4"; a registry design's blocks may sit under `designs`)."""
         return self.path[1] if self.path[0] == "designs" and len(self.path) > 1 else self.path[0]
 
     @property
@@ -200,7 +199,7 @@ def findings(metrics: MetricsReport) -> list[Finding]:
             for k, v in node.items():
                 walk(v, [*path, str(k)])
 
-    for design in ("d1", "impact_ratio", "d2"):
+    for design in ("d1", "impact_ratio"):
         walk(metrics.get(design), [design])
     for unit in DESIGNS:  # the registry's designs, wherever their blocks sit
         walk(unit.block(metrics), list(unit.block_path))
@@ -327,7 +326,8 @@ def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
 
 def _fairness_number(metrics: MetricsReport) -> KeyNumber | None:
     """The strongest fairness finding across designs; without one, the group that fared
-    worst against equally qualified candidates of other groups (D1), or in D2."""
+    worst against equally qualified candidates of other groups (D1), or the first registry
+    design that names its worst-faring group (`Design.worst_group`: D2's ratings)."""
     best = spotlight(metrics)
     if best is not None and best.design != "d1":
         status = "flagged" if best.flagged else "not flagged: it did not survive the correction"
@@ -369,20 +369,12 @@ def _fairness_number(metrics: MetricsReport) -> KeyNumber | None:
             "An unbiased screener: 0 points, within chance.",
             detail,
         )
-    d2 = metrics.get("d2")
-    smd = {
-        g: m for g, m in (d2.get("smd") or {} if d2 else {}).items() if m.get("value") is not None
-    }
-    if d2 and smd:
-        group, worst = min(smd.items(), key=lambda kv: (kv[1]["value"], kv[0]))
-        return KeyNumber(
-            "Treats groups alike",
-            f"On otherwise identical resumes, how differently was the group that fared worst "
-            f"({label(group)}) rated than {label(d2.get('reference', 'white_man'))} candidates?",
-            ["d2", "smd", group],
-            worst,
-            "An unbiased screener: 0 SD, within chance.",
-        )
+    for design in DESIGNS:
+        block = design.block(metrics)
+        worst = design.worst_group(block) if block else None
+        if worst is not None:
+            asked, path, worst_metric, unbiased = worst
+            return KeyNumber("Treats groups alike", asked, list(path), worst_metric, unbiased)
     if d1.get("selection_gap") == {} and (d1.get("metrics") or {}).get("discrim_validity"):
         return KeyNumber(
             "Treats groups alike",
@@ -435,8 +427,6 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
     answered = int(counts.get("answered", 0))
     requests = int(counts.get("requests", 0))
     flags = list(metrics.get("flags") or [])
-    for block in (metrics.get("d2"),):
-        flags += list(block.get("flags") or [] if block else [])
     for design in DESIGNS:
         unit = design.block(metrics)
         flags += [str(f) for f in (unit or {}).get("flags") or []]
@@ -600,9 +590,6 @@ def _design_size(design: str, group: list[Finding]) -> Size | None:
             return None
         per = min(int(f.metric.get("n") or 0) for f in gaps) // clusters
         return Size("D1", clusters, len(gaps), max(per, 1))
-    if design == "d2":
-        smd = [f for f in group if f.path[:2] == ["d2", "smd"]]
-        return Size("D2", clusters, len(smd) + 1) if smd and clusters >= 2 else None
     if design in REGISTERED:
         return REGISTERED[design].power_size([(f.path, f.metric) for f in group])
     return None
@@ -621,7 +608,7 @@ def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
         )
     by_design: dict[str, list[Finding]] = {}
     for f in testable:
-        if (f.design in ("d1", "d2") or f.design in REGISTERED) and f.test.get("share"):
+        if (f.design == "d1" or f.design in REGISTERED) and f.test.get("share"):
             by_design.setdefault(f.design, []).append(f)
     parts = []
     for design, group in sorted(by_design.items()):

@@ -239,57 +239,9 @@ D1_JUDGMENTS = TableSpec(
     ),
 )
 
-D2_RATINGS = TableSpec(
-    "d2_ratings",
-    "D2 ratings table",
-    "one pointwise rating of one synthetic (or blinded) copy of a real resume",
-    (
-        _CLUSTER,
-        Column(
-            "condition",
-            "choice",
-            "named: identity signals filled in for `group`; blinded: identity removed",
-            required=False,
-            choices=("named", "blinded"),
-        ),
-        Column(
-            "group",
-            "text",
-            "group key signalled, e.g. black_woman (empty on blinded rows)",
-            nullable=True,
-        ),
-        Column(
-            "rating",
-            "number",
-            "overall hire rating 1–5 (empty: unreadable answer)",
-            nullable=True,
-            low=1,
-            high=5,
-        ),
-        Column("experience", "number", "sub-rating 1–5", False, True, low=1, high=5),
-        Column("professionalism", "number", "sub-rating 1–5", False, True, low=1, high=5),
-        Column("fit", "number", "sub-rating 1–5", False, True, low=1, high=5),
-        Column("prompt", "text", "prompt variant id", required=False, nullable=True),
-        REP,
-        Column(
-            "perceived_race",
-            "text",
-            "manipulation check: race the model perceived (empty: not asked or no answer)",
-            required=False,
-            nullable=True,
-        ),
-        Column(
-            "perceived_gender",
-            "text",
-            "manipulation check: gender the model perceived (empty: not asked or no answer)",
-            required=False,
-            nullable=True,
-        ),
-    ),
-)
-
-# D4's tables are in its folder (designs/d4_faire/inputs.py, `Design.input_tables`).
-ALL_TABLES = (D1_JUDGMENTS, D2_RATINGS)
+# D2's, D3's and D4's tables are in their folders (designs/<folder>/inputs.py,
+# `Design.input_tables`).
+ALL_TABLES = (D1_JUDGMENTS,)
 
 
 # -- D1's table from the common answers frame ------------------------------------------

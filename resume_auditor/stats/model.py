@@ -86,19 +86,6 @@ class ImpactCell(MetricDict):
     below_four_fifths: bool
 
 
-class SmdMetric(MetricDict):
-    """D2 standardized difference (`d2.smd`, `smd_race`, `smd_gender`, `by_prompt`)."""
-
-    ci70: NotRequired[list[float | None]]
-    difference: NotRequired[float | None]
-
-
-class RatioMetric(MetricDict):
-    """D2 impact ratio at a rating cut (`d2.impact_ratio.<cut>.<kind>.<key>`)."""
-
-    selection_rate: float | None
-
-
 class PowerDict(TypedDict, total=False):
     """`d1.power`: empty when no equal cross-group pair was answered."""
 
@@ -134,21 +121,6 @@ class D1Dict(TypedDict):
     over_assessment: dict[str, dict[str, MetricDict]]
     breakdowns: D1Breakdowns
     power: PowerDict
-    flags: list[str]
-
-
-class D2Dict(TypedDict):
-    ratings: int
-    unreadable: int
-    sd: float | None
-    reference: str
-    smd: dict[str, SmdMetric]
-    smd_race: dict[str, SmdMetric]
-    smd_gender: dict[str, SmdMetric]
-    impact_ratio: dict[str, dict[str, dict[str, RatioMetric]]]
-    manipulation: dict[str, MetricDict]
-    blinded: dict[str, MetricDict]
-    by_prompt: dict[str, dict[str, SmdMetric]]
     flags: list[str]
 
 
@@ -215,11 +187,12 @@ class Counts(TypedDict):
 class DesignBlocks(TypedDict, total=False):
     """The D2, D3 and D4 blocks; a design's key is absent when the run has no answers for it.
 
-    `d4` is D4's block where it has always been, though D4 is a design kept as a unit
-    (`Design.placement` "top"): its own TypedDict (designs/d4_faire/model.D4Dict,
+    Each is its design's block where it has always been, though D2, D3 and D4 are designs
+    kept as units (`Design.placement` "top"): each has its own TypedDict
+    (designs/d2_correspondence/model.D2Dict, d3_rabbi/model.D3Dict, d4_faire/model.D4Dict,
     `Design.block_type`), read through the design."""
 
-    d2: D2Dict
+    d2: Mapping[str, Any]
     d3: Mapping[str, Any]
     d4: Mapping[str, Any]
 

@@ -18,7 +18,6 @@ _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
 # The designs as the screen names them; the paper's code and name go in a tooltip.
 DESIGN_NAMES = {
     "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
-    "D2": ("Ratings by group", "Design D2: correspondence experiment (Gaebler et al. 2024)"),
 } | {d.label: (d.name, f"Design {d.label}: {d.intro}") for d in REGISTRY}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
@@ -67,10 +66,6 @@ def readable_cell(cell: str) -> str:
         how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
         return f"{head}: {who}{how}"
     code, _, rest = groups.partition(" ")
-    if code == "D2":
-        if rest.startswith("check "):
-            return f"Which group the model reads: {rest[6:]}"
-        return "Rated with no identity" if rest == "blinded" else f"Rated as {rest}"
     registered = {d.label: d for d in REGISTRY}
     if code in registered:
         return registered[code].cell_words(rest)

@@ -48,7 +48,7 @@ class AuditData:
     answered: int
     notes: list[str] = field(default_factory=list)
     quals: list[QualText] = field(default_factory=list)  # qualification texts (any origin)
-    case_count: int = 0  # D2-D4 case sets (D1 pairs are `pairs`)
+    case_count: int = 0  # the registry designs' cases (D1 pairs are `pairs`)
     # what the study asks that no built case can answer (the Test cases step's ⚠)
     unbuilt: list[Unbuilt] = field(default_factory=list)
     # A new number each time the audit is read from disk; the same object (and
@@ -85,7 +85,7 @@ def load_audit(
         runs = result.runs()
         answered = result.answered_count()
         quals = result.qual_texts()
-        case_count = result.case_count() - result.case_count("D1")  # D2-D4 cases
+        case_count = result.case_count() - result.case_count("D1")  # all but D1's pairs
         unbuilt = unbuilt_questions(result, study) if result.case_count() else []
         step(f"Opening {path.name}: showing it…")
         return AuditData(

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import partial
 
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
-from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import SlotKind
@@ -150,10 +149,8 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
                 builders: list[tuple[str, Callable[..., BuiltCases | None]]] = []
                 if config.d1 is not None:
                     builders.append(("D1", partial(build_d1_texts, texts, job, config.d1)))
-                if config.d2 is not None:
-                    builders.append(("D2", partial(build_d2, texts, job, config.d2)))
-                # a registry design's cases from this resume alone, in its turn (ids
-                # come out in the same order as ever)
+                # a registry design's cases from this resume alone, in its turn after
+                # D1's (D2, D4: ids come out in the same order as ever)
                 builders += [
                     (unit.label, partial(unit.resume_cases, texts, job, spec))
                     for unit, spec in units
@@ -278,8 +275,6 @@ def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
         )
     generic = "no case could be built from these resumes and settings (see the notes)"
     check = "Check this design's settings and the resumes, then build the test cases again."
-    if config.d2 is not None:
-        lacks("D2", "copies", "whether ratings differ by group (D2)", generic, check)
     for unit, spec in enabled(config):
         for missing in unit.unbuilt(spec):
             lacks(unit.label, missing.kind, missing.question, generic, check)

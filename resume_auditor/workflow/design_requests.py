@@ -2,7 +2,7 @@
 
 Every stored case (domain.case.Case) gives its requests here, each naming its
 case (`case_id`), under the preset the run (D1) or its design's settings
-(D2's folder and the registry's designs build their own) name, with the ukeys of
+(the registry's designs build their own) name, with the ukeys of
 docs/runner.md so queuing twice adds nothing.
 Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from resume_auditor.designs.d1_castleman.requests import d1_requests
 from resume_auditor.designs.d1_castleman.requests import request_body as request_body
-from resume_auditor.designs.d2_correspondence.requests import d2_presets, d2_requests
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts.requests import checked_preset as _preset
@@ -26,8 +25,6 @@ def check_design_presets(study: StudyConfig) -> None:
 
 def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]:
     out: list[tuple[str, tuple[str, ...], str]] = []
-    if study.d2 is not None:
-        out += d2_presets(study.d2)
     for design, spec in enabled(study):
         out += design.presets(spec)
     return out
@@ -47,6 +44,4 @@ def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> li
         if s.design in registered:
             design, spec = registered[s.design]
             out += design.requests(spec, study, model, job_text, variants, s)
-        elif s.design == "D2" and study.d2 is not None:
-            out += d2_requests(study.d2, study, model, job_text, variants, s)
     return out

@@ -1,6 +1,5 @@
 """D1 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
-(D2's is in its folder, designs/d2_correspondence/table.py; the registry's designs build
-their own: `Design.compute`, `Design.answer_frames`).
+(the registry's designs build their own: `Design.compute`, `Design.answer_frames`).
 
 Each answer names the variants it showed (`variants`, in presentation order) and
 its case (`case_id`); the case's `meta` says what each of its variants is

@@ -7,9 +7,9 @@ the model's justification. A number is named by its path in the metrics JSON
 (docs/metrics-json.md), e.g. ``["d2", "smd", "black_woman"]``, the same path the
 report prints beside it.
 
-The rows are the answers the statistic's input table is built from
-(designs/d2_correspondence/table.py for D2, the D1 judgments; a design kept as a unit
-picks its own: `Design.drill`), selected the way the
+The rows are the answers the statistic's input table is built from (the D1
+judgments; a design kept as a unit picks its own: `Design.drill`, from what each
+answer showed and under which preset), selected the way the
 statistic selects them: a group's comparison with the reference group includes
 the reference group's answers too, since the number compares the two. Unreadable
 answers are listed (marked) although every number leaves them out, so a reader
@@ -43,7 +43,6 @@ from resume_auditor.store.resultfile import ResultFile
 
 logger = logging.getLogger(__name__)
 
-REFERENCE = "white_man"  # the designs' default reference group (docs/metrics-json.md)
 UNITS = {d.label: d for d in REGISTRY}
 
 
@@ -154,7 +153,7 @@ class AnswerIndex:
     def behind(self, path: Sequence[str]) -> Drilldown:
         """The answers behind the metric at `path`; rows empty (with a note) if none map."""
         p = tuple(str(x) for x in path)
-        found = _selector(p, self._reference(p))
+        found = _selector(p)
         if found is None:
             return Drilldown(p, "", [], "This number is not computed from individual answers.")
         title, design, keep, note = found
@@ -166,11 +165,6 @@ class AnswerIndex:
         if not rows:
             note = note or "No answers of this kind in this run."
         return Drilldown(p, title, rows, note)
-
-    def _reference(self, p: tuple[str, ...]) -> str:
-        block = self.metrics.get(p[0]) if p else None
-        ref = block.get("reference") if isinstance(block, dict) else None
-        return str(ref) if ref else REFERENCE
 
     # -- presenting one answer ---------------------------------------------------------
 
@@ -320,10 +314,8 @@ def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> l
             facts["cluster"] = int(s["cluster"])
         if meta.get("sources"):
             facts["sources"] = [v for v in pick("sources") if v is not None]
-        if s["design"] == "D2":
-            facts["conditions"] = pick("conditions")
-            facts["roles"] = [c if c == "blinded" else "" for c in facts["conditions"]]
-        elif s["design"] in UNITS:  # a design kept as a unit says what it shows
+        facts["preset"] = str(a["preset"])
+        if s["design"] in UNITS:  # a design kept as a unit says what it shows
             facts |= UNITS[s["design"]].answer_facts(str(s["kind"]), pick)
         out.append(
             _Answer(
@@ -387,7 +379,7 @@ def _mentions(a: _Answer, key: str) -> bool:
     return any(g and key in (g, _race(g), _gender(g)) for g in groups)
 
 
-def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
+def _selector(p: tuple[str, ...]) -> Selection | None:
     if not p:
         return None
     head = p[0]
@@ -409,8 +401,6 @@ def _selector(p: tuple[str, ...], ref: str) -> Selection | None:
         )
     if head == "error_agreement":
         return ("Every pair answer of this run", "D1", lambda a: True, "")
-    if head == "d2" and len(p) >= 3:
-        return _d2(p, ref)
     for unit in REGISTRY:  # a design kept as a unit, wherever its block sits
         at = unit.block_path
         if tuple(p[: len(at)]) == at and len(p) > len(at):
@@ -536,68 +526,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def _named(a: _Answer) -> bool:
-    return bool((a.facts.get("conditions") or [None])[0] != "blinded")
-
-
-def _d2(p: tuple[str, ...], ref: str) -> Selection | None:
-    part = p[1]
-    rating: Keep = lambda a: a.kind == "rating"  # noqa: E731
-
-    def group(a: _Answer) -> str:
-        return str((a.facts.get("groups") or [""])[0])
-
-    if part == "smd":
-        g = p[2]
-        return (
-            f"Ratings of {label(g)} and {label(ref)} copies of the same resumes",
-            "D2",
-            lambda a: rating(a) and _named(a) and group(a) in (g, ref),
-            "",
-        )
-    if part in ("smd_race", "smd_gender"):
-        split = _race if part == "smd_race" else _gender
-        want, base = p[2], split(ref)
-        return (
-            f"Ratings of {label(want)} and {label(base)} copies",
-            "D2",
-            lambda a: rating(a) and _named(a) and split(group(a)) in (want, base),
-            "",
-        )
-    if part == "impact_ratio" and len(p) >= 5:
-        threshold, kind, key = p[2], p[3], p[4]
-        return (
-            f"Ratings of {label(key)} copies (selected: rated {threshold} or above)",
-            "D2",
-            lambda a: rating(a) and _named(a) and _part(group(a), kind) == key,
-            "The ratio compares this share with the highest group's.",
-        )
-    if part == "manipulation":
-        return (
-            "Answers to 'what race and gender do you perceive?'",
-            "D2",
-            lambda a: a.kind == "manipulation",
-            "",
-        )
-    if part == "blinded":
-        g = p[2]
-        return (
-            f"Ratings of {label(g)} copies and of the copies with no identity",
-            "D2",
-            lambda a: rating(a) and (group(a) == g or not _named(a)),
-            "",
-        )
-    if part == "by_prompt" and len(p) >= 4:
-        prompt, g = p[2], p[3]
-        return (
-            f"Ratings under prompt {prompt} of {label(g)} and {label(ref)} copies",
-            "D2",
-            lambda a: rating(a) and _named(a) and a.preset == prompt and group(a) in (g, ref),
-            "",
-        )
-    return None
 
 
 _PAIR = ("forced_choice", "pairwise_abstain")

@@ -31,7 +31,6 @@ MAX_WORDS = 240  # characters of the model's words kept on one feed line
 
 DESIGN_TITLES = {
     "D1": "D1 pair with a known right answer",
-    "D2": "D2 one resume under different names",
 } | {d.label: f"{d.label} {d.cell_words('').lower()}" for d in REGISTRY}
 
 DIMENSIONS = (
@@ -167,7 +166,7 @@ def describe(answer: Answer, roster: Roster) -> FeedLine:
         who = f"{len(shown)} candidates"
         verdict = unreadable or _ranking_verdict(answer.parsed, shown)
     elif kind == "manipulation":
-        title = "D2 which group the model reads from the resume"
+        title = f"{design} which group the model reads from the resume".strip()
         verdict = unreadable or _manipulation_verdict(answer.parsed)
     else:
         verdict = unreadable or f"answered {answer.value}"

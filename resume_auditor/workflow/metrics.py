@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 import pandas as pd
 
@@ -13,8 +13,6 @@ from resume_auditor import __version__
 from resume_auditor.designs.base import DesignResult
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.stats import D1Result, compute_d1
-from resume_auditor.designs.d2_correspondence.stats import D2Result, compute_d2
-from resume_auditor.designs.d2_correspondence.table import d2_table
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.report.impact import impact_cells, impact_dict
@@ -24,7 +22,6 @@ from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.missing import MissingResult, compute_missing
 from resume_auditor.stats.model import (
     AgreementDict,
-    DesignBlocks,
     DesignPowerDict,
     MetricsReport,
 )
@@ -63,9 +60,9 @@ def metrics_report(
     gives the effects to plant instead, in each design's own units (D1 points of gap
     as a fraction, D2 rating points, D4 score points; for benchmarks).
 
-    The registry's designs (designs/registry.py) come after D2 everywhere
-    (flags, notes, blocks), in its order; a design placed "top" (D4) keeps its block
-    at the top level under its key, where it was before it moved into its folder.
+    The registry's designs (designs/registry.py) come after D1 everywhere
+    (flags, notes, blocks), in its order; a design placed "top" (D2, D3, D4) keeps its
+    block at the top level under its key, where it was before it moved into its folder.
     """
     runs = result.runs()
     run = (
@@ -78,21 +75,17 @@ def metrics_report(
     answers = result.answers(run.id)
     thresholds = thresholds if thresholds is not None else active_thresholds()
     d1_judgments = d1_table(result, answers)
-    results = design_results(result, run.id, thresholds, answers)
     registered = registry_results(result, answers, thresholds)
     d1 = compute_d1(
         d1_judgments,
         thresholds=thresholds,
         abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(results) + len(registered),
+        designs=1 + len(registered),
     )
     impact_table = impact_cells(d1_judgments, thresholds)
     # One family for everything the report can flag: Holm across all of it at once.
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    d2_result = results.get("d2")
-    if d2_result is not None:
-        flaggable += d2_result.all_metrics()
     for unit in registered.values():
         flaggable += unit.all_metrics()
     by_key = {d.key: d for d in DESIGNS}
@@ -101,7 +94,6 @@ def metrics_report(
         flaggable += m.all_metrics()
     decide(flaggable, thresholds)
     impact = impact_dict(impact_table, thresholds)
-    designs = _design_blocks(results)
     notes = []
     if progress.done < progress.total:
         notes.append(
@@ -112,7 +104,6 @@ def metrics_report(
         # One count for the whole run (the verdict and the counts use the same one), with
         # where the unreadable answers were.
         parts = {"D1": d1.invalid}
-        parts |= _unreadable_by_design(designs)
         parts |= {by_key[k].label: r.unreadable for k, r in registered.items()}
         where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
         notes.append(
@@ -149,20 +140,15 @@ def metrics_report(
         "thresholds": thresholds.as_list(),
         "flags": d1.flags()
         + impact["flags"]
-        + _design_flags(designs)
         + [f for r in registered.values() for f in r.flags()]
         + _missing_flags(missing),
         "notes": notes,
         "missing": {design: m.as_dict() for design, m in missing.items()},
     }
     if power:
-        report["power"] = design_power(
-            d1, results, power if isinstance(power, dict) else None, registered
-        )
-    # The design blocks come last, in the order d2, d3, d4 (as before the types), then
-    # the designs kept as units under `designs`.
-    if "d2" in designs:
-        report["d2"] = designs["d2"]
+        report["power"] = design_power(d1, power if isinstance(power, dict) else None, registered)
+    # The design blocks come last: those placed "top" in the registry's order (d2, d3,
+    # d4, as before the designs moved), then the designs kept as units under `designs`.
     units: dict[str, Mapping[str, Any]] = {}
     for key, unit in registered.items():
         if by_key[key].placement == "top":
@@ -206,7 +192,6 @@ class PowerTarget:
 
 def power_targets(
     d1: D1Result,
-    results: DesignResults,
     raw: dict[str, float] | None = None,
     effects: dict[str, float] | None = None,
     registered: Mapping[str, DesignResult] | None = None,
@@ -247,9 +232,6 @@ def power_targets(
     gap = first(list(d1.selection_gap.values()))
     if gap is not None and gap.estimate.clusters:
         add("D1", gap, gap.estimate.n / gap.estimate.clusters)  # comparisons per resume
-    d2 = results.get("d2")
-    if d2 is not None and d2.sd:
-        add("D2", first(list(d2.smd.values())), d2.sd)
     for design in DESIGNS:  # the registry's designs, each naming its own test
         unit = (registered or {}).get(design.key)
         target = design.power_target(unit) if unit is not None else None
@@ -260,7 +242,6 @@ def power_targets(
 
 def design_power(
     d1: D1Result,
-    results: DesignResults,
     raw: dict[str, float] | None = None,
     registered: Mapping[str, DesignResult] | None = None,
 ) -> dict[str, DesignPowerDict]:
@@ -268,7 +249,7 @@ def design_power(
     flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
     this audit's own answers, D3 from the model (its test reads ranks within pools)."""
     out: dict[str, DesignPowerDict] = {}
-    for t in power_targets(d1, results, raw, registered=registered):
+    for t in power_targets(d1, raw, registered=registered):
         test = t.metric.test
         assert test is not None and test.joint is not None and test.share is not None
         if t.basis == "answers":
@@ -298,13 +279,12 @@ def pilot_sizing(
         return []
     run = runs[-1]
     answers = result.answers(run.id)
-    results = design_results(result, run.id, thresholds, answers)
     registered = registry_results(result, answers, thresholds)  # they share alpha too
     d1 = compute_d1(
         d1_table(result, answers),
         thresholds=thresholds,
         abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(results) + len(registered),
+        designs=1 + len(registered),
     )
     flaggable: list[Metric] = d1.all_metrics()
     flaggable += [
@@ -312,14 +292,11 @@ def pilot_sizing(
         for cells in impact_cells(d1_table(result, answers), thresholds).values()
         for m in cells.values()
     ]
-    d2_result = results.get("d2")
-    if d2_result is not None:
-        flaggable += d2_result.all_metrics()
     for unit in registered.values():
         flaggable += unit.all_metrics()
     decide(flaggable, thresholds)
     out = []
-    for t in power_targets(d1, results, effects=effects, registered=registered):
+    for t in power_targets(d1, effects=effects, registered=registered):
         test = t.metric.test
         if t.basis != "answers" or test is None or test.joint is None or test.share is None:
             continue
@@ -345,58 +322,12 @@ def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
     return [x.flag for m in missing.values() for x in m.all_metrics() if x.flag]
 
 
-def _design_flags(designs: DesignBlocks) -> list[str]:
-    blocks = (designs.get("d2"),)
-    return [f for block in blocks if block is not None for f in block["flags"]]
-
-
-def _unreadable_by_design(designs: DesignBlocks) -> dict[str, int]:
-    d2 = designs.get("d2")
-    return {"D2": 0 if d2 is None else d2["unreadable"]}
-
-
-def _design_blocks(results: DesignResults) -> DesignBlocks:
-    """The results' JSON blocks, under `d2` (absent: no such answers)."""
-    out: DesignBlocks = {}
-    if "d2" in results:
-        out["d2"] = results["d2"].as_dict()
-    return out
-
-
 def _abstain_allowed(prompt_id: str) -> bool:
     """False for a forced-choice prompt: its answers cannot measure abstention."""
     try:
         return get_preset(prompt_id).kind != "forced_choice"
     except (KeyError, ValueError):
         return True
-
-
-def design_metrics(result: ResultFile, run_id: int, thresholds: Thresholds) -> DesignBlocks:
-    """The `d2` block when this run has answers for it (none: absent)."""
-    return _design_blocks(design_results(result, run_id, thresholds))
-
-
-class DesignResults(TypedDict, total=False):
-    """The D2 result object of a run; a design without answers is absent (the
-    registry's designs: `registry_results`)."""
-
-    d2: D2Result
-
-
-def design_results(
-    result: ResultFile, run_id: int, thresholds: Thresholds, answers: pd.DataFrame | None = None
-) -> DesignResults:
-    """The D2 result (object, flags decided per design) this run has answers for
-    (`answers`: the run's answers when the caller has read them already)."""
-    if answers is None:
-        answers = result.answers(run_id)
-    out: DesignResults = {}
-    if answers.empty:
-        return out
-    ratings = d2_table({c.id or 0: c for c in result.cases("D2")}, answers)
-    if not ratings.empty:
-        out["d2"] = compute_d2(ratings, thresholds=thresholds, rng=0)
-    return out
 
 
 def _agreements(

@@ -287,7 +287,10 @@ def simulated_sizing(
     repeats = _informative_repeats(study)
     out = []
     for design, n in sorted(sizes.items()):
-        share = alpha / max(designs, 1) * (0.8 if design in ("D1", "D2") else 1.0)
+        unit = UNITS.get(design)
+        share = alpha / max(designs, 1) * (0.8 if design == "D1" else 1.0)
+        if unit is not None:
+            share *= unit.power_share
         groups = max(int(n.get("groups", 2)), 2)
         wanted = [design]
         if design == "D1":
@@ -296,10 +299,7 @@ def simulated_sizing(
             per = n.get("answers_per_group", 0) // max(study.run.repeats, 1) * repeats
             size = Size("D1", units, groups, max(1, per // max(units, 1)))
             wanted.append("IR")
-        elif design == "D2":
-            size = Size("D2", n.get("resumes", 0), groups, repeats)
         else:  # a design kept as a unit sizes itself
-            unit = UNITS.get(design)
             found = unit.plan_size(n, repeats) if unit is not None else None
             if found is None:
                 continue
@@ -311,7 +311,7 @@ def simulated_sizing(
                 out.append(pilot[what])
                 continue
             sized = dataclasses.replace(size, design=what)
-            careful = what == "D2" or (what in UNITS and UNITS[what].cautious)
+            careful = what in UNITS and UNITS[what].cautious
             cautious = CAUTIOUS if careful else None
             if what == "IR" and _abstains(study):
                 # at a fixed impact ratio abstentions shrink the gap, so forced choice would
@@ -423,7 +423,6 @@ def _how_to_grow(design: str) -> str:
         "above 0.",
         "IR": "Add source resumes (each brings its own pairs), or repeats at a temperature "
         "above 0.",
-        "D2": "Add source resumes, or repeats at a temperature above 0 (more ratings per copy).",
     }.get(design) or UNITS[design].power_grow
 
 
@@ -574,10 +573,6 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
                 "groups": len(groups),
                 "resumes": len({p.cluster for p in cross}),
             }
-    d2 = [s for s in cases if s.design == "D2"]
-    if d2:
-        d2_groups = {g for s in d2 for g in s.meta.get("groups", []) if g}
-        out["D2"] = {"resumes": len({s.cluster for s in d2}), "groups": len(d2_groups)}
     for unit in DESIGNS:  # the designs kept as units count their own
         found = unit.power_counts([c for c in cases if c.design == unit.label])
         if found is not None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
+from resume_auditor.designs.d2_correspondence.settings import D2Spec
 from resume_auditor.domain.case import Case
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import D2Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
 from resume_auditor.variants.colleges import draw_college
 from resume_auditor.variants.designcheck import check_same_outside_identity

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from resume_auditor.designs.d2_correspondence.settings import D2Spec
 from resume_auditor.domain.case import Case, Variant
-from resume_auditor.domain.study import D2Spec, ModelSpec, StudyConfig
+from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts import get_preset
 from resume_auditor.prompts.requests import checked_preset, single_requests
 from resume_auditor.store.requests import RequestSpec

@@ -29,6 +29,8 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
+from resume_auditor.designs.d2_correspondence.inputs import D2_RATINGS
+from resume_auditor.designs.d2_correspondence.model import D2Dict, RatioMetric, SmdMetric
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.bootstrap import (
     DEFAULT_REPLICATES,
@@ -36,11 +38,11 @@ from resume_auditor.stats.bootstrap import (
 )
 from resume_auditor.stats.estimate import Estimate, empty
 from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_interval, impact_p, p_text
-from resume_auditor.stats.inputs import D2_RATINGS, StatsInputError, validate
+from resume_auditor.stats.inputs import StatsInputError, validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import Metric, fmt, pct, warn_small
-from resume_auditor.stats.model import D2Dict, MetricDict, RatioMetric, SmdMetric
+from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.multiplicity import holm
 from resume_auditor.stats.permutation import Block, JointDraws, joint_test, unit_matrix
 from resume_auditor.stats.randomization import sign_flip_floor, sign_flip_p

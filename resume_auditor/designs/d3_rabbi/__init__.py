@@ -254,7 +254,9 @@ class RabbiD3(Design[D3Spec]):
         found = present.sections(block)
         return found[0] if found else None
 
-    def sections(self, block: Mapping[str, Any]) -> list[Section]:
+    def sections(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
+    ) -> list[Section]:
         return present.sections(block)
 
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:

@@ -24,10 +24,7 @@ from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
-DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
-    "d1": "Pairs (D1)",
-    "d2": "Ratings by group (D2)",
-}
+DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {"d1": "Pairs (D1)"}
 
 
 @dataclass(frozen=True)
@@ -133,9 +130,6 @@ def design_answers(metrics: MetricsReport, design: str) -> tuple[int, str]:
     if design == "d1":
         d1 = metrics.get("d1")
         return (d1.get("judgments") or 0) if d1 else 0, "pair answers"
-    if design == "d2":
-        d2 = metrics.get("d2")
-        return (d2.get("ratings") or 0) if d2 else 0, "ratings"
     return 0, "answers"
 
 
@@ -143,9 +137,6 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     """How many of a design's answers could not be read (left out of its numbers)."""
     if design in REGISTERED:
         return REGISTERED[design].counts(_registered(metrics, design))[1]
-    if design == "d2":
-        d2 = metrics.get("d2")
-        return (d2.get("unreadable") or 0) if d2 else 0
     return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 

@@ -70,12 +70,12 @@ def _page_html(document: Any) -> str:
     )
 
 
-# The sections shown: D2's and every registry design's (its heading names its label).
-_DESIGN_TAGS = ("D2", *(f"Design {d.label}" for d in REGISTRY), *(f"({d.label})" for d in REGISTRY))
+# The sections shown: every registry design's (its heading names its label).
+_DESIGN_TAGS = (*(f"Design {d.label}" for d in REGISTRY), *(f"({d.label})" for d in REGISTRY))
 
 
 def design_blocks_html(document: Any) -> str:
-    """The report's D2 and registry designs' sections as plain tables a QTextBrowser
+    """The report's registry designs' sections as plain tables a QTextBrowser
     renders ('' when none).
 
     The same blocks and the same number formatting as the HTML report, so the app

@@ -88,17 +88,14 @@ CARD_KEYS = ("criterion_validity", "discrim_validity", "order_consistency", "fir
 # kept for callers that list the cards: (key, plain title, meaning with the paper's term)
 CARDS = [(k, TERMS[k].label, TERMS[k].tooltip()) for k in CARD_KEYS]
 
-DESIGNS = ("d1", "d2", *(d.key for d in REGISTRY))
+DESIGNS = ("d1", *(d.key for d in REGISTRY))
 INTROS = {d.key: d.intro for d in REGISTRY} | {
     "d1": "Pairs of resumes with a known right answer: one candidate more qualified, or both "
     "equal and differing only in name. Does the model pick the better one, and say 'equal' "
     "when they are? Are equal candidates of each group picked equally often?",
-    "d2": "The same real resumes copied under names that signal different groups, each copy "
-    "rated 1–5. Are some groups' copies rated higher or lower than the reference group's?",
 }
 CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
     "d1": ("d1_validity", "d1_gaps"),
-    "d2": ("d2_smd",),
 }
 
 REGISTERED = {d.key: d for d in REGISTRY}
@@ -764,8 +761,8 @@ class ResultsPage(Page):
 
 
 def _ran(report: MetricsReport, design: str) -> bool:
-    """A design the run has answers for (D1: any pair answer; D2: its block;
-    a registry design: its block, where it sits)."""
+    """A design the run has answers for (D1: any pair answer; a registry design: its
+    block, where it sits)."""
     if design == "d1":
         return bool((report.get("d1") or {}).get("judgments"))
     unit = REGISTERED.get(design)

@@ -68,15 +68,6 @@ def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
             "Picked vs an equal candidate, points",
             _cells(d1.get("selection_gap") if d1 else None),
         )
-    if key == "d2_smd":
-        d2 = metrics.get("d2") if metrics else None
-        ref = label((d2.get("reference") if d2 else None) or "white_man")
-        return ChartSpec(
-            "gaps",
-            f"Rating vs {ref}, in SD",
-            _cells(d2.get("smd") if d2 else None),
-            unit="sd",
-        )
     design, _, name = key.partition("_")
     for unit in REGISTRY:
         if unit.key == design and key in unit.charts:

@@ -25,7 +25,9 @@ from resume_auditor.domain.study import StudyConfig, StudyError
 
 
 class Choices(QWidget):
-    """Check boxes for a setting that takes several of a fixed list (groups)."""
+    """Check boxes for a setting that takes several of a list: its `choices` (groups), or
+    what it `offer`s (D2's rating prompts, a box each, one under the other). A value the
+    study file names that no box shows is kept (`value` returns it after the boxes')."""
 
     changed = Signal()
 
@@ -34,19 +36,24 @@ class Choices(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         self.boxes: dict[str, QCheckBox] = {}
-        for i, choice in enumerate(setting.choices):
-            cb = QCheckBox(group_label(choice) or choice)
+        self._others: list[str] = []
+        offered = setting.offer or tuple((c, group_label(c) or c) for c in setting.choices)
+        # short words (group names) four to a row; sentences one under the other
+        across = 4 if all(len(words) <= 20 for _value, words in offered) else 1
+        for i, (value, words) in enumerate(offered):
+            cb = QCheckBox(words)
             cb.setToolTip(setting.help)
             cb.toggled.connect(self.changed)
-            self.boxes[choice] = cb
-            grid.addWidget(cb, i // 4, i % 4)
+            self.boxes[value] = cb
+            grid.addWidget(cb, i // across, i % across)
 
     def set_value(self, values: list[str]) -> None:
         for key, cb in self.boxes.items():
             cb.setChecked(key in values)
+        self._others = [v for v in values if v not in self.boxes]
 
     def value(self) -> list[str]:
-        return [k for k, cb in self.boxes.items() if cb.isChecked()]
+        return [k for k, cb in self.boxes.items() if cb.isChecked()] + self._others
 
 
 class DesignForm(QWidget):
@@ -92,7 +99,7 @@ class DesignForm(QWidget):
             cb = QCheckBox()
             cb.toggled.connect(self.changed)
             return cb
-        if s.kind == "strs" and s.choices:
+        if s.kind == "strs" and (s.choices or s.offer):
             grid = Choices(s)
             grid.changed.connect(self.changed)
             return grid

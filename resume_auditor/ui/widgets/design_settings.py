@@ -1,4 +1,4 @@
-"""The designs' settings, one tab each, edited in place: D1 and D2 here, the registry's
+"""The designs' settings, one tab each, edited in place: D1 here, the registry's
 designs each a form built from its own settings (design_form.py).
 
 Each tab mirrors one `[designs.dN]` table of the study file (docs/study-format.md).
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import ALL_GROUPS, Group
-from resume_auditor.domain.study import D1Spec, D2Spec, StudyConfig
+from resume_auditor.domain.study import D1Spec, StudyConfig
 from resume_auditor.ui.widgets.design_form import DesignForm
 
 # (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
@@ -60,11 +60,6 @@ SUMMARY_BLOCK = (
     ("always", "always, beside the body edits"),
     ("only", "only the summary block"),
     ("never", "never"),
-)
-D2_PROMPTS = (
-    ("d2-rating", "Rating 1–5 with a summary first"),
-    ("d2-rating-no-scratch", "Rating without scratchpad"),
-    ("d2-rating-eeoc", "Rating with an equal-opportunity reminder"),
 )
 
 
@@ -140,7 +135,6 @@ class DesignSettings(QTabWidget):
                 "Who is better? (pairs)",
                 "Design D1: validity pairs, Castleman et al.",
             ),
-            (self._d2_tab(), "Ratings by group", "Design D2: correspondence test, Gaebler et al."),
         )
         # The designs kept as units, each a form built from its own settings.
         self.forms = [DesignForm(d) for d in REGISTRY]
@@ -240,37 +234,6 @@ class DesignSettings(QTabWidget):
         form.addRow("Qualifications block", block)
         return tab
 
-    def _d2_tab(self) -> QWidget:
-        tab = QWidget()
-        form = _form(tab)
-        self.d2_on = QCheckBox(
-            "Include ratings by group: each resume rated alone, once under each group's identity"
-        )
-        self.d2_on.setToolTip("Design D2, a correspondence experiment (Gaebler et al. 2024).")
-        form.addRow(self.d2_on)
-        self.d2_groups = GroupGrid("A copy of each resume carries this group's identity.")
-        form.addRow("Groups", self.d2_groups)
-        prompts = QVBoxLayout()
-        self.d2_prompts: dict[str, QCheckBox] = {}
-        for key, label in D2_PROMPTS:
-            cb = QCheckBox(label)
-            cb.setToolTip(f"The prompt preset {key}.")
-            self.d2_prompts[key] = cb
-            prompts.addWidget(cb)
-        form.addRow("How the model is asked", prompts)
-        self.d2_blinded = QCheckBox(
-            "Also a copy with no identity at all, to compare every group against"
-        )
-        self.d2_blinded.setToolTip("The paper's blinded condition.")
-        self.d2_blind_college = QCheckBox("…with the college removed too")
-        self.d2_check = QCheckBox(
-            "Check the names work: ask the model which race and gender it reads from each copy"
-        )
-        self.d2_check.setToolTip("The paper's manipulation check.")
-        for w in (self.d2_blinded, self.d2_blind_college, self.d2_check):
-            form.addRow(w)
-        return tab
-
     def _common_tab(self) -> QWidget:
         tab = QWidget()
         box = QVBoxLayout(tab)
@@ -348,15 +311,6 @@ class DesignSettings(QTabWidget):
         _select(self.d1_across, d1.unequal_groups)
         _select(self.d1_block, d1.summary_block)
 
-        d2 = study.d2 or D2Spec()
-        self.d2_on.setChecked(study.d2 is not None)
-        self.d2_groups.set_groups(d2.groups)
-        for key, cb in self.d2_prompts.items():
-            cb.setChecked(key in d2.prompts)
-        self.d2_blinded.setChecked(d2.blinded)
-        self.d2_blind_college.setChecked(d2.blind_college)
-        self.d2_check.setChecked(d2.manipulation_check)
-
         for form in self.forms:
             form.fill(study)
         self._study = study
@@ -366,7 +320,7 @@ class DesignSettings(QTabWidget):
 
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
-        if not any(cb.isChecked() for cb in (self.d1_on, self.d2_on, *(f.on for f in self.forms))):
+        if not any(cb.isChecked() for cb in (self.d1_on, *(f.on for f in self.forms))):
             return "Include at least one kind of test."
         if self._study is not None:
             for form in self.forms:
@@ -385,13 +339,11 @@ class DesignSettings(QTabWidget):
                     "Equally qualified pairs need a way for the identity to show: the name, "
                     "awards and memberships, or both."
                 )
-        if self.d2_on.isChecked() and not any(c.isChecked() for c in self.d2_prompts.values()):
-            return "Ratings by group need at least one way of asking the model."
         return ""
 
     def apply(self, base: StudyConfig) -> StudyConfig:
         """`base` with these settings; call only when `problem()` is ''."""
-        d1 = d2 = None
+        d1 = None
         if self.d1_on.isChecked():
             old = base.d1 or D1Spec()
             d1 = dataclasses.replace(
@@ -411,18 +363,6 @@ class DesignSettings(QTabWidget):
                 or old.pair_types,
                 summary_block=str(self.d1_block.currentData()),
             )
-        if self.d2_on.isChecked():
-            old2 = base.d2 or D2Spec()
-            d2 = dataclasses.replace(
-                old2,
-                groups=self.d2_groups.groups(),
-                # presets a study file names that these boxes do not show are kept
-                prompts=tuple(k for k, cb in self.d2_prompts.items() if cb.isChecked())
-                + tuple(p for p in old2.prompts if p not in self.d2_prompts),
-                manipulation_check=self.d2_check.isChecked(),
-                blinded=self.d2_blinded.isChecked(),
-                blind_college=self.d2_blind_college.isChecked(),
-            )
         more = {k: v for k, v in base.more.items() if k not in {f.design.key for f in self.forms}}
         for form in self.forms:
             table = form.apply(base)
@@ -433,7 +373,6 @@ class DesignSettings(QTabWidget):
             seed=self.seed.value(),
             more=more,
             d1=d1,
-            d2=d2,
             keep_real_contact=self.real_contact.isChecked(),
             keep_instructions=self.keep_instructions.isChecked(),
         )
