@@ -51,6 +51,7 @@ class AuditData:
     case_count: int = 0  # the registry designs' cases (D1 pairs are `pairs`)
     # what the study asks that no built case can answer (the Test cases step's ⚠)
     unbuilt: list[Unbuilt] = field(default_factory=list)
+    answered_by_run: dict[int, int] = field(default_factory=dict)  # answers per run id
     # A new number each time the audit is read from disk; the same object (and
     # number) after a run, when only runs and answers changed.
     generation: int = field(default_factory=lambda: next(_generations))
@@ -84,6 +85,7 @@ def load_audit(
         step(f"Opening {path.name}: the runs and answers…")
         runs = result.runs()
         answered = result.answered_count()
+        by_run = result.answered_by_run()
         quals = result.qual_texts()
         case_count = result.case_count() - result.case_count("D1")  # all but D1's pairs
         unbuilt = unbuilt_questions(result, study) if result.case_count() else []
@@ -101,6 +103,7 @@ def load_audit(
             quals=quals,
             case_count=case_count,
             unbuilt=unbuilt,
+            answered_by_run=by_run,
         )
 
 
@@ -325,6 +328,7 @@ class Session(QObject):
         result = self.db()
         self.data.runs = result.runs()
         self.data.answered = result.answered_count()
+        self.data.answered_by_run = result.answered_by_run()
         self.loaded.emit(self.data)
 
     def reload_in_background(self) -> None:

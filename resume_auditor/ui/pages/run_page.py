@@ -44,6 +44,7 @@ from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.widgets.model_list import ListedModel, ModelList, listed_models
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
@@ -205,6 +206,11 @@ class RunPage(Page):
         model_layout = QVBoxLayout(model_box)
         self.picker = ModelPicker()
         model_layout.addWidget(self.picker)
+        # every model of the audit, each its own run on the same cases (issue 28)
+        self.models = ModelList()
+        self.models.chosen.connect(self._model_chosen)
+        model_layout.addWidget(self.models)
+        self._chain_next = False  # start the next model once the look says it has work
         # the picker's fields, by the names the rest of the page (and its tests) use
         self.provider = self.picker.provider
         self.base_url = self.picker.base_url
@@ -369,6 +375,25 @@ class RunPage(Page):
                 else "Build the test cases first (page 3)."
             )
         self._load_roster(data)
+        self._list_models()
+        self._schedule_look()
+
+    def _list_models(self) -> None:
+        if self._data is None:
+            return
+        data = self._data
+        shown = self.model_spec()
+        current = ListedModel(shown.provider, shown.base_url, shown.model).key
+        self.models.set_models(listed_models(data.study, data.runs, data.answered_by_run), current)
+
+    def _model_chosen(self, item: ListedModel) -> None:
+        """A model of the list into the picker (and its run's prompt), to run or resume."""
+        if self.controller.running:
+            return
+        self._show_model(item.provider, item.base_url, item.model)
+        if item.prompt:
+            self.preset.setCurrentIndex(max(0, self.preset.findData(item.prompt)))
+        self._last_final = None
         self._schedule_look()
 
     def _show_model(self, provider: str, base_url: str, model: str) -> None:
@@ -439,6 +464,17 @@ class RunPage(Page):
 
     def _show_preview(self, preview: StartPreview) -> None:
         self._preview = preview
+        if self._chain_next:
+            self._chain_next = False
+            if preview.action != "again":
+                self._show_plain(preview)
+                self._start()  # the next model of the list has work: start it
+                return
+            self._next_model()  # nothing to send for this one: the one after it
+            return
+        self._show_plain(preview)
+
+    def _show_plain(self, preview: StartPreview) -> None:
         self.plan_text.setText(plan_sentences(preview))
         self.start_button.setText(START_LABELS[preview.action])
         self.start_button.setToolTip(start_sentence(preview))
@@ -466,6 +502,7 @@ class RunPage(Page):
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
+        self.models.setEnabled(not running)
         self.concurrency.setEnabled(not running)
         self.hedge.setEnabled(not running)
         self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
@@ -653,6 +690,20 @@ class RunPage(Page):
             self._show_stop_reason(status.message)
         self._schedule_look()
         self.run_finished.emit()
+        if status.state is RunState.FINISHED and self.models.chain.isChecked():
+            self._next_model()
+
+    def _next_model(self) -> None:
+        """With the chain ticked, the next model of the list into the picker; Start follows
+        once the look has said it has something to send."""
+        shown = self.model_spec()
+        following = self.models.next_after(
+            ListedModel(shown.provider, shown.base_url, shown.model).key
+        )
+        if following is None:
+            return
+        self._model_chosen(following)
+        self._chain_next = True
 
     def _show_stop_reason(self, message: str) -> None:
         """The whole reason a run stopped, where it can be read and copied.
