@@ -21,7 +21,7 @@ from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.panels import ALL, panel_rows
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
-from resume_auditor.stats.model import MetricDict, MetricsReport
+from resume_auditor.stats.model import MetricDict, MetricsReport, SmdMetric
 from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
 DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {
@@ -58,7 +58,7 @@ class MetricRow:
 
     @property
     def interval70(self) -> str:
-        ci70 = cast(Mapping[str, Any], self.metric).get("ci70")  # D1 rates only
+        ci70 = cast(SmdMetric, self.metric).get("ci70")  # D2's differences only
         if not ci70 or self.metric.get("value") is None:
             return ""
         return ci_text({**self.metric, "ci": ci70})
@@ -149,9 +149,9 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 
-def small_cell(metrics: Mapping[str, Any]) -> int:
-    for t in metrics.get("thresholds", []):
-        if t.get("key") == "small_cell":
+def small_cell(metrics: MetricsReport) -> int:
+    for t in metrics["thresholds"]:
+        if t["key"] == "small_cell":
             return int(t["value"])
     return 30
 

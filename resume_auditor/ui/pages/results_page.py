@@ -19,7 +19,6 @@ import gc
 import html
 import json
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,7 @@ from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import MetricsReport
+from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFileError
 from resume_auditor.ui.models.metric_table import (
@@ -526,12 +525,10 @@ class ResultsPage(Page):
         if report is None:
             return
         cell = small_cell(report)
-        counts = report.get("counts") or {}
+        counts = report["counts"]
         # "so far" only while answers may still come: a run with an answer (or a
         # failure) for every request has said all it will.
-        ended = int(counts.get("answered", 0)) + int(counts.get("failed", 0)) >= int(
-            counts.get("requests", 0)
-        )
+        ended = counts["answered"] + counts["failed"] >= counts["requests"]
         for design in present:
             count, what = design_answers(report, design)
             unread = unreadable_answers(report, design)
@@ -577,7 +574,7 @@ class ResultsPage(Page):
         lines = [  # answers lost unevenly by group: every fairness number may be biased
             f'<span style="color:#c62828;">⚠ {html.escape(str(block["flag"]))}</span>'
             for block in ((report.get("missing") if report else None) or {}).values()
-            if block.get("flag")
+            if block["flag"]
         ]
         for row in flagged[:MAX_FLAGS]:
             who = f", {row.group}" if row.group != ALL else ""
@@ -605,7 +602,7 @@ class ResultsPage(Page):
                 "to see the two side by side."
             )
             return
-        rows: list[tuple[str, str, Mapping[str, Any] | None, Mapping[str, Any] | None]] = []
+        rows: list[tuple[str, str, MetricDict | None, MetricDict | None]] = []
         mine, theirs = report.get("d1") or {}, versus.get("d1") or {}
         for key, title, tip in CARDS:
             rows.append(
@@ -636,12 +633,12 @@ class ResultsPage(Page):
             ["Measure", report["run"]["model"], versus["run"]["model"]]
         )
         agreement = next(
-            (a for a in report.get("error_agreement", []) if a.get("run") == versus["run"]["id"]),
+            (a for a in report["error_agreement"] if a["run"] == versus["run"]["id"]),
             None,
         )
         note = ""
         if agreement:
-            note = " ".join(str(m.get("reading", "")) for m in agreement["metrics"].values())
+            note = " ".join(m["reading"] for m in agreement["metrics"].values())
         self.compare_note.setText(note)
 
     # -- drill-down --------------------------------------------------------------------
@@ -814,7 +811,7 @@ def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
     return validity, selection
 
 
-def _with_ci(metric: Mapping[str, Any] | None) -> str:
+def _with_ci(metric: MetricDict | None) -> str:
     if not metric or metric.get("value") is None:
         return "—"
     interval = ci_text(metric)
