@@ -220,7 +220,8 @@ class Session(QObject):
     def show_in_memory(self, result: ResultFile) -> None:
         """Show an audit held in memory (`ResultFile.in_memory`), read on this thread:
         for tests and previews of the pages that only read it. No file, no lock; the
-        caller keeps and closes `result`, and workers read copies of it (`source`)."""
+        caller keeps and closes `result`, and workers read copies of it (`source`).
+        What works on a path (`reload`, `edit`, building cases) still needs a file."""
         self.close_db()
         self._memory = result
         self._done(read_audit(result))
