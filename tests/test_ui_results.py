@@ -40,7 +40,10 @@ def page(qtbot: Any, all_designs_memory: ResultFile) -> Iterator[ResultsPage]:
         lambda: results.tabs.count() == 5 and results.model.rowCount() > 0, timeout=30000
     )
     yield results
-    wait_for_background()  # before the audit in memory is closed
+    # Before the audit in memory is closed: no refresh starts (a queued answer could
+    # ask for one) and none is running.
+    results._data = None  # noqa: SLF001
+    wait_for_background()
 
 
 @pytest.fixture
