@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,34 @@ from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.models.metric_table import MetricTableModel, design_rows
 from resume_auditor.ui.models.pair_table import PairTableModel
 from resume_auditor.ui.pages.results_page import ResultsPage
+from resume_auditor.ui.session import Session
+from resume_auditor.ui.tasks import wait_for_background
 from resume_auditor.workflow.metrics import metrics_report
 
 JARGON = ("CriterionValidity", "DiscrimValidity", "SelectionRate", "RABBI", "k = ", "App. F")
+
+
+@pytest.fixture
+def page(qtbot: Any, all_designs_memory: ResultFile) -> Iterator[ResultsPage]:
+    """The Results page alone, on an in-memory copy of the audit: no window, no file
+    (issue 27 item 3). Its workers read copies of that audit, as they read the file in
+    the app; the two tests marked "end to end" below use the window and a file."""
+    session = Session()
+    session.show_in_memory(all_designs_memory)
+    assert session.data is not None
+    results = ResultsPage(session)
+    qtbot.addWidget(results)
+    results.resize(1280, 800)
+    results.show()
+    results.show_audit(session.data)
+    qtbot.waitUntil(
+        lambda: results.tabs.count() == 5 and results.model.rowCount() > 0, timeout=30000
+    )
+    yield results
+    # Before the audit in memory is closed: no refresh starts (a queued answer could
+    # ask for one) and none is running.
+    results._data = None  # noqa: SLF001
+    wait_for_background()
 
 
 @pytest.fixture
@@ -27,7 +53,8 @@ def audit(all_designs_audit: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def page(qtbot: Any, window: Any, audit: Path) -> ResultsPage:
+def window_page(qtbot: Any, window: Any, audit: Path) -> ResultsPage:
+    """End to end, as the app is used: the window opens the audit file."""
     with qtbot.waitSignal(window.session.loaded, timeout=30000):
         window.open_path(audit)
     window.resize(1280, 800)
@@ -66,9 +93,8 @@ def test_a_tab_for_every_design_the_audit_ran(page: ResultsPage) -> None:
     assert page.panels["d1"].table.isColumnHidden(MetricTableModel.COL_CI70)
 
 
-def test_a_design_not_run_has_no_panel(page: ResultsPage, audit: Path) -> None:
-    with ResultFile(audit) as result:
-        report = metrics_report(result)
+def test_a_design_not_run_has_no_panel(page: ResultsPage, all_designs_memory: ResultFile) -> None:
+    report = metrics_report(all_designs_memory)
     only_d1 = {k: v for k, v in report.items() if k not in ("d2", "d3", "d4")}
     page._show_panels(only_d1, {d: design_rows(only_d1, d) for d in ("d1", "d2", "d3", "d4")})
     assert tab_titles(page) == ["Pairs (D1)", "Pair by pair (D1)"]
@@ -97,7 +123,7 @@ def test_words_on_screen_are_plain(page: ResultsPage) -> None:
     assert "CriterionValidity" in first.tooltip()
 
 
-def test_every_number_matches_the_metrics(page: ResultsPage, audit: Path) -> None:
+def test_every_number_matches_the_metrics(page: ResultsPage) -> None:
     report = page._report
     assert report is not None
     for panel in page.panels.values():
@@ -183,7 +209,9 @@ def test_the_pair_table_filters_by_group_and_resume(page: ResultsPage) -> None:
     assert resumes.itemData(1, 3)  # the full file name as a tooltip (Qt.ToolTipRole == 3)
 
 
-def test_nothing_clipped_at_1280_by_800(qtbot: Any, page: ResultsPage) -> None:
+def test_nothing_clipped_at_1280_by_800(qtbot: Any, window_page: ResultsPage) -> None:
+    """End to end: the page in the window, at the window's size."""
+    page = window_page
     window = page.window()
     assert window.height() <= 800 and window.width() <= 1280  # the page fits the window
     page.tabs.setCurrentIndex(1)
@@ -237,10 +265,13 @@ def test_a_design_whose_answers_were_all_unreadable_says_so(page: ResultsPage) -
     assert "so far" not in text
 
 
-def test_numbers_nobody_sees_wait_until_shown(qtbot: Any, window: Any, page: ResultsPage) -> None:
+def test_numbers_nobody_sees_wait_until_shown(
+    qtbot: Any, window: Any, window_page: ResultsPage
+) -> None:
     """Answers arriving while another page is shown only mark the numbers stale (a
     refresh of a big run's metrics stalls the window); showing the page, or the
-    presenter, brings them up to date."""
+    presenter, brings them up to date. End to end: the window switches pages."""
+    page = window_page
     window.show_page(3)  # the Run page, as during a run
     qtbot.waitUntil(lambda: not page.isVisible())
     page._timer.stop()  # noqa: SLF001 - start from no refresh planned
@@ -275,7 +306,10 @@ def test_answers_lost_unevenly_by_group_are_flagged_on_the_page(page: ResultsPag
 
 
 def test_a_refresh_with_no_new_answer_computes_nothing(
-    qtbot: Any, page: ResultsPage, audit: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: Any,
+    page: ResultsPage,
+    all_designs_memory: ResultFile,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 25: every refresh ran every permutation test again (about a second for a
     mid-sized audit); the report is kept while the audit's answers are the same."""
@@ -293,19 +327,20 @@ def test_a_refresh_with_no_new_answer_computes_nothing(
         page.refresh()
         qtbot.waitUntil(lambda: not page._refreshing, timeout=30000)  # noqa: SLF001
     assert calls == [] and page._report is shown  # noqa: SLF001
-    # a new answer (here: a re-asked one, whose history changes the run's counts)
-    with ResultFile(audit) as result:
-        run_id = result.runs()[-1].id
-        before = results_page.answer_state(result, run_id, None)
-        request_id, text, label = result._db.execute(  # noqa: SLF001 - test set-up
-            "SELECT request_id, text, label FROM response LIMIT 1"
-        ).fetchone()
-        # the same answer asked again: the counts stay, its history grows
-        result.record_response(request_id, {}, text, label, "", (7, 7, 0, 0), "m", 0.1)
-        assert results_page.answer_state(result, run_id, None) != before
+    # a new answer (here: a re-asked one, whose history changes the run's counts),
+    # written to the audit the page shows: its next worker reads a copy that has it
+    result = all_designs_memory
+    run_id = result.runs()[-1].id
+    before = results_page.answer_state(result, run_id, None)
+    request_id, text, label = result._db.execute(  # noqa: SLF001 - test set-up
+        "SELECT request_id, text, label FROM response LIMIT 1"
+    ).fetchone()
+    # the same answer asked again: the counts stay, its history grows
+    result.record_response(request_id, {}, text, label, "", (7, 7, 0, 0), "m", 0.1)
+    assert results_page.answer_state(result, run_id, None) != before
     page.refresh()
     qtbot.waitUntil(lambda: not page._refreshing, timeout=30000)  # noqa: SLF001
-    assert len(calls) == 1
+    assert calls == [run_id]
 
 
 def test_the_pair_rows_and_what_a_refresh_compares_come_from_an_audit_in_memory(

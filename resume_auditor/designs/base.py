@@ -424,7 +424,10 @@ class Design(ABC, Generic[SpecT]):
         return self.title
 
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
-        """(answers, unreadable, what an answer is called) for the Results page's warnings."""
+        """(answers, unreadable, what an answer is called) for the Results page's warnings.
+
+        `block` is empty when the run has no block of the design (ui/models/metric_table.py
+        asks every design): a design that reads its block typed answers zeros first."""
         return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "answers"
 
     def power(self, spec: SpecT, cases: Sequence[Case], repeats: int, alpha: float) -> list[str]:

@@ -32,8 +32,8 @@ class Figure:
 
 
 def _threshold(metrics: MetricsReport, key: str) -> float | None:
-    for t in metrics.get("thresholds", []):
-        if t.get("key") == key:
+    for t in metrics["thresholds"]:
+        if t["key"] == key:
             return float(t["value"])
     return None
 

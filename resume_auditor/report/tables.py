@@ -9,7 +9,7 @@ candidates as the synthetic names the model saw.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -17,7 +17,7 @@ import pandas as pd
 from resume_auditor.report.facts import reported_version
 from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
 from resume_auditor.stats.inputs import d1_judgments
-from resume_auditor.stats.model import MetricsReport
+from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.store.parts import AuditReader, RunReader
 
@@ -262,11 +262,12 @@ def design_answers_frame(result: AuditReader) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=DESIGN_ANSWER_COLUMNS)
 
 
-def _metric_objects(data: Any, path: list[str]) -> list[tuple[list[str], dict[str, Any]]]:
-    """Every metric object in the metrics JSON, with its path."""
+def _metric_objects(data: Any, path: list[str]) -> list[tuple[list[str], MetricDict]]:
+    """Every metric object in the metrics JSON, with its path (read typed from here on:
+    a field renamed in stats/model.MetricDict fails mypy in `metrics_frame`)."""
     if isinstance(data, dict):
         if "value" in data and "ci" in data and "title" in data:
-            return [(path, data)]
+            return [(path, cast(MetricDict, data))]
         out = []
         for key, value in data.items():
             out += _metric_objects(value, [*path, str(key)])
@@ -283,6 +284,7 @@ def metrics_frame(metrics: MetricsReport) -> pd.DataFrame:
     rows = []
     for path, m in _metric_objects(metrics, []):
         ci = m.get("ci") or [None, None]
+        test = m.get("flag_test")
         rows.append(
             {
                 "metric": ".".join(path),
@@ -296,7 +298,7 @@ def metrics_frame(metrics: MetricsReport) -> pd.DataFrame:
                 "clusters": m.get("clusters"),
                 "p": m.get("p"),
                 "p_holm": m.get("p_holm"),
-                "flag_p_adjusted": (m.get("flag_test") or {}).get("p_adjusted"),
+                "flag_p_adjusted": test.get("p_adjusted") if test else None,
                 "not_significant": bool(m.get("not_significant")),
                 "unit": m.get("unit", ""),
                 "flag": m.get("flag") or "",

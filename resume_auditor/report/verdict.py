@@ -20,6 +20,7 @@ from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import pct
 from resume_auditor.stats.model import (
     D1Dict,
+    FlagTestDict,
     ImpactCell,
     ImpactRatioDict,
     MetricDict,
@@ -140,12 +141,15 @@ class Finding:
         return self.path[1] if self.path[0] == "designs" and len(self.path) > 1 else self.path[0]
 
     @property
-    def test(self) -> dict[str, Any]:
-        return dict(self.metric.get("flag_test") or {})
+    def test(self) -> FlagTestDict:
+        """The test behind it (`findings` makes a Finding only of a metric that has one)."""
+        test = self.metric["flag_test"]
+        assert test is not None, self.path
+        return test
 
     @property
     def family(self) -> str:
-        return str(self.test.get("family", ""))
+        return self.test["family"]
 
     @property
     def flagged(self) -> bool:
@@ -153,16 +157,16 @@ class Finding:
 
     @property
     def untestable(self) -> str:
-        return str(self.test.get("untestable") or "")
+        return self.test.get("untestable") or ""
 
     @property
     def p_adjusted(self) -> float:
-        p = self.test.get("p_adjusted")
+        p = self.test["p_adjusted"]
         return float(p) if isinstance(p, int | float) else math.inf
 
     @property
     def p(self) -> float:
-        p = self.test.get("p")
+        p = self.test["p"]
         return float(p) if isinstance(p, int | float) else math.inf
 
     def null_value(self) -> float | None:
@@ -485,7 +489,7 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
     else:
         seen = spotlight(metrics)
         if seen is not None:
-            size = int(seen.test.get("family_size") or 0)
+            size = seen.test["family_size"]
             others = sum(1 for f in fair if f.excludes_null()) - 1
             survived = (
                 "could not be tested at this audit's size"

@@ -139,6 +139,41 @@ class ResultFile(StudyTables, ResumeTables, CaseTables, RunTables, RequestTables
             raise
         return self
 
+    def snapshot(self) -> bytes:
+        """The whole audit as it is now, as bytes (SQLite's serialization of the
+        database): what another thread turns into its own copy (`from_snapshot`), since
+        a connection, and so an audit held in memory, belongs to the thread that made it.
+
+        A copy of a file in WAL mode keeps WAL's mark in its header (bytes 18 and 19
+        are 2), which an in-memory database cannot open ("unable to open database
+        file"): the copy is marked as a rollback-journal database (1), which is all
+        those two bytes say; no page changes.
+        """
+        data = bytearray(self._db.serialize())
+        if len(data) >= 20 and data[18] == 2:
+            data[18] = data[19] = 1
+        return bytes(data)
+
+    @classmethod
+    def from_snapshot(cls, data: bytes) -> ResultFile:
+        """An audit held in memory, copied from `snapshot()` bytes: nothing shared with
+        the audit they came from, no file, no lock."""
+        self = cls.__new__(cls)
+        self.path = Path(":memory:")
+        self.readonly = False
+        self._lock = None
+        self._made_sidecars = False
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            db.deserialize(data)
+            db.execute("PRAGMA foreign_keys=ON")
+            self._db = db
+            self._migrate(create=False)  # already this app's schema: only checked
+        except BaseException:
+            db.close()
+            raise
+        return self
+
     def _open_readonly(self) -> sqlite3.Connection:
         """A read-only connection pinned to one snapshot of the file.
 

@@ -276,9 +276,9 @@ class PresenterWindow(QWidget):
     def _run_ended(self) -> bool:
         """Opened after the run: every request has an answer (or a failure) already."""
         report: MetricsReport | None = self.results._report  # noqa: SLF001 - same app
-        counts = report.get("counts") if report else None
-        requests = (counts.get("requests") or 0) if counts else 0
-        done = ((counts.get("answered") or 0) + (counts.get("failed") or 0)) if counts else 0
+        counts = report["counts"] if report else None
+        requests = counts["requests"] if counts else 0
+        done = counts["answered"] + counts["failed"] if counts else 0
         return requests > 0 and done >= requests and not self.controller.running
 
     def _on_status(self, status: RunStatus) -> None:

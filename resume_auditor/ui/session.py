@@ -26,6 +26,7 @@ from resume_auditor.store import writelock
 from resume_auditor.store.backup import make_backup
 from resume_auditor.store.errors import AuditDamaged
 from resume_auditor.store.resultfile import ResultFile, ResumeRecord, RunRecord
+from resume_auditor.store.source import AuditSource, FileSource, MemorySource
 from resume_auditor.ui.tasks import TaskControl, run_cancellable, run_in_background
 from resume_auditor.workflow.bundle import import_bundle
 from resume_auditor.workflow.cases import Unbuilt, build_cases, unbuilt_questions
@@ -74,37 +75,47 @@ def load_audit(
             control.progress(text)
 
     with ResultFile(path) as result:
-        step(f"Opening {path.name}: the job and settings…")
-        study = study_of(result)
-        job = result.job() if result.has_job() else None
-        step(f"Opening {path.name}: the resumes…")
-        resumes = result.resumes()
-        step(f"Opening {path.name}: the test cases…")
-        variants = {v.id or 0: v for v in result.variants()}
-        pairs = result.cases("D1")
-        step(f"Opening {path.name}: the runs and answers…")
-        runs = result.runs()
-        answered = result.answered_count()
-        by_run = result.answered_by_run()
-        quals = result.qual_texts()
-        case_count = result.case_count() - result.case_count("D1")  # all but D1's pairs
-        unbuilt = unbuilt_questions(result, study) if result.case_count() else []
-        step(f"Opening {path.name}: showing it…")
-        return AuditData(
-            path=path,
-            study=study,
-            job=job,
-            resumes=resumes,
-            variants=variants,
-            pairs=pairs,
-            runs=runs,
-            answered=answered,
-            notes=notes or [],
-            quals=quals,
-            case_count=case_count,
-            unbuilt=unbuilt,
-            answered_by_run=by_run,
-        )
+        return read_audit(result, notes, step)
+
+
+def read_audit(
+    result: ResultFile,
+    notes: list[str] | None = None,
+    step: Callable[[str], None] = lambda _text: None,
+) -> AuditData:
+    """`load_audit` on an audit already open (its file, or a copy held in memory)."""
+    path = result.path
+    step(f"Opening {path.name}: the job and settings…")
+    study = study_of(result)
+    job = result.job() if result.has_job() else None
+    step(f"Opening {path.name}: the resumes…")
+    resumes = result.resumes()
+    step(f"Opening {path.name}: the test cases…")
+    variants = {v.id or 0: v for v in result.variants()}
+    pairs = result.cases("D1")
+    step(f"Opening {path.name}: the runs and answers…")
+    runs = result.runs()
+    answered = result.answered_count()
+    by_run = result.answered_by_run()
+    quals = result.qual_texts()
+    case_count = result.case_count() - result.case_count("D1")  # all but D1's pairs
+    unbuilt = unbuilt_questions(result, study) if result.case_count() else []
+    step(f"Opening {path.name}: showing it…")
+    return AuditData(
+        path=path,
+        study=study,
+        job=job,
+        resumes=resumes,
+        variants=variants,
+        pairs=pairs,
+        runs=runs,
+        answered=answered,
+        notes=notes or [],
+        quals=quals,
+        case_count=case_count,
+        unbuilt=unbuilt,
+        answered_by_run=by_run,
+    )
 
 
 def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
@@ -180,6 +191,7 @@ class Session(QObject):
         super().__init__()
         self.data: AuditData | None = None
         self._db: ResultFile | None = None
+        self._memory: ResultFile | None = None  # an audit held in memory, not a file
         self._writer: writelock.WriterLock | None = None
         self._opening: TaskControl | None = None
         self._closing = 0  # backups still being written in the background
@@ -190,13 +202,32 @@ class Session(QObject):
         Opening and closing a connection for every small query costs time, and the
         last connection to close checkpoints SQLite's write-ahead log, which can take
         tens of milliseconds on a big audit: keeping this one open keeps that off the
-        UI thread. Background workers open their own connections.
+        UI thread. Background workers open their own connections (`source`).
         """
         assert self.data is not None, "no audit is open"
+        if self._memory is not None:
+            return self._memory
         if self._db is None or self._db.path != self.data.path:
             self.close_db()
             self._db = ResultFile(self.data.path)
         return self._db
+
+    def source(self) -> AuditSource:
+        """Where a worker reads the open audit: its file, or a copy of the audit held
+        in memory (`show_in_memory`)."""
+        assert self.data is not None, "no audit is open"
+        if self._memory is not None:
+            return MemorySource(self._memory)
+        return FileSource(self.data.path)
+
+    def show_in_memory(self, result: ResultFile) -> None:
+        """Show an audit held in memory (`ResultFile.in_memory`), read on this thread:
+        for tests and previews of the pages that only read it. No file, no lock; the
+        caller keeps and closes `result`, and workers read copies of it (`source`).
+        What works on a path (`reload`, `edit`, building cases) still needs a file."""
+        self.close_db()
+        self._memory = result
+        self._done(read_audit(result))
 
     def close_db(self) -> None:
         if self._db is not None:
@@ -314,6 +345,7 @@ class Session(QObject):
             lock.release()  # the same audit again: one claim is enough
             lock = self._writer
         self._writer = lock
+        self._memory = None
         self._done(data)
 
     def reload(self) -> None:

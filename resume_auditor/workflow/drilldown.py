@@ -39,6 +39,7 @@ from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.labels import article, label
+from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFile
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class AnswerIndex:
 
     @classmethod
     def load(
-        cls, result: ResultFile, run_id: int, metrics: Mapping[str, Any] | None = None
+        cls, result: AuditReader, run_id: int, metrics: Mapping[str, Any] | None = None
     ) -> AnswerIndex:
         names = result.variant_labels()
         sources = resume_labels([r.id for r in result.resumes()])

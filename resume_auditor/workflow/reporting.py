@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.atomic import write_bytes_atomic
 from resume_auditor.report.document import ReportDocument, build_document
@@ -141,19 +143,19 @@ def _attempt(kind: str, target: Path, make: Callable[[Path], Any]) -> Written:
     return Written(kind, target)
 
 
-def _frames(result: ResultFile, metrics: MetricsReport) -> dict[str, Any]:
+def _frames(result: ResultFile, metrics: MetricsReport) -> dict[str, pd.DataFrame]:
     return {
         "cases": cases_frame(result),
         "judgments": judgments_frame(result),
         "design_answers": design_answers_frame(result),
         "metrics": metrics_frame(metrics),
         "failed_requests": failures_frame(result),
-    } | _registry_frames(result, int(metrics["run"]["id"]))
+    } | _registry_frames(result, metrics["run"]["id"])
 
 
-def _registry_frames(result: ResultFile, run_id: int) -> dict[str, Any]:
+def _registry_frames(result: ResultFile, run_id: int) -> dict[str, pd.DataFrame]:
     """Each registry design's tidy tables of the run (a sheet / CSV file each)."""
-    out: dict[str, Any] = {}
+    out: dict[str, pd.DataFrame] = {}
     answers = result.answers(run_id)
     for design in DESIGNS:
         mine = answers[answers["design"] == design.label] if not answers.empty else answers

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 
@@ -247,20 +247,23 @@ class RabbiD3(Design[D3Spec]):
             "roles": ["qualified" if q else "unqualified" for q in qualified],
         }
 
+    # The methods below receive the block as the registry holds every design's,
+    # `Mapping[str, Any]`; each casts it to D3's type once, here, and reads it typed.
+
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
-        return present.panel_rows(block)
+        return present.panel_rows(cast(D3Dict, block))
 
     def section(self, block: Mapping[str, Any]) -> Section | None:
-        found = present.sections(block)
+        found = present.sections(cast(D3Dict, block))
         return found[0] if found else None
 
     def sections(
         self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
     ) -> list[Section]:
-        return present.sections(block)
+        return present.sections(cast(D3Dict, block))
 
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
-        return present.rabbi_chart(block) if name == "d3_rabbi" else None
+        return present.rabbi_chart(cast(D3Dict, block)) if name == "d3_rabbi" else None
 
     def describe_cases(self, cases: Sequence[Case]) -> str:
         return present.describe_cases(cases)
@@ -274,9 +277,12 @@ class RabbiD3(Design[D3Spec]):
         scored and how many answers could not be read ("None of them could be read" when
         no candidate was). It used to count no unreadable answer for D3 at all, so a run
         whose every D3 answer was unreadable showed no warning."""
-        parts = [p for p in (block.get("pointwise"), block.get("pairwise")) if p]
-        scored = sum(int(p.get("candidates") or 0) for p in parts)
-        unreadable = sum(int(p.get("unreadable") or 0) for p in parts)
+        if not block:  # the run has no D3 block
+            return 0, 0, "scored candidates"
+        b = cast(D3Dict, block)
+        parts = [p for p in (b["pointwise"], b["pairwise"]) if p]
+        scored = sum(p["candidates"] for p in parts)
+        unreadable = sum(p["unreadable"] for p in parts)
         return scored + unreadable, unreadable, "scored candidates"
 
 

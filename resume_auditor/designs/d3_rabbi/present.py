@@ -3,14 +3,16 @@ from its metrics block.
 
 The rows' paths start at `d3` (its block sits at the top level of the metrics JSON,
 where it always has), so drill-down, the glossary and the verdict find them as before.
+The block comes typed (`D3Dict`: the Design's methods cast it once, where the registry
+hands it over), so mypy catches a field renamed in model.py anywhere here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
 
 from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable, Word
+from resume_auditor.designs.d3_rabbi.model import D3Dict, D3ScoresDict
 from resume_auditor.designs.d3_rabbi.requests import PAIRWISE_KINDS, POINTWISE_KINDS
 from resume_auditor.domain.case import Case
 from resume_auditor.stats.labels import label
@@ -64,29 +66,44 @@ WORDS = {
 }
 
 
-def _cells(block: Any) -> Iterator[tuple[str, MetricDict]]:
+Cells = Mapping[str, MetricDict]
+
+
+def _cells(block: Cells | None) -> Iterator[tuple[str, MetricDict]]:
     """The metric objects of a map (anything else in it, e.g. from a newer app, is skipped)."""
     for key, m in (block or {}).items():
         if isinstance(m, dict) and "value" in m and "title" in m:
-            yield str(key), cast(MetricDict, m)
+            yield str(key), m
 
 
-def _all(cells: Any) -> Iterator[tuple[str, MetricDict]]:
+def _all(cells: Cells) -> Iterator[tuple[str, MetricDict]]:
     """Every entry of a map that is a dict (the report lists them as the JSON has them)."""
-    for key, m in (cells or {}).items():
+    for key, m in cells.items():
         if isinstance(m, dict):
-            yield str(key), cast(MetricDict, m)
+            yield str(key), m
 
 
-def _method_rows(method: str, part: Mapping[str, Any], how: str) -> list[PanelRow]:
+def _by_group(part: D3ScoresDict) -> tuple[tuple[str, Cells], ...]:
+    """A method's maps of group -> metric, by key (typed: a renamed field fails mypy)."""
+    return (
+        ("rabbi", part["rabbi"]),
+        ("score_gap", part["score_gap"]),
+        ("jsd", part["jsd"]),
+        ("emd", part["emd"]),
+    )
+
+
+def _top_k(part: D3ScoresDict) -> tuple[tuple[str, Mapping[str, Cells]], ...]:
+    """A method's maps of k -> group -> metric, by key."""
+    return (("dp_gap", part["dp_gap"]), ("eo_gap", part["eo_gap"]))
+
+
+def _method_rows(method: str, part: D3ScoresDict, how: str) -> list[PanelRow]:
     rows: list[PanelRow] = []
-    for key in ("rabbi", "score_gap", "jsd", "emd"):
-        rows += [
-            PanelRow((KEY, method, key, g), m, label(g), how)
-            for g, m in _cells(part.get(key) or {})
-        ]
-    for key in ("dp_gap", "eo_gap"):
-        for k, by_group in (part.get(key) or {}).items():
+    for key, cells in _by_group(part):
+        rows += [PanelRow((KEY, method, key, g), m, label(g), how) for g, m in _cells(cells)]
+    for key, by_k in _top_k(part):
+        for k, by_group in by_k.items():
             detail = f"top {k}" + (f", {how}" if how else "")
             rows += [
                 PanelRow((KEY, method, key, k, g), m, label(g), detail) for g, m in _cells(by_group)
@@ -94,54 +111,59 @@ def _method_rows(method: str, part: Mapping[str, Any], how: str) -> list[PanelRo
     return rows
 
 
-def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
-    parts = {"pointwise": block.get("pointwise"), "pairwise": block.get("pairwise")}
+def _parts(block: D3Dict) -> dict[str, D3ScoresDict | None]:
+    return {"pointwise": block["pointwise"], "pairwise": block["pairwise"]}
+
+
+def panel_rows(block: D3Dict) -> list[PanelRow]:
+    parts = _parts(block)
     both = all(parts.values())
     rows: list[PanelRow] = []
     for method, part in parts.items():
         if part:
             rows += _method_rows(method, part, _METHOD[method] if both else "")
-    rows += [PanelRow((KEY, "output", k), m, ALL, k) for k, m in _cells(block.get("output"))]
+    rows += [PanelRow((KEY, "output", k), m, ALL, k) for k, m in _cells(block["output"])]
     return rows
 
 
-def rabbi_chart(block: Mapping[str, Any]) -> Chart:
+def rabbi_chart(block: D3Dict) -> Chart:
     """Each group ranked above or below the reference (the first method answered)."""
-    part = block.get("pointwise") or block.get("pairwise")
-    ref = label(block.get("reference") or "white_man")
+    part = block["pointwise"] or block["pairwise"]
+    ref = label(block["reference"] or "white_man")
     return Chart(
         "gaps",
         f"Ranked above (+) or below (−) {ref}",
-        list(_cells(part.get("rabbi") if part else None)),
+        list(_cells(part["rabbi"] if part else None)),
         unit="difference",
     )
 
 
-def sections(block: Mapping[str, Any]) -> list[Section]:
+_TITLES = {
+    "rabbi": "RABBI (rank-after-bias)",
+    "score_gap": "Average score gap",
+    "jsd": "Jensen-Shannon distance",
+    "emd": "Earth mover's distance",
+    "dp_gap": "Demographic-parity gap",
+    "eo_gap": "Equal-opportunity gap",
+}
+
+
+def sections(block: D3Dict) -> list[Section]:
     """One section per method answered, and the pairwise answers' output rates."""
     out: list[Section] = []
-    for method in ("pointwise", "pairwise"):
-        part = block.get(method)
+    for method, part in _parts(block).items():
         if not part:
             continue
         base = (KEY, method)
-        named = (
-            ("rabbi", "RABBI (rank-after-bias)"),
-            ("score_gap", "Average score gap"),
-            ("jsd", "Jensen-Shannon distance"),
-            ("emd", "Earth mover's distance"),
-        )
         tables = [
             SectionTable(
-                title, [PanelRow((*base, key, g), m, label(g)) for g, m in _all(part.get(key))]
+                _TITLES[key], [PanelRow((*base, key, g), m, label(g)) for g, m in _all(cells)]
             )
-            for key, title in named
+            for key, cells in _by_group(part)
         ]
-        for key, title in (
-            ("dp_gap", "Demographic-parity gap"),
-            ("eo_gap", "Equal-opportunity gap"),
-        ):
-            for k, cells in (part.get(key) or {}).items():
+        for key, by_k in _top_k(part):
+            title = _TITLES[key]
+            for k, cells in by_k.items():
                 tables.append(
                     SectionTable(
                         f"{title} at top-{k}",
@@ -153,18 +175,15 @@ def sections(block: Mapping[str, Any]) -> list[Section]:
                 f"Design D3: allocation in pools of candidates ({method})",
                 [
                     "Pools with one candidate per group, scored over many rounds; each group "
-                    f"against {label(block.get('reference', 'white_man'))} candidates "
+                    f"against {label(block['reference'])} candidates "
                     "(Chen et al. 2024)."
                 ],
                 [t for t in tables if t.rows],
             )
         )
-    output = block.get("output") or {}
+    output = block["output"]
     if output:
-        rows = [
-            PanelRow((KEY, "output", k), cast(MetricDict, m), str(m.get("title", k)))
-            for k, m in output.items()
-        ]
+        rows = [PanelRow((KEY, "output", k), m, m["title"]) for k, m in output.items()]
         out.append(
             Section(
                 "Pairwise answers: regular, tie, flipped, inconsistent (D3)",

@@ -10,7 +10,7 @@ stays at the top level of the metrics JSON (`d4`), where it was before the move.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -258,17 +258,21 @@ class FaireD4(Design[D4Spec]):
         variant = pick("variant")
         return {"variant": variant, "roles": [present.ROLES.get(str(v), str(v)) for v in variant]}
 
+    # The methods below receive the block as the registry holds every design's,
+    # `Mapping[str, Any]`; each casts it to D4's type once, here, and reads it typed.
+
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
-        return present.panel_rows(block)
+        return present.panel_rows(cast(D4Dict, block))
 
     def section(self, block: Mapping[str, Any]) -> Section | None:
-        return present.section(block)
+        return present.section(cast(D4Dict, block))
 
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
+        b = cast(D4Dict, block)
         if name == "d4_scores":
-            return present.scores_chart(block)
+            return present.scores_chart(b)
         if name == "d4_ranks":
-            return present.ranks_chart(block)
+            return present.ranks_chart(b)
         return None
 
     def describe_cases(self, cases: Sequence[Case]) -> str:
@@ -278,8 +282,11 @@ class FaireD4(Design[D4Spec]):
         return present.cell_words(cell) if cell else self.name
 
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
-        answers = int(block.get("scores", 0)) + int(block.get("rankings", 0))
-        unreadable = int(block.get("unreadable", 0)) + int(block.get("unreadable_rankings", 0))
+        if not block:  # the run has no D4 block
+            return 0, 0, "scores and rankings"
+        b = cast(D4Dict, block)
+        answers = b["scores"] + b["rankings"]
+        unreadable = b["unreadable"] + b["unreadable_rankings"]
         return answers, unreadable, "scores and rankings"
 
 

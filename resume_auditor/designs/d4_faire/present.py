@@ -1,5 +1,8 @@
 """D4 in words: its Results rows, charts and report section, read from its metrics block.
 
+The block comes typed (`D4Dict`: the Design's methods cast it once, where the registry
+hands it over), so mypy catches a field renamed in model.py anywhere here.
+
 The rows' paths start at `d4` (its block sits at the top level of the metrics JSON,
 where it always has), so drill-down, the glossary and the verdict find them as before.
 """
@@ -10,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable, Word
-from resume_auditor.designs.d4_faire.model import RankMetric
+from resume_auditor.designs.d4_faire.model import D4Dict, DifferenceMetric, RankMetric
 from resume_auditor.domain.case import Case
 from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.model import MetricDict
@@ -37,24 +40,26 @@ WORDS = {
 }
 
 
-def _cells(block: Any) -> Iterator[tuple[str, MetricDict]]:
+def _cells(
+    cells: Mapping[str, DifferenceMetric] | Mapping[str, RankMetric] | None,
+) -> Iterator[tuple[str, MetricDict]]:
     """The metric objects of a map (anything else in it, e.g. from a newer app, is skipped)."""
-    for key, m in (block or {}).items():
+    for key, m in (cells or {}).items():
         if isinstance(m, dict) and "value" in m and "title" in m:
-            yield str(key), cast(MetricDict, m)
+            yield str(key), m
 
 
-def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
+def panel_rows(block: D4Dict) -> list[PanelRow]:
     rows: list[PanelRow] = []
-    for variant, dims in (block.get("differences") or {}).items():
-        for dim, by_group in (dims or {}).items():
+    for variant, dims in block["differences"].items():
+        for dim, by_group in dims.items():
             what = "overall" if dim == "overall" else dim.replace("_", " ")
             detail = f"{what} ({_VARIANT.get(variant, variant)})"
             rows += [
                 PanelRow((KEY, "differences", variant, dim, g), m, label(g), detail)
                 for g, m in _cells(by_group)
             ]
-    for size, ranks in (block.get("ranks") or {}).items():
+    for size, ranks in block["ranks"].items():
         rows += [
             PanelRow((KEY, "ranks", size, g), m, label(g), f"batches of {size}")
             for g, m in _cells(ranks)
@@ -62,24 +67,23 @@ def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
     return rows
 
 
-def scores_chart(block: Mapping[str, Any]) -> Chart:
+def scores_chart(block: D4Dict) -> Chart:
     """The overall score change per group and perturbation."""
-    diffs = block.get("differences") or {}
+    diffs = block["differences"]
     items: list[tuple[str, MetricDict]] = []
     for variant, word in (("name", "name"), ("experience", "activity")):
         items += [
-            (f"{label(g)} ({word})", m)
-            for g, m in _cells((diffs.get(variant) or {}).get("overall"))
+            (f"{label(g)} ({word})", m) for g, m in _cells(diffs.get(variant, {}).get("overall"))
         ]
     return Chart("gaps", "Score change with a group signal", items, unit="difference")
 
 
-def ranks_chart(block: Mapping[str, Any]) -> Chart:
+def ranks_chart(block: D4Dict) -> Chart:
     """Each group's average place, drawn around the middle place of its batch size."""
     items: list[tuple[str, MetricDict]] = []
-    for size, ranks in (block.get("ranks") or {}).items():
+    for size, ranks in block["ranks"].items():
         for g, m in _cells(ranks):
-            expected = cast(RankMetric, m).get("expected")
+            expected = cast(RankMetric, m)["expected"]
             centre = float(expected or (int(size) + 1) / 2)
             items.append((f"{label(g)} (of {size})", _shift(m, centre)))
     return Chart("gaps", "Place vs the middle (− = ranked better)", items, unit="difference")
@@ -96,9 +100,9 @@ def _shift(metric: MetricDict, by: float) -> MetricDict:
     return cast(MetricDict, moved)
 
 
-def section(block: Mapping[str, Any]) -> Section | None:
+def section(block: D4Dict) -> Section | None:
     tables: list[SectionTable] = []
-    for variant, by_dim in (block.get("differences") or {}).items():
+    for variant, by_dim in block["differences"].items():
         for dim, cells in by_dim.items():
             tables.append(
                 SectionTable(
@@ -109,7 +113,7 @@ def section(block: Mapping[str, Any]) -> Section | None:
                     ],
                 )
             )
-    for size, ranks in (block.get("ranks") or {}).items():
+    for size, ranks in block["ranks"].items():
         tables.append(
             SectionTable(
                 f"Average rank in batches of {size}",
@@ -122,8 +126,8 @@ def section(block: Mapping[str, Any]) -> Section | None:
         "is ranked (Wen et al. 2025). Scores cluster by source resume, ranks by batch "
         "(every order and repeat of a batch is one cluster)."
     ]
-    scores, bad_scores = int(block.get("scores", 0)), int(block.get("unreadable", 0))
-    rankings, bad_ranks = int(block.get("rankings", 0)), int(block.get("unreadable_rankings", 0))
+    scores, bad_scores = block["scores"], block["unreadable"]
+    rankings, bad_ranks = block["rankings"], block["unreadable_rankings"]
     missing = []
     if scores and bad_scores:
         missing.append(f"{bad_scores} of {scores} scoring answers could not be read")
@@ -138,11 +142,13 @@ def section(block: Mapping[str, Any]) -> Section | None:
     return Section(HEADING, intro, tables)
 
 
-def _all(cells: Any) -> Iterator[tuple[str, MetricDict]]:
+def _all(
+    cells: Mapping[str, DifferenceMetric] | Mapping[str, RankMetric],
+) -> Iterator[tuple[str, MetricDict]]:
     """Every entry of a map that is a dict (the report lists them as the JSON has them)."""
-    for key, m in (cells or {}).items():
+    for key, m in cells.items():
         if isinstance(m, dict):
-            yield str(key), cast(MetricDict, m)
+            yield str(key), m
 
 
 ROLES = {"original": "no name", "name": "name", "experience": "group activity"}

@@ -9,7 +9,7 @@ model left unranked, per group. Registered in `designs/registry.py`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -129,14 +129,17 @@ class BloombergRanking(Design[D5Spec]):
 
         return comparable(rankings_table(cases, answers))
 
+    # The methods below receive the block as the registry holds every design's,
+    # `Mapping[str, Any]`; each casts it to D5's type once, here, and reads it typed.
+
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
-        return present.panel_rows(block)
+        return present.panel_rows(cast(D5Dict, block))
 
     def section(self, block: Mapping[str, Any]) -> Section | None:
-        return present.section(block)
+        return present.section(cast(D5Dict, block))
 
     def chart(self, name: str, block: Mapping[str, Any]) -> Chart | None:
-        return present.top1_chart(block) if name == "d5_top1" else None
+        return present.top1_chart(cast(D5Dict, block)) if name == "d5_top1" else None
 
     def describe_cases(self, cases: Sequence[Case]) -> str:
         return present.describe_cases(cases)
@@ -145,7 +148,10 @@ class BloombergRanking(Design[D5Spec]):
         return "One resume under eight names, ranked together"
 
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
-        return int(block.get("answers", 0)), int(block.get("unreadable", 0)), "rankings"
+        if not block:  # the run has no D5 block
+            return 0, 0, "rankings"
+        b = cast(D5Dict, block)
+        return b["answers"], b["unreadable"], "rankings"
 
     def power(self, spec: D5Spec, cases: Sequence[Case], repeats: int, alpha: float) -> list[str]:
         from resume_auditor.designs.d5_bloomberg.power import (

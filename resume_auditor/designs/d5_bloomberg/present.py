@@ -1,11 +1,15 @@
-"""D5 in words: its Results rows and its report section, read from its metrics block."""
+"""D5 in words: its Results rows and its report section, read from its metrics block.
+
+The block comes typed (`D5Dict`: the Design's methods cast it once, where the registry
+hands it over), so mypy catches a field renamed in model.py anywhere here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
 
 from resume_auditor.designs.base import Chart, PanelRow, Section, SectionTable
+from resume_auditor.designs.d5_bloomberg.model import D5Dict
 from resume_auditor.domain.case import Case
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.model import MetricDict
@@ -30,17 +34,28 @@ def _who(part: str, key: str) -> str:
     return group_label(key) or key
 
 
-def _table_rows(block: Mapping[str, Any], part: str) -> list[PanelRow]:
-    cells = block.get(part)
+def _maps(block: D5Dict) -> dict[str, Mapping[str, MetricDict]]:
+    """The block's maps of key -> metric, by part (read typed: a renamed field fails mypy)."""
+    return {
+        "top1": block["top1"],
+        "impact_ratio": block["impact_ratio"],
+        "topk": block["topk"],
+        "top1_by_race": block["top1_by_race"],
+        "top1_by_sex": block["top1_by_sex"],
+        "impact_ratio_by_race": block["impact_ratio_by_race"],
+        "impact_ratio_by_sex": block["impact_ratio_by_sex"],
+        "position": block["position"],
+        "unranked": block["unranked"],
+    }
+
+
+def _table_rows(block: D5Dict, part: str) -> list[PanelRow]:
     if part == "uniformity":
-        return (
-            []
-            if not cells
-            else [PanelRow(("designs", KEY, part), cast(MetricDict, cells), _who(part, ""))]
-        )
+        cell = block["uniformity"]
+        return [] if not cell else [PanelRow(("designs", KEY, part), cell, _who(part, ""))]
     return [
-        PanelRow(("designs", KEY, part, k), cast(MetricDict, m), _who(part, k))
-        for k, m in (cells or {}).items()
+        PanelRow(("designs", KEY, part, k), m, _who(part, k))
+        for k, m in _maps(block)[part].items()
         if isinstance(m, dict)
     ]
 
@@ -59,13 +74,13 @@ PARTS: tuple[tuple[str, str], ...] = (
 )
 
 
-def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
+def panel_rows(block: D5Dict) -> list[PanelRow]:
     return [r for part, _ in PARTS for r in _table_rows(block, part)]
 
 
-def top1_chart(block: Mapping[str, Any]) -> Chart:
+def top1_chart(block: D5Dict) -> Chart:
     """Who is ranked first, per group, with the share if names did not matter."""
-    groups = list(block.get("groups") or [])
+    groups = list(block["groups"])
     items = [(r.group, r.metric) for r in _table_rows(block, "top1")]
     fair = (1 / len(groups),) if groups else ()
     return Chart("rates", "Ranked first (dashed: if names did not matter)", items, fair)
@@ -86,12 +101,12 @@ def describe_cases(cases: Sequence[Case]) -> str:
     )
 
 
-def section(block: Mapping[str, Any]) -> Section | None:
-    answers, unreadable = int(block.get("answers", 0)), int(block.get("unreadable", 0))
+def section(block: D5Dict) -> Section | None:
+    answers, unreadable = block["answers"], block["unreadable"]
     if not answers:
         return None
-    k = int(block.get("top_k", 0))
-    groups = [group_label(g) for g in block.get("groups", [])]
+    k = block["top_k"]
+    groups = [group_label(g) for g in block["groups"]]
     intro = [
         f"Each resume was copied {len(groups)} times, once under a name typical of each "
         f"group ({', '.join(groups)}), with nothing else changed, and the model ranked the "
@@ -110,9 +125,9 @@ def section(block: Mapping[str, Any]) -> Section | None:
             "of the rates; the last table shows whether some groups' candidates went "
             "unranked more often than others'."
         )
-    if int(block.get("partial", 0)):
+    if block["partial"]:
         intro.append(
-            f"{int(block['partial'])} answers were read only down to some place: their "
+            f"{block['partial']} answers were read only down to some place: their "
             "first place counts, their shortlist only when it was read that far."
         )
     tables = [

@@ -55,7 +55,8 @@ class MetricRow:
 
     @property
     def interval70(self) -> str:
-        ci70 = cast(Mapping[str, Any], self.metric).get("ci70")  # D1 rates only
+        # a metric that carries a 70% interval too (D2's differences: its own type)
+        ci70 = cast(Mapping[str, Any], self.metric).get("ci70")
         if not ci70 or self.metric.get("value") is None:
             return ""
         return ci_text({**self.metric, "ci": ci70})
@@ -140,9 +141,9 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     return 0  # D1's unreadable answers are not judgments: design_answers omits them
 
 
-def small_cell(metrics: Mapping[str, Any]) -> int:
-    for t in metrics.get("thresholds", []):
-        if t.get("key") == "small_cell":
+def small_cell(metrics: MetricsReport) -> int:
+    for t in metrics["thresholds"]:
+        if t["key"] == "small_cell":
             return int(t["value"])
     return 30
 

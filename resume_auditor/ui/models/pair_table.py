@@ -153,11 +153,18 @@ def load_updates(
 ) -> tuple[list[VerdictUpdate], str]:
     """Answers that arrived at or after `since`; the caller ignores ones it has seen."""
     with ResultFile(path) as result:
-        out = []
-        newest = since
-        for update, received in _verdicts(result, run_id, since, mask):
-            out.append(update)
-            newest = max(newest, received)
+        return updates_of(result, run_id, since, mask)
+
+
+def updates_of(
+    result: AnswerReader, run_id: int, since: str, mask: Mask | None = None
+) -> tuple[list[VerdictUpdate], str]:
+    """`load_updates` on an audit already open (a file or one held in memory)."""
+    out = []
+    newest = since
+    for update, received in _verdicts(result, run_id, since, mask):
+        out.append(update)
+        newest = max(newest, received)
     return out, newest
 
 

@@ -5,6 +5,9 @@ Everything slow happens off the UI thread (ui/tasks.py): the metrics, the rows o
 every panel, the charts' pixels, the pair table and the drill-down. The UI thread
 only hands finished rows to the models and pixels to the chart views, so a big
 audit (100,000 answers) never freezes the window (benchmarks/results_stall.py).
+Workers read the audit through the session's `source()` (store/source.py): the
+file in the app, each worker with its own connection; a copy of an audit held in
+memory when the page is shown alone (tests/test_ui_results.py), with no window.
 Words come from report/terms.py: a plain label on screen, the paper's term in the
 tooltip.
 """
@@ -16,7 +19,6 @@ import gc
 import html
 import json
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,9 +45,9 @@ from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import TERMS, term_for
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import MetricsReport
+from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.parts import AuditReader
-from resume_auditor.store.resultfile import ResultFile, ResultFileError
+from resume_auditor.store.resultfile import ResultFileError
 from resume_auditor.ui.models.metric_table import (
     ALL,
     DESIGN_TITLES,
@@ -60,10 +62,10 @@ from resume_auditor.ui.models.pair_table import (
     PairRow,
     PairTableModel,
     VerdictUpdate,
-    load_rows,
-    load_updates,
     make_filter,
     pair_table,
+    rows_of,
+    updates_of,
 )
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
@@ -393,7 +395,8 @@ class ResultsPage(Page):
             self._pending_refresh = True
             return
         self._refreshing = True
-        path = self._data.path
+        source = self.session.source()
+        path, opener = source.path, source.opener()
         key_now = self._loaded_key
         since = self._newest
         jobs = self._chart_jobs()
@@ -405,7 +408,7 @@ class ResultsPage(Page):
         cached = self._metrics_cache
 
         def work() -> tuple[Any, ...]:
-            with ResultFile(path) as result:
+            with opener() as result:  # this worker's own connection (or copy)
                 runs = {r.id: r for r in result.runs()}
                 latest = runs.get(chosen) if chosen in runs else result.latest_run()
                 compare = (
@@ -418,6 +421,12 @@ class ResultsPage(Page):
                     report = metrics_report(result, latest.id) if latest else None
                     versus = metrics_report(result, compare) if compare is not None else None
                 found = mask or identity_mask(result)
+                run_id = latest.id if latest else None
+                payload: tuple[list[Any], str]
+                if key_now == (path, run_id) and run_id is not None:
+                    what, payload = "updates", updates_of(result, run_id, since, found)
+                else:
+                    what, payload = "rows", rows_of(result, run_id, found)
             computed = _Computed(
                 report,
                 versus,
@@ -426,12 +435,7 @@ class ResultsPage(Page):
                 found,
                 state,
             )
-            run_id = latest.id if latest else None
-            if key_now == (path, run_id) and run_id is not None:
-                updates, newest = load_updates(path, run_id, since, found)
-                return ("updates", (path, run_id), computed, updates, newest)
-            rows, newest = load_rows(path, run_id, found)
-            return ("rows", (path, run_id), computed, rows, newest)
+            return (what, (path, run_id), computed, *payload)
 
         run_in_background(work, self._loaded, self._failed, owner=self)
 
@@ -518,12 +522,10 @@ class ResultsPage(Page):
         if report is None:
             return
         cell = small_cell(report)
-        counts = report.get("counts") or {}
+        counts = report["counts"]
         # "so far" only while answers may still come: a run with an answer (or a
         # failure) for every request has said all it will.
-        ended = int(counts.get("answered", 0)) + int(counts.get("failed", 0)) >= int(
-            counts.get("requests", 0)
-        )
+        ended = counts["answered"] + counts["failed"] >= counts["requests"]
         for design in present:
             count, what = design_answers(report, design)
             unread = unreadable_answers(report, design)
@@ -569,7 +571,7 @@ class ResultsPage(Page):
         lines = [  # answers lost unevenly by group: every fairness number may be biased
             f'<span style="color:#c62828;">⚠ {html.escape(str(block["flag"]))}</span>'
             for block in ((report.get("missing") if report else None) or {}).values()
-            if block.get("flag")
+            if block["flag"]
         ]
         for row in flagged[:MAX_FLAGS]:
             who = f", {row.group}" if row.group != ALL else ""
@@ -597,7 +599,7 @@ class ResultsPage(Page):
                 "to see the two side by side."
             )
             return
-        rows: list[tuple[str, str, Mapping[str, Any] | None, Mapping[str, Any] | None]] = []
+        rows: list[tuple[str, str, MetricDict | None, MetricDict | None]] = []
         mine, theirs = report.get("d1") or {}, versus.get("d1") or {}
         for key, title, tip in CARDS:
             rows.append(
@@ -628,12 +630,12 @@ class ResultsPage(Page):
             ["Measure", report["run"]["model"], versus["run"]["model"]]
         )
         agreement = next(
-            (a for a in report.get("error_agreement", []) if a.get("run") == versus["run"]["id"]),
+            (a for a in report["error_agreement"] if a["run"] == versus["run"]["id"]),
             None,
         )
         note = ""
         if agreement:
-            note = " ".join(str(m.get("reading", "")) for m in agreement["metrics"].values())
+            note = " ".join(m["reading"] for m in agreement["metrics"].values())
         self.compare_note.setText(note)
 
     # -- drill-down --------------------------------------------------------------------
@@ -651,10 +653,14 @@ class ResultsPage(Page):
         if term is not None:
             dialog.heading.setToolTip(term.tooltip())
         dialog.show()
-        file = data.path
+        opener = None if cached is not None else self.session.source().opener(readonly=True)
 
         def work() -> tuple[AnswerIndex, Drilldown]:
-            index = cached or AnswerIndex.open(file, run_id, report)
+            index = cached
+            if index is None:
+                assert opener is not None
+                with opener() as result:  # this worker's own connection (or copy)
+                    index = AnswerIndex.load(result, run_id, report)
             return index, index.behind(path)
 
         def done(result: tuple[AnswerIndex, Drilldown]) -> None:
@@ -802,7 +808,7 @@ def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
     return validity, selection
 
 
-def _with_ci(metric: Mapping[str, Any] | None) -> str:
+def _with_ci(metric: MetricDict | None) -> str:
     if not metric or metric.get("value") is None:
         return "—"
     interval = ci_text(metric)

@@ -37,8 +37,8 @@ class ChartSpec:
 
 
 def _threshold(metrics: MetricsReport, key: str, default: float) -> float:
-    for t in metrics.get("thresholds") or []:
-        if t.get("key") == key:
+    for t in metrics["thresholds"]:
+        if t["key"] == key:
             return float(t["value"])
     return default
 
