@@ -77,6 +77,8 @@ def _comparison() -> ComparisonDict:
                 "run_a": 1,
                 "run_b": 2,
                 "alike": interval(0.75, 0.6, 0.86),
+                "differ": 10,
+                "differ_case_count": 2,
                 "differ_cases": [3, 5],
             }
         ],
@@ -98,8 +100,8 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     assert "The other tabs show Model B." in panel.heading.text()
     headers = [panel.values.horizontalHeaderItem(i).text() for i in range(3)]
     assert headers == ["Measure", "Model A", "Model B"]
-    assert panel.values.item(0, 1).text() == "90%  (80%–97%)"
-    assert panel.values.item(0, 2).text() == "60%  (45%–74%)"
+    assert panel.values.item(0, 1).text() == "90%\n80%–97%"
+    assert panel.values.item(0, 2).text() == "60%\n45%–74%"
     assert panel.values.item(2, 0).text() == "Cost per 1,000 screening decisions"
     assert [panel.values.item(2, j).text() for j in (1, 2)] == ["$12.50", "not known"]
     text = panel.differences.toPlainText()
@@ -107,7 +109,7 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     assert "<b>Model A picks" in panel.differences.toHtml().replace('font-weight:700;">', "<b>")
     assert (
         "D1: Model A and Model B gave the same answer to 75% (95% CI 60%–86%) of the 40 "
-        "requests both answered readably; they differed on 2 test cases." in text
+        "requests both answered readably; they answered 10 differently, on 2 test case(s)." in text
     )
     assert panel.method.toolTip() == "technical method"
     spec = chart(comparison)
@@ -116,3 +118,35 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     panel.show_comparison(None, None)
     assert panel.values.rowCount() == 0
     assert "Only one model" in panel.heading.text()
+
+
+def test_the_results_page_compares_the_audits_models(qtbot: Any, sample_memory: Any) -> None:
+    """The sample audit holds two models: the Results page gains a "Models compared" tab
+    with what compare_runs says, computed off the UI thread, and its chart drawn."""
+    from resume_auditor.ui.pages.results_page import ResultsPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+    from resume_auditor.workflow.compare import compare_runs
+
+    session = Session()
+    session.show_in_memory(sample_memory)
+    assert session.data is not None
+    results = ResultsPage(session)
+    qtbot.addWidget(results)
+    results.resize(1280, 800)
+    results.show()
+    results.show_audit(session.data)
+    titles = lambda: [results.tabs.tabText(i) for i in range(results.tabs.count())]  # noqa: E731
+    qtbot.waitUntil(lambda: "Models compared" in titles(), timeout=30000)
+    expected = compare_runs(sample_memory)
+    assert expected is not None
+    panel = results.compare_panel
+    assert [panel.values.horizontalHeaderItem(i).text() for i in (1, 2)] == [
+        r["name"] for r in expected["runs"]
+    ]
+    for d in expected["differences"]:
+        assert d["sentence"] in panel.differences.toPlainText()
+    results.tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: not panel.chart_view.pixmap().isNull(), timeout=30000)
+    results._data = None  # noqa: SLF001
+    wait_for_background()

@@ -130,9 +130,9 @@ def alike_sentences(comparison: ComparisonDict) -> list[str]:
             f"{row['design']}: {a} and {b} gave the same answer to {alike['value']:.0%}{ci} "
             f"of the {alike['n']} requests both answered readably"
             + (
-                f"; they differed on {len(row['differ_cases'])}"
-                f"{'+' if len(row['differ_cases']) >= 50 else ''} test cases."
-                if row["differ_cases"]
+                f"; they answered {row['differ']} differently, on {row['differ_case_count']} "
+                "test case(s)."
+                if row["differ"]
                 else "."
             )
         )

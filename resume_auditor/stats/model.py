@@ -303,7 +303,9 @@ class AgreementRow(TypedDict):
     run_a: int
     run_b: int
     alike: IntervalDict  # share of requests both answered readably with the same answer
-    differ_cases: list[int]  # test cases where they answered differently (first 50)
+    differ: int  # of those requests, how many they answered differently
+    differ_case_count: int  # on how many test cases
+    differ_cases: list[int]  # those test cases (first 50), for the drill-down
 
 
 class ComparisonDict(TypedDict):

@@ -265,6 +265,8 @@ def answered_alike(
                 "run_a": run_a,
                 "run_b": run_b,
                 "alike": alike,
+                "differ": int(len(differ)),
+                "differ_case_count": len(cases),
                 "differ_cases": cases[:MOST_CASES],
             }
         )

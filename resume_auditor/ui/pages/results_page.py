@@ -26,11 +26,13 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -78,9 +80,13 @@ from resume_auditor.ui.widgets.charts import (
     chart_spec,
     render_spec,
 )
+from resume_auditor.ui.widgets.comparison_panel import KEY as COMPARE_CHART
+from resume_auditor.ui.widgets.comparison_panel import ComparisonPanel
+from resume_auditor.ui.widgets.comparison_panel import chart as comparison_chart
 from resume_auditor.ui.widgets.design_panel import DesignPanel, content_combo
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.metric_card import MetricCard, pct
+from resume_auditor.workflow.compare import compare_runs
 from resume_auditor.workflow.drilldown import AnswerIndex, Drilldown
 from resume_auditor.workflow.metrics import metrics_report
 
@@ -101,6 +107,11 @@ CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
 }
 
 REGISTERED = {d.key: d for d in REGISTRY}
+MODELS = "models"  # the "Models compared" tab, beside the designs' (issue 28)
+INTROS[MODELS] = (
+    "Every model this audit asked the same test cases, side by side: each one's numbers, "
+    "the differences between them with intervals, and what each costs."
+)
 MAX_FLAGS = 4  # more would push the numbers off the screen; the report lists every flag
 
 
@@ -167,6 +178,17 @@ class ResultsPage(Page):
         self.run_combo.setToolTip("Which model run the panels and the table show.")
         self.compare_combo = content_combo("Run to compare with")
         self.compare_combo.setToolTip("Another model or prompt on the same test cases.")
+        # A run's entry names its model and every prompt it used: with several models
+        # that ran every design, two such boxes asked for 1,600 pixels and the page
+        # scrolled sideways at 1280x800. They show about 40 characters (the model
+        # first); the list and the tooltip show it whole.
+        for combo in (self.run_combo, self.compare_combo):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(40)
+            combo.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            combo.view().setMinimumWidth(480)
         self.run_combo.activated.connect(self._run_chosen)
         self.compare_combo.activated.connect(lambda _i: self.refresh())
         pick.addWidget(QLabel("Showing"))
@@ -192,6 +214,10 @@ class ResultsPage(Page):
                 view.setMinimumSize(220, 150)
                 view.resized.connect(self._redraw_charts)  # drawn again, sharp, when settled
                 self.charts[key] = view
+        # every model of the audit side by side (issue 28): its own tab and chart
+        self.compare_panel = ComparisonPanel()
+        self.compare_panel.chart_view.resized.connect(self._redraw_charts)
+        self.charts[COMPARE_CHART] = self.compare_panel.chart_view
         self.validity_chart = self.charts["d1_validity"]
         self.selection_chart = self.charts["d1_gaps"]
         self.panels: dict[str, DesignPanel] = {}
@@ -291,6 +317,7 @@ class ResultsPage(Page):
         }
         for design in DESIGNS[1:]:
             self._tab_of[design] = [(self.panels[design], DESIGN_TITLES[design])]
+        self._tab_of[MODELS] = [(self.compare_panel, "Models compared")]
         self._pairs_sized = False
         self.tabs.currentChanged.connect(self._pairs_shown)
         self.empty = QLabel("No answers yet: start a run on the Run page.")
@@ -414,12 +441,19 @@ class ResultsPage(Page):
                 compare = (
                     other if other in runs and latest is not None and other != latest.id else None
                 )
-                state = answer_state(result, latest.id if latest else None, compare)
+                # every run's answers: the comparison of the audit's models reads them all
+                state = (
+                    *answer_state(result, latest.id if latest else None, compare),
+                    tuple(sorted(result.answered_by_run().items())),
+                )
                 if cached is not None and cached[0] == state:
                     report, versus = cached[1], cached[2]
                 else:
                     report = metrics_report(result, latest.id) if latest else None
                     versus = metrics_report(result, compare) if compare is not None else None
+                    comparison = compare_runs(result) if report is not None else None
+                    if report is not None and comparison is not None:
+                        report["comparison"] = comparison
                 found = mask or identity_mask(result)
                 run_id = latest.id if latest else None
                 payload: tuple[list[Any], str]
@@ -509,7 +543,8 @@ class ResultsPage(Page):
     def _show_panels(self, report: MetricsReport | None, rows: dict[str, list[MetricRow]]) -> None:
         present = [d for d in DESIGNS if report is not None and _ran(report, d)]
         current = self.tabs.currentWidget()
-        wanted = [(d, w, t) for d in present for w, t in self._tab_of[d]]
+        compared = [MODELS] if report is not None and report.get("comparison") else []
+        wanted = [(d, w, t) for d in [*present, *compared] for w, t in self._tab_of[d]]
         if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for _, w, _ in wanted]:
             self.tabs.clear()
             for design, widget, text in wanted:
@@ -521,6 +556,7 @@ class ResultsPage(Page):
         self.empty.setVisible(not present)
         if report is None:
             return
+        self.compare_panel.show_comparison(report.get("comparison"), report["run"]["id"])
         cell = small_cell(report)
         counts = report["counts"]
         # "so far" only while answers may still come: a run with an answer (or a
@@ -786,6 +822,11 @@ def draw_charts(
     """
     out: dict[str, tuple[Pixels, float]] = {}
     for key, size, dpr in jobs:
+        if key == COMPARE_CHART:
+            if report is not None and report.get("comparison"):
+                spec = comparison_chart(report.get("comparison"))
+                out[key] = (render_spec(spec, size, dpr, dark=dark), dpr)
+            continue
         design = key.split("_", 1)[0]
         if report is not None and not _ran(report, design):
             continue

@@ -51,7 +51,7 @@ def chart(comparison: ComparisonDict | None) -> ChartSpec:
 def _cell(metric: IntervalDict) -> str:
     value = value_text(dict(metric))
     ci = ci_text(dict(metric))
-    return f"{value}  ({ci})" if ci else value
+    return f"{value}\n{ci}" if ci else value  # two short lines: five models fit side by side
 
 
 def _clear(metric: IntervalDict, alpha: float) -> bool:
@@ -116,7 +116,10 @@ class ComparisonPanel(QWidget):
         )
         self.values.setColumnCount(1 + len(runs))
         self.values.setHorizontalHeaderLabels(["Measure", *(r["name"] for r in runs)])
-        self.values.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.values.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for j in range(1, 1 + len(runs)):
+            header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
         costs = cost_rows(runs)
         self.values.setRowCount(len(comparison["measures"]) + len(costs))
         for i, (what, cells) in enumerate(costs, start=len(comparison["measures"])):
