@@ -15,10 +15,11 @@ per-answer noise.
   difference is declared (Holm-adjusted p under 0.05) must be at most 5%, and each
   95% interval should cover 0 in 93-97% of audits.
 - planted (`--step-b 1.6`): B gains more quality per qualification, so it picks the
-  more qualified candidate more often. The size of the difference is the mean of the
+  more qualified candidate more often. The size of that difference is the mean of the
   audits' estimates (its standard error is 1/sqrt(N) of one audit's); the share of
   intervals covering it should be 93-97%, and the share of audits that find it is
-  the power at this size.
+  the power at this size. Neither model favours a group, so each gap's true
+  difference is 0, and its intervals should cover 0.
 
 Figures depend on the machine only in time; the counts run are printed with them.
 """
@@ -147,8 +148,14 @@ def main(argv: list[str]) -> int:
                 print(f"  {i + 1} of {args.audits} audits", file=sys.stderr, flush=True)
     planted = args.step_b != 1.0
     first = summarize(rows, None)
+    # The oracle plants no group effect in either model, so every gap's true difference
+    # is 0; the validity difference's size is the mean of the audits' estimates.
     truth = (
-        {k: m["mean"] for k, m in first["measures"].items() if m["mean"] is not None}
+        {
+            k: (0.0 if k.startswith("selection_gap.") else m["mean"])
+            for k, m in first["measures"].items()
+            if m["mean"] is not None
+        }
         if planted
         else None
     )
@@ -169,7 +176,7 @@ def main(argv: list[str]) -> int:
             f"it in {cov} of {m['intervals']}, declared in {m['declared']:.1%}"
         )
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1))
+        Path(args.json).write_text(json.dumps({**result, "rows": rows}, indent=1))
     return 0
 
 

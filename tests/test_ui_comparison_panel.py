@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QUrl
+
 from resume_auditor.stats.model import ComparisonDict
 
 
@@ -150,3 +152,49 @@ def test_the_results_page_compares_the_audits_models(qtbot: Any, sample_memory: 
     qtbot.waitUntil(lambda: not panel.chart_view.pixmap().isNull(), timeout=30000)
     results._data = None  # noqa: SLF001
     wait_for_background()
+
+
+def test_the_requests_two_models_answered_differently_open_from_the_tab(
+    qtbot: Any, tmp_path: Any
+) -> None:
+    """Two loopback models over HTTP (one right, one always first): "Show them" opens the
+    requests they answered differently, both answers side by side, read off the UI thread."""
+    from test_compare import two_models
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.ui.pages.results_page import ResultsPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+    from resume_auditor.ui.widgets.differing_dialog import DifferingDialog
+    from resume_auditor.workflow.compare import differing_answers
+
+    class Factory:
+        def mktemp(self, name: str) -> Any:
+            (tmp_path / name).mkdir()
+            return tmp_path / name
+
+    audit = two_models.__wrapped__(Factory())
+    with ResultFile.in_memory(audit) as memory:
+        expected = differing_answers(memory, 1, 2, "D1")
+        assert expected and all(d.answer_a != d.answer_b for d in expected)
+        session = Session()
+        session.show_in_memory(memory)
+        assert session.data is not None
+        results = ResultsPage(session)
+        qtbot.addWidget(results)
+        results.show()
+        results.show_audit(session.data)
+        panel = results.compare_panel
+        qtbot.waitUntil(lambda: "Show them" in panel.differences.toHtml(), timeout=30000)
+        with qtbot.waitSignal(panel.differing, timeout=5000) as blocker:
+            panel._link(QUrl("differ:0"))  # noqa: SLF001  (what a click on the link does)
+        assert blocker.args[:3] == ["D1", 1, 2]
+        dialogs = [w for w in results.findChildren(DifferingDialog)]
+        assert len(dialogs) == 1
+        dialog = dialogs[0]
+        qtbot.waitUntil(lambda: dialog.table.rowCount() == len(expected), timeout=30000)
+        assert dialog.table.item(0, 2).text() == expected[0].answer_a
+        assert dialog.table.item(0, 3).text() == expected[0].answer_b
+        assert expected[0].detail_a in dialog.detail.toPlainText()
+        results._data = None  # noqa: SLF001
+        wait_for_background()

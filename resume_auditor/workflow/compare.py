@@ -19,6 +19,7 @@ import itertools
 import json
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -26,6 +27,7 @@ import pandas as pd
 
 from resume_auditor.designs.d1_castleman.compare import comparable as d1_comparable
 from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.stats.compare import (
     Comparable,
     Difference,
@@ -273,8 +275,82 @@ def answered_alike(
     return out
 
 
+@dataclass(frozen=True)
+class DifferingAnswer:
+    """One request two models answered differently: each one's answer, as read and in
+    its own words (identity details of a real resume masked)."""
+
+    case_id: int
+    ukey: str
+    rep: int
+    answer_a: str
+    answer_b: str
+    detail_a: str
+    detail_b: str
+
+
+def differing_answers(
+    result: AuditReader,
+    run_a: int,
+    run_b: int,
+    design: str,
+    *,
+    limit: int = 500,
+) -> list[DifferingAnswer]:
+    """The requests of `design` the two runs answered differently (both readable), for
+    the drill-down behind "how often they gave the same answer"."""
+    mask = identity_mask(result)
+    a = result.answers(run_a, design=design)
+    b = result.answers(run_b, design=design)
+    if a.empty or b.empty:
+        return []
+    keys = ["ukey", "rep"]
+    cols = [*keys, "case_id", "label", "parsed", "justification"]
+    joined = a[cols].merge(
+        b[[*keys, "label", "parsed", "justification"]], on=keys, suffixes=("_a", "_b")
+    )
+    out: list[DifferingAnswer] = []
+    for row in joined.to_dict("records"):
+        ra, rb = (
+            _reading(row["label_a"], row["parsed_a"]),
+            _reading(row["label_b"], row["parsed_b"]),
+        )
+        if ra is None or rb is None or ra == rb:
+            continue
+        out.append(
+            DifferingAnswer(
+                int(row["case_id"]),
+                str(row["ukey"]),
+                int(row["rep"] or 0),
+                _shown(row["label_a"], row["parsed_a"], mask),
+                _shown(row["label_b"], row["parsed_b"], mask),
+                mask(str(row["justification_a"] or "")),
+                mask(str(row["justification_b"] or "")),
+            )
+        )
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _shown(label: str, parsed: object, mask: IdentityMask) -> str:
+    """An answer in one line: its label, and what was read when the label alone does not
+    say it (a rating, a ranking)."""
+    if isinstance(parsed, dict) and set(parsed) - {"choice", "position", "answer", "summary"}:
+        read = json.dumps(mask_json(parsed, mask), sort_keys=True, ensure_ascii=False)
+        return f"{label}: {read[:160]}"
+    return label
+
+
 def _metric(estimate: Estimate, unit: str) -> IntervalDict:
     return cast(IntervalDict, {**estimate.as_dict(), "unit": unit})
 
 
-__all__ = ["ComparisonDict", "compare_runs", "run_comparables"]
+__all__ = [
+    "ComparisonDict",
+    "DifferingAnswer",
+    "answered_alike",
+    "compare_runs",
+    "differing_answers",
+    "run_comparables",
+]

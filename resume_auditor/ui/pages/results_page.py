@@ -85,8 +85,9 @@ from resume_auditor.ui.widgets.comparison_panel import ComparisonPanel
 from resume_auditor.ui.widgets.comparison_panel import chart as comparison_chart
 from resume_auditor.ui.widgets.design_panel import DesignPanel, content_combo
 from resume_auditor.ui.widgets.diff_view import DiffView
+from resume_auditor.ui.widgets.differing_dialog import DifferingDialog
 from resume_auditor.ui.widgets.metric_card import MetricCard, pct
-from resume_auditor.workflow.compare import compare_runs
+from resume_auditor.workflow.compare import DifferingAnswer, compare_runs, differing_answers
 from resume_auditor.workflow.drilldown import AnswerIndex, Drilldown
 from resume_auditor.workflow.metrics import metrics_report
 
@@ -217,6 +218,7 @@ class ResultsPage(Page):
         # every model of the audit side by side (issue 28): its own tab and chart
         self.compare_panel = ComparisonPanel()
         self.compare_panel.chart_view.resized.connect(self._redraw_charts)
+        self.compare_panel.differing.connect(self._show_differing)
         self.charts[COMPARE_CHART] = self.compare_panel.chart_view
         self.validity_chart = self.charts["d1_validity"]
         self.selection_chart = self.charts["d1_gaps"]
@@ -675,6 +677,29 @@ class ResultsPage(Page):
         self.compare_note.setText(note)
 
     # -- drill-down --------------------------------------------------------------------
+
+    def _show_differing(self, design: str, run_a: int, run_b: int, title: str) -> None:
+        """The requests two models answered differently, read in the background."""
+        report = self._report
+        comparison = report.get("comparison") if report else None
+        if comparison is None:
+            return
+        names = {r["run"]: r["name"] for r in comparison["runs"]}
+        dialog = DifferingDialog(title, (names[run_a], names[run_b]), self)
+        dialog.show()
+        opener = self.session.source().opener()
+        limit = 500
+
+        def work() -> list[DifferingAnswer]:
+            with opener() as result:
+                return differing_answers(result, run_a, run_b, design, limit=limit)
+
+        run_in_background(
+            work,
+            lambda rows: dialog.show_rows(rows, limit),
+            lambda exc: dialog.show_failure(str(exc)),
+            owner=dialog,
+        )
 
     def _drill(self, path: tuple[str, ...], title: str) -> None:
         """Open the answers behind one number (read in the background)."""

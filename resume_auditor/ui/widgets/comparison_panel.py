@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import logging
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from resume_auditor.report.comparison import alike_sentences, cost_rows, difference_items
 from resume_auditor.report.numbers import ci_text, value_text
-from resume_auditor.stats.model import ComparisonDict, IntervalDict
+from resume_auditor.stats.model import AgreementRow, ComparisonDict, IntervalDict
 from resume_auditor.ui.widgets.charts import ChartSpec, ChartView, Pixels
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,12 @@ def _clear(metric: IntervalDict, alpha: float) -> bool:
 
 
 class ComparisonPanel(QWidget):
-    """Shows a `ComparisonDict`; `chart_view` is drawn by the page with its other charts."""
+    """Shows a `ComparisonDict`; `chart_view` is drawn by the page with its other charts.
+
+    `differing(design, run_a, run_b, title)`: the user asked for the answers where two
+    models differ (the page reads them off the UI thread)."""
+
+    differing = Signal(str, int, int, str)
 
     def __init__(self) -> None:
         super().__init__()
@@ -76,6 +81,9 @@ class ComparisonPanel(QWidget):
         self.differences = QTextBrowser()
         self.differences.setAccessibleName("Differences between two models")
         self.differences.setOpenLinks(False)
+        self.differences.anchorClicked.connect(self._link)
+        self._agreement: list[AgreementRow] = []
+        self._names: dict[int, str] = {}
         self.chart_view = ChartView("Differences between models", key=KEY)
         self.chart_view.setMinimumSize(260, 160)
         self.method = QLabel("")
@@ -143,7 +151,16 @@ class ComparisonPanel(QWidget):
         for d in ordered:
             text = html.escape(d["sentence"])
             items.append(f"<li><b>{text}</b></li>" if d in clear else f"<li>{text}</li>")
-        alike = "".join(f"<li>{html.escape(line)}</li>" for line in alike_sentences(comparison))
+        self._agreement = list(comparison.get("agreement", []))
+        self._names = names
+        alike = "".join(
+            f"<li>{html.escape(line)}"
+            + (f' <a href="differ:{i}">Show them</a>' if row["differ"] else "")
+            + "</li>"
+            for i, (row, line) in enumerate(
+                zip(self._agreement, alike_sentences(comparison), strict=True)
+            )
+        )
         self.differences.setHtml(
             "<p><b>What differs</b> (clear differences first, in bold)</p><ul>"
             + "".join(items)
@@ -157,6 +174,16 @@ class ComparisonPanel(QWidget):
         self.values.resizeRowsToContents()
         self.method.setText(" ".join([PLAIN_METHOD, *comparison["notes"]]))
         self.method.setToolTip(comparison["method"])
+
+    def _link(self, url: QUrl) -> None:
+        text = url.toString()
+        if not text.startswith("differ:"):
+            return
+        row = self._agreement[int(text.removeprefix("differ:"))]
+        a, b = self._names[row["run_a"]], self._names[row["run_b"]]
+        self.differing.emit(
+            row["design"], row["run_a"], row["run_b"], f"Where {a} and {b} differ ({row['design']})"
+        )
 
     def show_chart(self, image: Pixels, dpr: float) -> None:
         self.chart_view.show_image(image, dpr)
