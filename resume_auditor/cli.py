@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from resume_auditor import APP_NAME, __version__
 
 if TYPE_CHECKING:
+    from resume_auditor.runner.estimate import Estimate
     from resume_auditor.stats.model import MetricsReport
 
 logger = logging.getLogger(__name__)
@@ -309,7 +310,9 @@ class _Printer:
         print(msg, file=self.stream, flush=True)
 
 
-def _estimate(path: Path, run_id: int | None, concurrency: int, opts: argparse.Namespace) -> None:
+def _estimate(
+    path: Path, run_id: int | None, concurrency: int, opts: argparse.Namespace
+) -> Estimate:
     """Print what the run will send, cost and take, before it sends anything."""
     from resume_auditor.workflow.execute import estimate_for
 
@@ -323,6 +326,7 @@ def _estimate(path: Path, run_id: int | None, concurrency: int, opts: argparse.N
     )
     for line in estimate.lines():
         print(f"Estimate: {line}", file=sys.stderr)
+    return estimate
 
 
 def _run(
@@ -479,6 +483,7 @@ class _StopSignals:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    from resume_auditor.runner.estimate import combined_lines
     from resume_auditor.workflow.prepare import prepare
     from resume_auditor.workflow.studyfile import read_study, remember_url_keys, split_url_key
 
@@ -521,12 +526,27 @@ def cmd_audit(args: argparse.Namespace) -> int:
             print(f"Note: {note}", file=sys.stderr)
     if args.prepare_only:
         _print_plan(prepared.path)
-        for run_id, _model, _added in prepared.runs:
-            _estimate(prepared.path, run_id, concurrency, args)
+        estimates = [_estimate(prepared.path, r, concurrency, args) for r, _m, _a in prepared.runs]
+        for line in combined_lines(estimates):
+            print(f"Estimate: {line}", file=sys.stderr)
         return EXIT_OK
     # Several models: one run each, one after another (each is resumable on its own
     # with `run FILE --run N`); a stop or a budget ends the audit there.
     runs = prepared.runs
+    if len(runs) > 1:
+        from resume_auditor.workflow.execute import estimate_for
+
+        total = [
+            estimate_for(
+                prepared.path,
+                r,
+                concurrency=concurrency,
+                use_cache=not getattr(args, "no_cache", False),
+            )
+            for r, _m, _a in runs
+        ]
+        for line in combined_lines(total):
+            print(f"Estimate: {line}", file=sys.stderr)
     for i, (run_id, model, _added) in enumerate(runs, start=1):
         if len(runs) > 1:
             print(f"Model {i} of {len(runs)}: {model.describe()} (run {run_id})", file=sys.stderr)

@@ -60,6 +60,41 @@ def test_a_model_listed_twice_is_refused() -> None:
         )
 
 
+def test_the_estimate_in_all() -> None:
+    from resume_auditor.runner.estimate import Estimate, combined_lines
+
+    def est(model: str, cost: float | None, free: bool = False) -> Estimate:
+        return Estimate(
+            "openai",
+            model,
+            100,
+            0,
+            0,
+            100,
+            1000,
+            100,
+            200,
+            cost,
+            cost,
+            cost,
+            free,
+            None,
+            "",
+            None,
+            None,
+            90.0,
+            False,
+        )
+
+    assert combined_lines([est("a", 1.0)]) == []
+    assert combined_lines([est("a", 1.0), est("b", 0.5)]) == [
+        "In all, 2 models one after another: 200 request(s) to send, about $1.50 (at most "
+        "$1.50), about 3 min."
+    ]
+    assert "cost unknown (no price for b)" in combined_lines([est("a", 1.0), est("b", None)])[0]
+    assert "nothing" in combined_lines([est("a", 0, True), est("b", 0, True)])[0]
+
+
 def test_a_wrong_key_in_a_listed_model_is_named() -> None:
     from resume_auditor.domain.study import check_schema
 
@@ -100,6 +135,7 @@ def test_an_audit_of_two_models_runs_both_and_compares_them(
     err = capsys.readouterr().err
     assert "Also run 2 on openai-compatible:sim-first" in err
     assert "Model 2 of 2: openai-compatible:sim-first" in err
+    assert "Estimate: In all, 2 models one after another: 352 request(s) to send" in err
     with ResultFile(out, readonly=True) as result:
         runs = result.runs()
         assert [r.model for r in runs] == ["sim-right", "sim-first"]

@@ -118,6 +118,34 @@ class Estimate:
         }
 
 
+def combined_lines(estimates: list[Estimate]) -> list[str]:
+    """Several models' runs on the same cases, in all (they run one after another): the
+    requests to send, the cost (unknown when one model has no price, and said which), the
+    time (the sum)."""
+    if len(estimates) < 2:
+        return []
+    to_send = sum(e.to_send for e in estimates)
+    priced = [e for e in estimates if not e.free]
+    unknown = [e.model for e in priced if e.cost_usd is None]
+    if unknown:
+        cost = f"cost unknown (no price for {', '.join(unknown)})"
+    elif priced:
+        typical = sum(e.cost_usd or 0.0 for e in priced)
+        most = sum(e.cost_max_usd or 0.0 for e in priced)
+        cost = f"about ${typical:.2f} (at most ${most:.2f})"
+    else:
+        cost = "nothing (local or self-hosted models)"
+    times = [e.eta_s for e in estimates if e.to_send]
+    time = ""
+    if times and all(t is not None for t in times):
+        total = sum(t or 0.0 for t in times)
+        time = f", about {total / 60:.0f} min" if total >= 60 else f", about {total:.0f} s"
+    return [
+        f"In all, {len(estimates)} models one after another: {to_send:,} request(s) to "
+        f"send, {cost}{time}."
+    ]
+
+
 def _wire(provider: str) -> str:
     from resume_auditor.providers.registry import provider_info
 
