@@ -230,3 +230,20 @@ def test_metrics_json_carries_the_comparison(
     assert main(["metrics", str(two_models)]) == 0
     text = capsys.readouterr().out
     assert "The 2 models compared on the same test cases:" in text
+
+
+def test_the_exports_carry_the_comparison(two_models: Path, tmp_path: Path) -> None:
+    import pandas as pd
+
+    from resume_auditor.workflow.reporting import write_report
+
+    written = write_report(two_models, csv_dir=tmp_path / "csv", xlsx=tmp_path / "a.xlsx")
+    assert all(w.ok for w in written), written
+    differences = pd.read_csv(tmp_path / "csv" / "models_differences.csv")
+    row = differences[differences["measure"] == "criterion_validity"].iloc[0]
+    assert (row["model_a"], row["model_b"]) == ("sim-right", "sim-first")
+    assert row["difference"] > 0.3
+    values = pd.read_csv(tmp_path / "csv" / "models_values.csv")
+    assert set(values["model"]) == {"sim-right", "sim-first"}
+    sheets = pd.read_excel(tmp_path / "a.xlsx", sheet_name=None)
+    assert {"models_values", "models_differences", "models_alike"} <= set(sheets)

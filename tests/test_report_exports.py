@@ -132,6 +132,11 @@ def test_xlsx_cases_judgments_metrics(
         "d3_pairwise",
         "d4_scores",
         "d4_rankings",
+        # the sample audit's two models compared (docs/comparison.md)
+        "models",
+        "models_values",
+        "models_differences",
+        "models_alike",
     ]
     result = sample_memory
     pairs = result.case_count("D1")

@@ -13,6 +13,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
 from resume_auditor.report.charts import Rates, gaps_png, rates_png
 from resume_auditor.report.figures import Figure
 from resume_auditor.stats.model import ComparisonDict, DifferenceDict, MeasureRow, RunColumn
@@ -139,6 +141,76 @@ def alike_sentences(comparison: ComparisonDict) -> list[str]:
     return out
 
 
+def comparison_frames(comparison: ComparisonDict | None) -> dict[str, pd.DataFrame]:
+    """The comparison as tables for the exports (a sheet / CSV file each): every model's
+    value of every measure, every difference, and how often two models answered alike."""
+    if not comparison:
+        return {}
+    names = _names(comparison)
+    values = [
+        {
+            "design": row["design"],
+            "measure": row["key"],
+            "label": row["label"],
+            "run": int(run),
+            "model": names[int(run)],
+            "value": v["value"],
+            "ci_low": v["ci"][0],
+            "ci_high": v["ci"][1],
+            "unit": v["unit"],
+            "n": v["n"],
+            "clusters": v["clusters"],
+            "note": v["note"],
+        }
+        for row in comparison["measures"]
+        for run, v in row["values"].items()
+    ]
+    differences = [
+        {
+            "design": d["design"],
+            "measure": d["key"],
+            "label": d["label"],
+            "run_a": d["run_a"],
+            "model_a": names[d["run_a"]],
+            "run_b": d["run_b"],
+            "model_b": names[d["run_b"]],
+            "difference": d["difference"]["value"],
+            "ci_low": d["difference"]["ci"][0],
+            "ci_high": d["difference"]["ci"][1],
+            "unit": d["difference"]["unit"],
+            "p": d["difference"]["p"],
+            "p_holm": d["difference"]["p_holm"],
+            "clusters": d["difference"]["clusters"],
+            "note": d["difference"]["note"],
+            "sentence": d["sentence"],
+        }
+        for d in comparison["differences"]
+    ]
+    alike = [
+        {
+            "design": a["design"],
+            "run_a": a["run_a"],
+            "model_a": names[a["run_a"]],
+            "run_b": a["run_b"],
+            "model_b": names[a["run_b"]],
+            "alike": a["alike"]["value"],
+            "ci_low": a["alike"]["ci"][0],
+            "ci_high": a["alike"]["ci"][1],
+            "requests": a["alike"]["n"],
+            "differ": a["differ"],
+            "differ_cases": a["differ_case_count"],
+        }
+        for a in comparison["agreement"]
+    ]
+    runs = [dict(r) for r in comparison["runs"]]
+    return {
+        "models": pd.DataFrame(runs),
+        "models_values": pd.DataFrame(values),
+        "models_differences": pd.DataFrame(differences),
+        "models_alike": pd.DataFrame(alike),
+    }
+
+
 def _money(value: float | None, provider: str) -> str:
     if provider == "local":
         return "nothing (bundled model)"
@@ -234,6 +306,7 @@ __all__ = [
     "ComparisonView",
     "alike_sentences",
     "build_comparison",
+    "comparison_frames",
     "cost_rows",
     "difference_items",
 ]

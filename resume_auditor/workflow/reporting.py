@@ -20,6 +20,7 @@ import pandas as pd
 
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.atomic import write_bytes_atomic
+from resume_auditor.report.comparison import comparison_frames
 from resume_auditor.report.document import ReportDocument, build_document
 from resume_auditor.report.html import render_html
 from resume_auditor.report.pdf import PdfUnavailable, html_to_pdf
@@ -144,13 +145,19 @@ def _attempt(kind: str, target: Path, make: Callable[[Path], Any]) -> Written:
 
 
 def _frames(result: ResultFile, metrics: MetricsReport) -> dict[str, pd.DataFrame]:
-    return {
-        "cases": cases_frame(result),
-        "judgments": judgments_frame(result),
-        "design_answers": design_answers_frame(result),
-        "metrics": metrics_frame(metrics),
-        "failed_requests": failures_frame(result),
-    } | _registry_frames(result, metrics["run"]["id"])
+    # every model of the audit compared, when it holds several: a table each
+    compared = comparison_frames(metrics.get("comparison"))
+    return (
+        {
+            "cases": cases_frame(result),
+            "judgments": judgments_frame(result),
+            "design_answers": design_answers_frame(result),
+            "metrics": metrics_frame(metrics),
+            "failed_requests": failures_frame(result),
+        }
+        | _registry_frames(result, metrics["run"]["id"])
+        | compared
+    )
 
 
 def _registry_frames(result: ResultFile, run_id: int) -> dict[str, pd.DataFrame]:
