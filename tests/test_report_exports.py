@@ -176,6 +176,10 @@ def test_csv_files(outputs: Path, sample_memory: ResultFile) -> None:
         "failed_requests.csv",
         "judgments.csv",
         "metrics.csv",
+        "models.csv",
+        "models_alike.csv",
+        "models_differences.csv",
+        "models_values.csv",
     ]
     rows = list(csv.DictReader(io.StringIO((folder / "judgments.csv").read_text(encoding="utf-8"))))
     assert len(rows) == _d1_answers(sample_memory)
