@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python benchmarks/compare_speed.py build [--answers 10000] [--models 5]
      .venv/bin/python benchmarks/compare_speed.py measure
+     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/compare_speed.py ui
 
 `build` makes the audit once (kept in /tmp/compare-speed/): the sample's 4 resumes and
 byte-distinct copies of them (8 source resumes), D1 pairs with enough repeats for about
@@ -9,7 +10,12 @@ byte-distinct copies of them (8 source resumes), D1 pairs with enough repeats fo
 loopback simulator, the oracle's policy with its own noise and its own skill per model).
 `measure` times `workflow.compare.compare_runs` on it (the work the Results page's
 "Models compared" tab and the report do, off the UI thread), five times, and the peak
-memory it allocates (tracemalloc). Time it on a quiet machine: the figure is the point.
+memory it allocates (tracemalloc). `ui` opens it in the app (1280x800) on the Results
+page and, with a 5 ms heartbeat on the UI thread, records the largest stall while the
+page computes (metrics of the run shown and the comparison, in its worker) until the
+"Models compared" tab shows, and while that tab is shown and its chart drawn; and the
+longest call of the tab's own UI-thread work (`ComparisonPanel.show_comparison`). Time
+it on a quiet machine: the figure is the point.
 """
 
 from __future__ import annotations
@@ -113,16 +119,99 @@ def measure() -> None:
     )
 
 
+def ui() -> None:
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from resume_auditor.ui.main_window import MainWindow
+    from resume_auditor.ui.tasks import wait_for_background
+    from resume_auditor.ui.widgets.comparison_panel import ComparisonPanel
+
+    os.environ["RESUME_AUDITOR_DATA_DIR"] = str(HERE / "data")
+    longest = [0.0]
+    original = ComparisonPanel.show_comparison
+
+    def timed(self: ComparisonPanel, *args: object) -> None:
+        started = time.perf_counter()
+        try:
+            original(self, *args)  # type: ignore[arg-type]
+        finally:
+            longest[0] = max(longest[0], (time.perf_counter() - started) * 1000)
+
+    ComparisonPanel.show_comparison = timed  # type: ignore[method-assign]
+    app = QApplication.instance() or QApplication(["compare-speed"])
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.nsecsElapsed()]
+    phase = ["idle"]
+    worst: dict[str, float] = {}
+
+    def beat() -> None:
+        now = clock.nsecsElapsed()
+        worst[phase[0]] = max(worst.get(phase[0], 0.0), (now - last[0]) / 1e6 - 5)
+        last[0] = now
+
+    def wait(ms: int, until: object = None) -> None:
+        loop = QEventLoop()
+        if until is not None:
+            until.connect(loop.quit)  # type: ignore[attr-defined]
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(beat)
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show()
+    window.open_path(AUDIT)
+    wait(60_000, window.session.loaded)
+    page = window.results_page
+    heartbeat.start()
+    last[0] = clock.nsecsElapsed()
+    phase[0] = "idle (the machine's own noise)"
+    wait(2000)
+    phase[0] = "metrics and comparison computed"
+    started = time.perf_counter()
+    window.show_page(4)
+    titles = lambda: [page.tabs.tabText(i) for i in range(page.tabs.count())]  # noqa: E731
+    while "Models compared" not in titles() and time.perf_counter() - started < 600:
+        wait(20)
+    ready = time.perf_counter() - started
+    phase[0] = "Models compared tab shown and drawn"
+    shown = time.perf_counter()
+    page.tabs.setCurrentWidget(page.compare_panel)
+    while page.compare_panel.chart_view.pixmap().isNull() and time.perf_counter() - shown < 60:
+        wait(20)
+    drawn = time.perf_counter() - shown
+    wait(1500)
+    heartbeat.stop()
+    window.controller.shutdown()
+    wait_for_background()
+    window.close()
+    print(
+        f"Results page to 'Models compared' ready: {ready:.2f} s (the run's metrics and the "
+        f"comparison, in the worker); the tab shown with its chart {drawn:.2f} s after a click"
+    )
+    for name, ms in worst.items():
+        print(f"largest UI stall, {name}: {ms:.0f} ms")
+    print(f"longest ComparisonPanel.show_comparison: {longest[0]:.1f} ms")
+    _ = app
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("build", "measure"))
+    ap.add_argument("what", choices=("build", "measure", "ui"))
     ap.add_argument("--answers", type=int, default=10_000)
     ap.add_argument("--models", type=int, default=5)
     args = ap.parse_args(argv)
     if args.what == "build":
         build(args.answers, args.models)
-    else:
+    elif args.what == "measure":
         measure()
+    else:
+        ui()
     return 0
 
 

@@ -186,10 +186,12 @@ def compare_runs(
             est = paired_difference(ca.table, cb.table, measure, level)
             differences.append(Difference(label, measure, a.id, b.id, est.value, None, est))
     adjust(differences)
+    read = {r.id: readings(answers[r.id]) for r in runs if not answers[r.id].empty}
     agreement = [
         row
         for a, b in itertools.combinations(runs, 2)
-        for row in answered_alike(answers[a.id], answers[b.id], a.id, b.id, level)
+        if a.id in read and b.id in read
+        for row in answered_alike(read[a.id], read[b.id], a.id, b.id, level)
     ]
     notes = []
     for r in runs:
@@ -232,23 +234,31 @@ def _reading(label: object, parsed: object) -> str | None:
     return label
 
 
+def readings(answers: pd.DataFrame) -> pd.DataFrame:
+    """One run's answers as compared between runs: key, repeat, design, case, cluster and
+    the answer as read (None: unreadable); read once a run, not once a pair."""
+    out = answers[["ukey", "rep", "design", "case_id", "cluster"]].copy()
+    out["reading"] = [
+        _reading(x, y) for x, y in zip(answers["label"], answers["parsed"], strict=True)
+    ]
+    return out
+
+
 def answered_alike(
     a: pd.DataFrame, b: pd.DataFrame, run_a: int, run_b: int, level: float = 0.95
 ) -> list[AgreementRow]:
     """Per design: how often two runs gave the same answer to the same request (matched on
     the request's key and repeat; both read), with a clustered interval, and the cases
-    where they did not. Any design alike: what is compared is the answer as read."""
+    where they did not. Any design alike: what is compared is the answer as read
+    (`readings` of each run)."""
     if a.empty or b.empty:
         return []
     keys = ["ukey", "rep"]
-    cols = [*keys, "design", "case_id", "cluster", "label", "parsed"]
-    joined = a[cols].merge(b[[*keys, "label", "parsed"]], on=keys, suffixes=("_a", "_b"))
+    joined = a.merge(b[[*keys, "reading"]], on=keys, suffixes=("_a", "_b"))
     out: list[AgreementRow] = []
     for design, part in joined.groupby("design", sort=True):
-        ra = [_reading(x, y) for x, y in zip(part["label_a"], part["parsed_a"], strict=True)]
-        rb = [_reading(x, y) for x, y in zip(part["label_b"], part["parsed_b"], strict=True)]
-        both = [x is not None and y is not None for x, y in zip(ra, rb, strict=True)]
-        same = np.array([x == y for x, y, k in zip(ra, rb, both, strict=True) if k], dtype=bool)
+        both = (part["reading_a"].notna() & part["reading_b"].notna()).to_numpy()
+        same = (part["reading_a"] == part["reading_b"]).to_numpy()[both]
         # a case without a source resume (a D4 batch, a D3 pool) is its own cluster
         clusters = np.array(
             [
@@ -256,8 +266,8 @@ def answered_alike(
                 for cluster, case in zip(part["cluster"], part["case_id"], strict=True)
             ]
         )
-        est = clustered_proportion(same, clusters[np.array(both, dtype=bool)], level)
-        differ = part.loc[[k and x != y for x, y, k in zip(ra, rb, both, strict=True)]]
+        est = clustered_proportion(same, clusters[both], level)
+        differ = part[both & (part["reading_a"] != part["reading_b"]).to_numpy()]
         cases = [int(c) for c in dict.fromkeys(differ["case_id"].dropna().astype(int))]
         alike = cast(IntervalDict, {**est.as_dict(), "p": None, "p_holm": None})
         alike["unit"] = "proportion"
@@ -350,6 +360,7 @@ __all__ = [
     "ComparisonDict",
     "DifferingAnswer",
     "answered_alike",
+    "readings",
     "compare_runs",
     "differing_answers",
     "run_comparables",
