@@ -37,14 +37,14 @@ from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import presets
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.runner import Answer, RunState, RunStatus
-from resume_auditor.runner.estimate import Estimate
+from resume_auditor.runner.estimate import Estimate, combined_lines
 from resume_auditor.runner.runner import unseen_before_message
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.model_list import ListedModel, ModelList, listed_models
+from resume_auditor.ui.widgets.model_list import ListedModel, ModelList, as_spec, listed_models
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
@@ -357,7 +357,10 @@ class RunPage(Page):
             self._last_final = None
             self._preview = None
         self._data = data
-        run = data.runs[-1] if data.runs else None
+        # The last run answered (where the user was), or, before any answer, the first:
+        # a study of several models queues a run for each when it is opened.
+        answered = [r for r in data.runs if data.answered_by_run.get(r.id)]
+        run = answered[-1] if answered else (data.runs[0] if data.runs else None)
         spec = data.study.model
         if run is not None:
             self._show_model(run.provider, run.base_url, run.model)
@@ -548,15 +551,29 @@ class RunPage(Page):
         self.estimate_button.setEnabled(False)
         path, spec = self._data.path, self.model_spec()
         prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
+        # every model of the list, for the estimate in all (each its own run)
+        others = [
+            (as_spec(m, spec), m.prompt or prompt)
+            for m in self.models.models
+            if m.key != ListedModel(spec.provider, spec.base_url, spec.model).key
+        ]
 
-        def work() -> StartPreview:
-            return preview_start(path, spec, prompt, concurrency=concurrency or None)
+        def work() -> tuple[StartPreview, list[str]]:
+            preview = preview_start(path, spec, prompt, concurrency=concurrency or None)
+            if not others:
+                return preview, []
+            estimates = [preview.estimate] + [
+                preview_start(path, s, p, concurrency=concurrency or None).estimate
+                for s, p in others
+            ]
+            return preview, combined_lines([e for e in estimates if e is not None])
 
-        def done(preview: StartPreview) -> None:
+        def done(result: tuple[StartPreview, list[str]]) -> None:
+            preview, in_all = result
             self._set_buttons(running=self.controller.running)
             self._show_preview(preview)
             lines = preview.estimate.lines() if preview.estimate else []
-            self.plan_text.setText("\n".join([plan_sentences(preview), *lines]))
+            self.plan_text.setText("\n".join([plan_sentences(preview), *lines, *in_all]))
 
         def failed(exc: Exception) -> None:
             self._set_buttons(running=self.controller.running)
@@ -691,11 +708,14 @@ class RunPage(Page):
         self._schedule_look()
         self.run_finished.emit()
         if status.state is RunState.FINISHED and self.models.chain.isChecked():
-            self._next_model()
+            # once the controller has let this run go (it still holds it while it says so)
+            QTimer.singleShot(0, self._next_model)
 
     def _next_model(self) -> None:
         """With the chain ticked, the next model of the list into the picker; Start follows
         once the look has said it has something to send."""
+        if self.controller.running:
+            return
         shown = self.model_spec()
         following = self.models.next_after(
             ListedModel(shown.provider, shown.base_url, shown.model).key

@@ -43,7 +43,9 @@ class ListedModel:
         if self.run_id is None:
             return f"{name}: not started"
         prompt = f", prompt {self.prompt}" if self.prompt else ""
-        return f"{name}{prompt}: {self.answered:,} answered (run {self.run_id})"
+        if not self.answered:
+            return f"{name}: not started (run {self.run_id}{prompt})"
+        return f"{name}: {self.answered:,} answered (run {self.run_id}{prompt})"
 
 
 def listed_models(

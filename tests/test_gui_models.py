@@ -1,0 +1,72 @@
+"""The Run page's models (issue 28): a study's [[models]] listed, the estimate in all, and
+"start the next one" running each model of the list in turn, over HTTP, as a user would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from devtools.simulator import Simulator, longer_resume_policy
+from devtools.simulator_policies import ByModel
+from pytestqt.qtbot import QtBot
+from report_fixtures import SAMPLE_STUDY
+
+from resume_auditor.runner import RunState
+from resume_auditor.store.resultfile import ResultFile
+from resume_auditor.ui.main_window import MainWindow
+
+
+def _study(folder: Path, base_url: str) -> Path:
+    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
+    base = SAMPLE_STUDY.parent
+    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
+        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    )
+    head, _, rest = text.partition("[model]")
+    _, _, after = rest.partition("\n\n")
+    models = "".join(
+        f'[[models]]\nprovider = "openai-compatible"\nbase_url = "{base_url}"\nmodel = "{m}"\n\n'
+        for m in ("sim-right", "sim-first")
+    )
+    study = folder / "study.toml"
+    study.write_text(head + models + after, encoding="utf-8")
+    return study
+
+
+def test_the_models_of_the_study_run_in_turn(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    policy = ByModel(
+        {"sim-right": longer_resume_policy, "sim-first": lambda body: "<answer>A</answer>"}
+    )
+    win, page = window, window.run_page
+    with Simulator(policy, models=("sim-right", "sim-first")) as sim:
+        study = _study(tmp_path, sim.base_url)
+        with qtbot.waitSignal(win.session.loaded, timeout=60000):
+            win.open_path(study)
+        win.show_page(3)
+        listed = lambda: [page.models.list.item(i).text() for i in range(page.models.list.count())]  # noqa: E731
+        qtbot.waitUntil(lambda: len(listed()) == 2, timeout=20000)
+        assert listed()[0].startswith("sim-right (openai-compatible)")
+        assert page.model_id.text() == "sim-right"  # before any answer: the first model
+        assert listed()[1] == (
+            "sim-first (openai-compatible): not started (run 2, prompt d1-baseline)"
+        )
+        assert page.models.chain.isVisible() or not page.isVisible()
+        page.estimate_button.click()
+        qtbot.waitUntil(
+            lambda: "In all, 2 models one after another: 352 request(s)" in page.plan_text.text(),
+            timeout=30000,
+        )
+        page.models.chain.setChecked(True)
+        qtbot.waitUntil(lambda: page.start_button.isEnabled(), timeout=20000)
+        finished = []
+        win.controller.finished.connect(lambda status: finished.append(status))
+        page.start_button.click()
+        qtbot.waitUntil(lambda: len(finished) == 2, timeout=60000)
+        assert [s.state for s in finished] == [RunState.FINISHED, RunState.FINISHED]
+    path = win.session.data.path if win.session.data else Path()
+    with ResultFile(path, readonly=True) as result:
+        runs = result.runs()
+        assert [r.model for r in runs] == ["sim-right", "sim-first"]
+        assert all(result.progress(r.id).done == result.progress(r.id).total for r in runs)
+    qtbot.waitUntil(lambda: all("176 answered" in line for line in listed()), timeout=20000)
