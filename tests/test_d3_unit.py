@@ -44,7 +44,7 @@ def _spec(d3: dict[str, object]) -> D3Spec | None:
 
 
 def test_the_registry_shows_d3_first_and_keeps_its_block_at_the_top() -> None:
-    assert [d.label for d in DESIGNS] == ["D3", "D4", "D5"]
+    assert [d.label for d in DESIGNS] == ["D1", "D3", "D4", "D5"]
     assert DESIGN_D3.schema() == SCHEMA_BEFORE
     assert DESIGN_D3.block_path == ("d3",)
     block = {"reference": "white_man"}

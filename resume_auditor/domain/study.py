@@ -622,6 +622,39 @@ def _design(designs: dict[str, Any], key: str) -> dict[str, Any] | None:
     return value
 
 
+def d1_from_table(d1: Mapping[str, Any]) -> D1Spec:
+    """D1's settings from its `[designs.d1]` table (absent keys: the defaults), with the
+    messages a bad value has always had (designs/d1_castleman reads it through this)."""
+    try:
+        groups = tuple(Group.parse(g) for g in _strings(d1.get("groups"), "designs.d1.groups"))
+    except ValueError as exc:
+        raise StudyError(f"designs.d1.groups: {exc}") from exc
+    ks = d1.get("k", [1])
+    k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
+    d1_spec = D1Spec(
+        groups=groups or D1_GROUPS,
+        equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
+        unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
+        k=k_values,
+        signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
+        or ("name",),
+        unequal_groups=str(d1.get("unequal_groups", "same")),
+        pair_types=_choices(
+            d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
+        ),
+        summary_block=str(d1.get("summary_block", "missing")),
+    )
+    if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
+        raise StudyError(f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}")
+    if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
+        raise StudyError(
+            f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
+        )
+    if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
+        raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
+    return d1_spec
+
+
 def _d2(table: dict[str, Any]) -> D2Spec:
     d = D2Spec()
     spec = D2Spec(
@@ -753,35 +786,7 @@ def study_from_dict(
         d1 = designs.get("d1", {})
         if not isinstance(d1, dict):
             raise StudyError("[designs.d1] should be a table")
-        try:
-            groups = tuple(Group.parse(g) for g in _strings(d1.get("groups"), "designs.d1.groups"))
-        except ValueError as exc:
-            raise StudyError(f"designs.d1.groups: {exc}") from exc
-        ks = d1.get("k", [1])
-        k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
-        d1_spec = D1Spec(
-            groups=groups or D1_GROUPS,
-            equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
-            unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
-            k=k_values,
-            signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
-            or ("name",),
-            unequal_groups=str(d1.get("unequal_groups", "same")),
-            pair_types=_choices(
-                d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
-            ),
-            summary_block=str(d1.get("summary_block", "missing")),
-        )
-        if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
-            raise StudyError(
-                f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}"
-            )
-        if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
-            raise StudyError(
-                f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
-            )
-        if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
-            raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
+        d1_spec = d1_from_table(d1)
 
     d2 = _design(designs, "d2")
     more: dict[str, Mapping[str, Any]] = {}

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures, design_figure
-from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.verdict import (
     Verdict,
     build_verdict,
 )
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.ll144 import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.model import (
     D2Dict,
     MetricDict,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as DESIGNS
 
 
 @dataclass(frozen=True)

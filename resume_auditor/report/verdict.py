@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label

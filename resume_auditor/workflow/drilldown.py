@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.designs.base import Drill
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.inputs import d1_judgments

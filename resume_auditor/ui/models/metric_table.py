@@ -17,7 +17,7 @@ from typing import Any, cast
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.panels import ALL, panel_rows
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import ALL_GROUPS, Group
 from resume_auditor.domain.study import D1Spec, D2Spec, StudyConfig
 from resume_auditor.ui.widgets.design_form import DesignForm
