@@ -107,3 +107,41 @@ def test_a_run_without_its_answers_still_has_its_blocks() -> None:
     assert list(blocks) == ["d1", "impact_ratio", "error_agreement"]
     assert blocks["d1"]["abstain_allowed"] is False  # a forced-choice run prompt
     assert blocks["error_agreement"] == [] and read == []  # nothing to compare: not read
+
+
+def test_the_generic_form_edits_d1_and_writes_the_study_back(qtbot: object) -> None:
+    """D1's tab is the generic form: it shows the study's settings in the old tab's words,
+    writes them back into `StudyConfig.d1` unchanged when nothing is edited, keeps a k
+    it does not offer, and refuses, in the old tab's words, what would build nothing."""
+    from dataclasses import replace
+
+    from resume_auditor.ui.widgets.design_form import Choices, DesignForm
+
+    d1 = {"groups": ["black_man", "white_woman"], "k": [1, 5], "signals": ["explicit"]}
+    study = study_from_dict(_study({"d1": d1}), extra_designs=schemas())
+    form = DesignForm(DESIGN_D1)
+    qtbot.addWidget(form)  # type: ignore[attr-defined]
+    form.fill(study)
+    assert form.on.isChecked()
+    ks, signals = form.fields["k"], form.fields["signals"]
+    assert isinstance(ks, Choices) and isinstance(signals, Choices)
+    assert [cb.text() for cb in ks.boxes.values()][0] == "1 qualification"
+    assert signals.boxes["explicit"].text() == "through awards and memberships"
+    assert signals.boxes["explicit"].isChecked() and not signals.boxes["name"].isChecked()
+    assert form.problem(study) == ""
+    written = DESIGN_D1.with_table(study, form.apply(study))
+    assert written.d1 == study.d1  # k = 5 is kept though no box offers it
+    ks.boxes[2].setChecked(True)
+    edited = DESIGN_D1.with_table(study, form.apply(study))
+    assert edited.d1 is not None and sorted(edited.d1.k) == [1, 2, 5]
+    groups = form.fields["groups"]
+    assert isinstance(groups, Choices)
+    for cb in groups.boxes.values():
+        cb.setChecked(False)
+    assert "need at least two groups" in form.problem(study)
+    form.fill(replace(study, d1=D1Spec(k=(1,))))
+    for cb in ks.boxes.values():
+        cb.setChecked(False)
+    assert "Unequal pairs need a size of difference" in form.problem(study)
+    form.on.setChecked(False)
+    assert DESIGN_D1.with_table(study, form.apply(study)).d1 is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import pandas as pd
@@ -37,8 +37,9 @@ class Setting:
     allowed values of a "str" or "strs" setting; `minimum` of an "int". `loose`:
     a choice is matched after trimming and lower-casing it, as a group key has
     always been read ("Black_Woman" is black_woman); the design's `parse` reads it.
-    `offer`: (value, words) the GUI offers for a "str" setting in a list, without
-    restricting the study file (a value it names that is not offered is kept).
+    `offer`: (value, words) the GUI offers for a "str" setting in a list, or for a "strs"
+    or "ints" setting as check boxes, without restricting the study file (a value it
+    names that is not offered is kept); `tips`: (value, tooltip) for an offered value.
     """
 
     name: str
@@ -51,7 +52,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     gui: bool = True  # shown on the Test cases step (False: study file only)
     loose: bool = False
-    offer: tuple[tuple[str, str], ...] = ()
+    offer: tuple[tuple[Any, str], ...] = ()
+    tips: tuple[tuple[Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,13 @@ class Design(ABC, Generic[SpecT]):
             return ()
         return (self.key,) if self.placement == "top" else ("designs", self.key)
 
+    def holds(self, path: Sequence[str]) -> bool:
+        """Whether the metric at `path` (in the metrics JSON) is one of its numbers."""
+        if self.placement == "head":
+            return bool(path) and path[0] in self.head_keys
+        at = self.block_path
+        return tuple(path[: len(at)]) == at
+
     def block(self, metrics: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
         """Its block of a metrics report (None: the run has no answers of it). A design
         placed "head" has several: its block is then the map of them by key (`head_keys`),
@@ -281,6 +290,14 @@ class Design(ABC, Generic[SpecT]):
     def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
         """The design's settings table as written, or None when the study leaves it out."""
         return config.more.get(self.key)
+
+    def with_table(self, config: StudyConfig, table: Mapping[str, Any] | None) -> StudyConfig:
+        """`config` with the design's settings table replaced (None: the design left out),
+        as the GUI's form writes it; the other designs' tables keep their order."""
+        more = {k: v for k, v in config.more.items() if k != self.key}
+        if table is not None:
+            more[self.key] = dict(table)
+        return replace(config, more=more)
 
     def spec(self, config: StudyConfig) -> SpecT | None:
         """The design's typed settings, or None when the study does not ask for it."""

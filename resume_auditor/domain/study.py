@@ -655,6 +655,20 @@ def d1_from_table(d1: Mapping[str, Any]) -> D1Spec:
     return d1_spec
 
 
+def d1_to_table(spec: D1Spec) -> dict[str, Any]:
+    """D1's settings as its `[designs.d1]` table (what `d1_from_table` reads back)."""
+    return {
+        "groups": [g.key for g in spec.groups],
+        "equal_pairs": spec.equal_pairs,
+        "unequal_pairs": spec.unequal_pairs,
+        "k": list(spec.k),
+        "signals": list(spec.signals),
+        "unequal_groups": spec.unequal_groups,
+        "pair_types": list(spec.pair_types),
+        "summary_block": spec.summary_block,
+    }
+
+
 def _d2(table: dict[str, Any]) -> D2Spec:
     d = D2Spec()
     spec = D2Spec(
@@ -875,16 +889,7 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         "designs": {},
     }
     if config.d1 is not None:
-        out["designs"]["d1"] = {
-            "groups": [g.key for g in config.d1.groups],
-            "equal_pairs": config.d1.equal_pairs,
-            "unequal_pairs": config.d1.unequal_pairs,
-            "k": list(config.d1.k),
-            "signals": list(config.d1.signals),
-            "unequal_groups": config.d1.unequal_groups,
-            "pair_types": list(config.d1.pair_types),
-            "summary_block": config.d1.summary_block,
-        }
+        out["designs"]["d1"] = d1_to_table(config.d1)
     if config.d2 is not None:
         out["designs"]["d2"] = {
             "groups": [g.key for g in config.d2.groups],

@@ -12,6 +12,7 @@ What still names it outside this folder: docs/designs.md, "Moving D1".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -34,7 +35,14 @@ from resume_auditor.designs.d1_castleman.settings import SETTINGS
 from resume_auditor.designs.d1_castleman.stats import D1Result, compute_d1
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import D1Spec, ModelSpec, StudyConfig, d1_from_table
+from resume_auditor.domain.study import (
+    D1Spec,
+    ModelSpec,
+    StudyConfig,
+    StudyError,
+    d1_from_table,
+    d1_to_table,
+)
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.stats.inputs import D1_JUDGMENTS, d1_judgments
@@ -126,16 +134,16 @@ def abstain_allowed(prompt_id: str) -> bool:
 class CastlemanD1(Design[D1Spec]):
     key = KEY
     label = LABEL
-    name = "Pairs"
+    name = "Who is better? (pairs)"
     title = "Pairs (D1)"
     include = (
-        "Include pairs: two candidates at a time, equally qualified but for the group, "
-        "or one with more qualifications"
+        "Include pairs of candidates where the right answer is known: does the model pick "
+        "the better one, and treat equals as equal?"
     )
     intro = (
-        "Two resumes at a time: equally qualified candidates who differ only in the "
-        "group (is one group picked more often?), and pairs where one has more "
-        "qualifications (is the better one picked?)."
+        "Validity pairs (Castleman et al. 2025): two resumes at a time, equally qualified "
+        "candidates who differ only in the group (is one group picked more often?), and "
+        "pairs where one has more qualifications (is the better one picked?)."
     )
     settings = SETTINGS
     clustering = "D1 by source resume"
@@ -143,6 +151,7 @@ class CastlemanD1(Design[D1Spec]):
     head_keys = (KEY, "impact_ratio", "error_agreement")
     block_type = D1Blocks
     input_tables = (D1_JUDGMENTS,)
+    words = present.WORDS
     always = True
     run_prompt = True
     counted = "pairs"
@@ -156,6 +165,31 @@ class CastlemanD1(Design[D1Spec]):
         """The settings the study file's reader made (`StudyConfig.d1`): D1 is on when
         the study has `[designs.d1]` or no `[designs]` at all, as it always was."""
         return config.d1
+
+    def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
+        return None if config.d1 is None else d1_to_table(config.d1)
+
+    def with_table(self, config: StudyConfig, table: Mapping[str, Any] | None) -> StudyConfig:
+        """As the Test cases step's form writes it: what the study file fills in for a
+        setting left empty (every group, the name signal) is refused there instead, in
+        the words its own tab had, so no box left unticked builds something else."""
+        if table is not None:
+            equal = bool(table.get("equal_pairs", True))
+            unequal = bool(table.get("unequal_pairs", True))
+            if equal and len(table.get("groups", ["", ""])) < 2:
+                raise StudyError("Equally qualified pairs need at least two groups.")
+            if equal and not table.get("signals", ["name"]):
+                raise StudyError(
+                    "Equally qualified pairs need a way for the identity to show: the name, "
+                    "awards and memberships, or both."
+                )
+            if unequal and not table.get("k", [1]):
+                raise StudyError(
+                    "Unequal pairs need a size of difference (1, 2 or 3 qualifications)."
+                )
+            if unequal and not table.get("pair_types", ["more_base"]):
+                raise StudyError("Unequal pairs need at least one kind of unequal pair.")
+        return replace(config, d1=None if table is None else d1_from_table(table))
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D1Spec:
         return d1_from_table(values)
@@ -335,6 +369,9 @@ class CastlemanD1(Design[D1Spec]):
     # -- views: its Results rows go through the registry (report/panels.py); the rest
     # (report section, page 1, Results tab, drill-down, settings tab) is still reached by
     # name outside the folder, so `shown` is False ------------------------------------
+
+    def word_key(self, path: Sequence[str]) -> str | None:
+        return present.word_key(path)
 
     def panel(self, block: Mapping[str, Any]) -> list[PanelRow]:
         return present.panel_rows(block)
