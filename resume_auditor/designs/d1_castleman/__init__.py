@@ -47,7 +47,8 @@ from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.stats.inputs import D1_JUDGMENTS, d1_judgments
 from resume_auditor.stats.metric import Metric
-from resume_auditor.stats.model import AgreementDict
+from resume_auditor.stats.model import AgreementDict, MetricDict
+from resume_auditor.stats.power_sim import Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
 from resume_auditor.variants.build import BuiltCases
@@ -369,6 +370,16 @@ class CastlemanD1(Design[D1Spec]):
     # -- views: its Results rows go through the registry (report/panels.py); the rest
     # (report section, page 1, Results tab, drill-down, settings tab) is still reached by
     # name outside the folder, so `shown` is False ------------------------------------
+
+    def power_size(self, tested: Sequence[tuple[Sequence[str], MetricDict]]) -> Size | None:
+        """Source resumes behind its tested metrics, its gap tests' groups, and the
+        comparisons per resume of the smallest of them."""
+        clusters = max((int(m.get("clusters") or 0) for _, m in tested), default=0)
+        gaps = [m for path, m in tested if list(path[:2]) == [KEY, "selection_gap"]]
+        if not gaps or clusters < 2:
+            return None
+        per = min(int(m.get("n") or 0) for m in gaps) // clusters
+        return Size(LABEL, clusters, len(gaps), max(per, 1))
 
     def word_key(self, path: Sequence[str]) -> str | None:
         return present.word_key(path)
