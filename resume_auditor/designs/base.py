@@ -72,9 +72,15 @@ class PanelRow:
 
 @dataclass(frozen=True)
 class SectionTable:
+    """A table of a report section; each row is labelled by its `group` (else the last
+    key of its path). `kind` "impact": an impact-ratio table's columns; `sentences`:
+    each metric's plain sentence beside it (a main table)."""
+
     title: str
     rows: list[PanelRow]
     caption: str = ""
+    kind: str = "metric"
+    sentences: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,12 +97,21 @@ class Chart:
 
 @dataclass
 class Section:
-    """A design's part of the report: heading, what was done, its tables, what to read."""
+    """A design's part of the report: heading, what was done, its tables, what to read.
+
+    `part`: the report's "validity" or "fairness" part; `figures`: the report's own
+    figures drawn under it (report/figures.build_figures' keys); `power`: the report
+    says first, under it, the chance the design's test had to flag the default effect
+    (the metrics' `power` block, when the report simulated it).
+    """
 
     heading: str
     intro: list[str] = field(default_factory=list)
     tables: list[SectionTable] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    part: str = "fairness"
+    figures: tuple[str, ...] = ()
+    power: bool = False
 
 
 @dataclass(frozen=True)

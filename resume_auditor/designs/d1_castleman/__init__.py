@@ -367,9 +367,10 @@ class CastlemanD1(Design[D1Spec]):
         gap = usable[0]
         return gap, gap.estimate.n / gap.estimate.clusters
 
-    # -- views: its Results rows go through the registry (report/panels.py); the rest
-    # (report section, page 1, Results tab, drill-down, settings tab) is still reached by
-    # name outside the folder, so `shown` is False ------------------------------------
+    # -- views: its Results rows, report sections, glossary words, power size and
+    # settings form go through the registry; page 1's findings, the Results tab, the
+    # drill-down, the feed and the plan still read it by name outside the folder, so
+    # `shown` is False (docs/designs.md, "Moving D1") ------------------------------
 
     def power_size(self, tested: Sequence[tuple[Sequence[str], MetricDict]]) -> Size | None:
         """Source resumes behind its tested metrics, its gap tests' groups, and the
@@ -388,7 +389,11 @@ class CastlemanD1(Design[D1Spec]):
         return present.panel_rows(block)
 
     def section(self, block: Mapping[str, Any]) -> Section | None:
-        return None  # report/document.py writes its sections by name until it is `shown`
+        found = self.sections(block)
+        return found[0] if found else None
+
+    def sections(self, block: Mapping[str, Any]) -> list[Section]:
+        return present.sections(block)
 
 
 DESIGN_D1 = CastlemanD1()

@@ -1,5 +1,5 @@
-"""D1 in words: its Results rows and glossary words, read from its blocks (`d1`,
-`impact_ratio`, `error_agreement`).
+"""D1 in words: its Results rows, report sections and glossary words, read from its
+blocks (`d1`, `impact_ratio`, `error_agreement`).
 
 Moved from report/panels.py (`d1_rows`): the same rows in the same order with the same
 paths (`d1...`, `impact_ratio...`: its blocks sit at the top level of the metrics JSON,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from resume_auditor.designs.base import PanelRow, Word
+from resume_auditor.designs.base import PanelRow, Section, SectionTable, Word
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.ll144 import GROUPING_TITLES, GROUPINGS
@@ -163,3 +163,156 @@ def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
     for key, by_value in breakdowns.items():
         rows += [_row(["d1", "breakdowns", key, v], m, ALL, v) for v, m in _cells(by_value)]
     return rows
+
+
+BREAKDOWN_TITLES = {
+    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
+    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
+    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
+    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
+    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
+    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
+    "discrim_validity_by_signal": "Abstains on equal pairs, by how the group is signalled",
+}
+
+
+def _rows(cells: Mapping[str, Any] | None, base: list[str], namer: Any = label) -> list[PanelRow]:
+    return [
+        PanelRow((*base, k), cast(MetricDict, m), namer(k))
+        for k, m in (cells or {}).items()
+        if isinstance(m, dict)
+    ]
+
+
+def sections(block: Mapping[str, Any]) -> list[Section]:
+    """Its report sections (moved from report/document.py): in the validity part, the
+    pairs with a known right answer, their breakdowns and the agreement with other runs;
+    in the fairness part, the LL144 impact ratios, selection rates and gaps, and
+    over-assessment by group. Each only when it has something to show."""
+    b = cast(D1Blocks, block)
+    d1 = b["d1"]
+    out: list[Section] = []
+    if d1["metrics"]:
+        titled = [
+            PanelRow(("d1", "metrics", k), m, m.get("title", k)) for k, m in d1["metrics"].items()
+        ]
+        out.append(
+            Section(
+                "Design D1: pairs with a known right answer",
+                [
+                    "Each test case shows the model two resumes for the job. In an unequal pair "
+                    "one candidate lacks required qualifications and the right answer is the "
+                    "other; in an equal pair the resumes differ only in the candidate's name "
+                    "and pronouns and the right answer is to abstain (Castleman et al. 2025)."
+                ],
+                [SectionTable("Validity", titled, sentences=True)],
+                part="validity",
+                figures=("validity",),
+            )
+        )
+    breakdowns = cast(Mapping[str, Mapping[str, MetricDict]], d1["breakdowns"])
+    tables = [
+        SectionTable(BREAKDOWN_TITLES.get(key, key), _rows(cells, ["d1", "breakdowns", key], str))
+        for key, cells in breakdowns.items()
+        if len(cells) > 1  # one value is the overall metric again
+    ]
+    if tables:
+        out.append(Section("Breakdowns", [], tables, part="validity", figures=("by_k",)))
+    agreement = b.get("error_agreement") or []
+    if agreement:
+        rows = [
+            PanelRow(
+                ("error_agreement", str(i), "metrics", key),
+                m,
+                f"{m.get('title', key)}: run {entry['run']} ({entry['model']})",
+            )
+            for i, entry in enumerate(agreement)
+            for key, m in entry["metrics"].items()
+        ]
+        out.append(
+            Section(
+                "Agreement with other runs of the same test cases",
+                [
+                    "When two models (or prompts) make the same mistakes, using both does not "
+                    "catch them (Castleman et al. 2025, App. D.3)."
+                ],
+                [SectionTable("Error agreement", rows, sentences=True)],
+                part="validity",
+            )
+        )
+    impact = b.get("impact_ratio")
+    by_grouping = cast(Mapping[str, Any], impact or {})
+    impact_tables = [
+        SectionTable(
+            GROUPING_TITLES.get(g, g.capitalize()),
+            _rows(by_grouping[g], ["impact_ratio", g]),
+            kind="impact",
+        )
+        for g in GROUPINGS
+        if isinstance(by_grouping.get(g), dict) and by_grouping[g]
+    ]
+    if impact is not None and impact_tables:
+        out.append(
+            Section(
+                "Impact ratios in the style of NYC Local Law 144 (from D1's equal pairs)",
+                [impact["basis"]],
+                impact_tables,
+                [impact["note"]],
+                figures=("impact",),
+            )
+        )
+    if d1["selection_gap"] or d1["selection_rate"]:
+        after = []
+        gaps = [m for m in d1["selection_gap"].values() if m.get("flag_test")]
+        untestable = [m for m in gaps if dict(m.get("flag_test") or {}).get("untestable")]
+        if gaps and len(untestable) == len(gaps):
+            after.append(
+                "With this audit's source resumes the group test cannot flag any gap, however "
+                "large: its smallest possible p-value is above its share of the false-alarm "
+                "rate. Add source resumes."
+            )
+        out.append(
+            Section(
+                "Selection rates and group gaps (D1)",
+                [
+                    "On equal pairs whose candidates belong to different groups: how often each "
+                    "group's candidate was picked (abstentions count as not picked), and the gap "
+                    "between how often it was picked and how often its opponent was. A gap is "
+                    "flagged when D1's permutation test (the groups relabelled within each "
+                    "source resume), corrected for every fairness test of this report, finds it "
+                    "beyond chance."
+                ],
+                [
+                    SectionTable(
+                        "SelectionRate", _rows(d1["selection_rate"], ["d1", "selection_rate"])
+                    ),
+                    SectionTable(
+                        "Selection gap", _rows(d1["selection_gap"], ["d1", "selection_gap"])
+                    ),
+                ],
+                after,
+                figures=("selection", "gaps"),
+                power=True,
+            )
+        )
+    over = d1["over_assessment"]
+    if any(over.values()):
+        out.append(
+            Section(
+                "Over-assessment by group (D1)",
+                [
+                    "Unequal pairs: when the group's candidate was the less qualified one, how "
+                    "often the model failed to pick the better one. Equal pairs: how often the "
+                    "group's candidate was picked over an equally qualified one."
+                ],
+                [
+                    SectionTable(
+                        f"OverAssessment, {part} pairs",
+                        _rows(cells, ["d1", "over_assessment", part]),
+                    )
+                    for part, cells in over.items()
+                    if cells
+                ],
+            )
+        )
+    return out
