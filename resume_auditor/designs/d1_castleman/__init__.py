@@ -382,6 +382,9 @@ class CastlemanD1(Design[D1Spec]):
         per = min(int(m.get("n") or 0) for m in gaps) // clusters
         return Size(LABEL, clusters, len(gaps), max(per, 1))
 
+    def cell_words(self, cell: str) -> str:
+        return present.cell_words(cell)
+
     def word_key(self, path: Sequence[str]) -> str | None:
         return present.word_key(path)
 

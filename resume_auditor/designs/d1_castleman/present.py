@@ -9,6 +9,7 @@ The block is read typed (`D1Blocks`), so mypy catches a renamed field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
@@ -19,6 +20,7 @@ from resume_auditor.stats.ll144 import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.model import MetricDict
 
 ALL = "All"
+_CELL = re.compile(r"^(equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
 _CASTLEMAN = "Castleman et al. 2025"
 
 # The glossary's words for D1's numbers (report/terms.py), by key (moved from its TERMS).
@@ -316,3 +318,16 @@ def sections(block: Mapping[str, Any]) -> list[Section]:
             )
         )
     return out
+
+
+def cell_words(cell: str) -> str:
+    """A plan cell (`RequestSpec.cell` without "D1 ", its groups already named) in a
+    recruiter's words: "Unequal, 1 qualification apart: Black woman vs White man"."""
+    found = _CELL.match(cell)
+    if not found:
+        return f"D1 {cell}"
+    kind, k, who, signal = found.groups()
+    apart = f"{k} qualification{'s' if int(k) != 1 else ''} apart"
+    head = "Equally qualified" if kind == "equal" else f"Unequal, {apart}"
+    how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
+    return f"{head}: {who}{how}"
