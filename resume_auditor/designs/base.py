@@ -521,6 +521,16 @@ class Design(ABC, Generic[SpecT]):
         `roles` is shown beside each candidate."""
         return {}
 
+    def answered(self, block: Mapping[str, Any]) -> bool:
+        """Whether its block holds answers (a design computed `always` has a block
+        without any), for the report's method section."""
+        return True
+
+    def method_notes(self, block: Mapping[str, Any]) -> list[str]:
+        """What the report's method section says of how it was measured here (the prompt
+        forced a choice, say); empty: nothing beyond its `clustering`."""
+        return []
+
     def describe_cases(self, cases: Sequence[Case]) -> str:
         """The built cases in one sentence, for the report's method section."""
         return f"{len(cases)} test case(s)."

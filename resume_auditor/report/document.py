@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
-from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures, design_figure
@@ -285,17 +284,15 @@ def _metric_dicts(data: object) -> list[MetricDict]:
 
 def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
-    d1 = metrics.get("d1")
-    units = [d for d in DESIGNS if d.block(metrics) is not None]
+    blocks = [(d, b) for d in REGISTRY if (b := d.block(metrics)) is not None]
+    units = [d for d, b in blocks if d.answered(b)]
     present = [d for d in ("d2",) if metrics.get(d)]
-    if d1 and (d1.get("judgments") or not present and not units):
-        present.insert(0, "d1")
-    cluster = {
-        "d1": "D1 by source resume (every pair built from one resume is one cluster)",
-        "d2": "D2 by source resume (its copies under every name are one cluster)",
-    }
-    clustering = [cluster[d] for d in present]
-    clustering += [d.clustering for d in units]
+    if not units and not present:  # nothing answered: the designs every run computes
+        units = [d for d, _b in blocks if d.always]
+    cluster = {"d2": "D2 by source resume (its copies under every name are one cluster)"}
+    clustering = [d.clustering for d in units if d.placement == "head"]
+    clustering += [cluster[d] for d in present]
+    clustering += [d.clustering for d in units if d.placement != "head"]
     out = ["Intervals allow for answers that share something: " + "; ".join(clustering) + "."]
     fair = _flag_family_size(metrics, "fairness")
     valid = _flag_family_size(metrics, "validity")
@@ -314,11 +311,8 @@ def _method(metrics: MetricsReport) -> list[str]:
         f"and position-bias flags ({valid} tests) are a second family. A number past its "
         "threshold whose test does not reject is shown and marked not significant."
     )
-    if (metrics.get("d1") or {}).get("abstain_allowed") is False:
-        out.append(
-            "The prompt forced a choice, so abstention (DiscrimValidity) is not measured: the "
-            "model was told it could not abstain."
-        )
+    for design, block in blocks:
+        out += design.method_notes(block)
     return out
 
 

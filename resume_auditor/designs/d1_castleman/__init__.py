@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -147,7 +147,7 @@ class CastlemanD1(Design[D1Spec]):
         "pairs where one has more qualifications (is the better one picked?)."
     )
     settings = SETTINGS
-    clustering = "D1 by source resume"
+    clustering = "D1 by source resume (every pair built from one resume is one cluster)"
     placement = "head"
     head_keys = (KEY, "impact_ratio", "error_agreement")
     block_type = D1Blocks
@@ -381,6 +381,17 @@ class CastlemanD1(Design[D1Spec]):
             return None
         per = min(int(m.get("n") or 0) for m in gaps) // clusters
         return Size(LABEL, clusters, len(gaps), max(per, 1))
+
+    def answered(self, block: Mapping[str, Any]) -> bool:
+        return bool(cast(D1Blocks, block)["d1"]["judgments"])
+
+    def method_notes(self, block: Mapping[str, Any]) -> list[str]:
+        if cast(D1Blocks, block)["d1"]["abstain_allowed"] is not False:
+            return []
+        return [
+            "The prompt forced a choice, so abstention (DiscrimValidity) is not measured: the "
+            "model was told it could not abstain."
+        ]
 
     def cell_words(self, cell: str) -> str:
         return present.cell_words(cell)
