@@ -20,6 +20,7 @@ import pandas as pd
 from resume_auditor.designs.base import (
     Design,
     DesignResult,
+    Drill,
     PanelRow,
     RunContext,
     Section,
@@ -392,6 +393,9 @@ class CastlemanD1(Design[D1Spec]):
             "The prompt forced a choice, so abstention (DiscrimValidity) is not measured: the "
             "model was told it could not abstain."
         ]
+
+    def drill(self, path: Sequence[str]) -> Drill | None:
+        return present.drill(path)
 
     def cell_words(self, cell: str) -> str:
         return present.cell_words(cell)

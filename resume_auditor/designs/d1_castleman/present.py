@@ -9,15 +9,18 @@ The block is read typed (`D1Blocks`), so mypy catches a renamed field.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from resume_auditor.designs.base import PanelRow, Section, SectionTable, Word
+from resume_auditor.designs.base import Drill, PanelRow, Section, SectionTable, Word
 from resume_auditor.designs.d1_castleman.model import D1Blocks
-from resume_auditor.stats.labels import label
+from resume_auditor.domain.groups import Group
+from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.ll144 import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.pair_choice import choice_of
 
 ALL = "All"
 _CELL = re.compile(r"^(equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
@@ -331,3 +334,146 @@ def cell_words(cell: str) -> str:
     head = "Equally qualified" if kind == "equal" else f"Unequal, {apart}"
     how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
     return f"{head}: {who}{how}"
+
+
+# -- the answers behind a number (the Results page's drill-down) ----------------------
+
+Facts = Mapping[str, Any]  # what the drill-down knows of a pair answer (workflow/drilldown.py)
+
+_COLUMN_WORDS = {
+    "k": "the number of qualifications that differ",
+    "pair_type": "the pair type",
+    "qual_type": "the kind of qualification",
+    "change_location": "where the change sits",
+    "generator": "the model that built the variant",
+    "construction": "how the pair was built",
+    "signal": "the group signal",
+}
+
+
+def _part(key: str, grouping: str) -> str:
+    """A group key's race or sex under an LL144 grouping (the key itself otherwise)."""
+    try:
+        group = Group.parse(key)
+    except ValueError:
+        return key
+    if grouping in ("sex", "gender"):
+        return group.gender
+    return group.race if grouping == "race" else key
+
+
+def _cell(value: Any) -> str:
+    """A breakdown cell's key as the statistics write it (2.0 -> '2')."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _equal(f: Facts) -> bool:
+    return bool(f["pair_kind"] == "equal")
+
+
+def _unequal(f: Facts) -> bool:
+    return bool(f["pair_kind"] == "unequal")
+
+
+def _pick(title: str, keep: Any, note: str = "") -> Drill:
+    return Drill(title, lambda kind, facts, shown: bool(keep(facts)), note)
+
+
+def drill(path: Sequence[str]) -> Drill | None:
+    """The pair answers behind the number at `path` (moved from workflow/drilldown.py):
+    each answer's facts hold its pair's kind, truth, groups and breakdown columns, and
+    the `label` read and the `order` shown."""
+    p = [str(x) for x in path]
+    head = p[0] if p else ""
+    if head == "d1" and len(p) >= 3:
+        return _pairs(p)
+    if head == "impact_ratio" and len(p) == 3:
+        grouping, cat = p[1], p[2]
+        return _pick(
+            f"Equal pairs where {article(label(cat))} {label(cat)} candidate faced one of another "
+            f"{'sex' if grouping == 'sex' else 'group'}",
+            lambda f: (
+                _equal(f)
+                and cat in (_part(f["group_a"], grouping), _part(f["group_b"], grouping))
+                and _part(f["group_a"], grouping) != _part(f["group_b"], grouping)
+            ),
+            "Abstentions count as not selected.",
+        )
+    if head == "error_agreement":
+        return _pick("Every pair answer of this run", lambda f: True)
+    return None
+
+
+def _pairs(p: list[str]) -> Drill | None:
+    part, key = p[1], p[2]
+    if part == "metrics":
+        if key == "criterion_validity":
+            return _pick("Answers on pairs where one candidate is more qualified", _unequal)
+        if key in ("unjustified_selection", "unjustified_abstention"):
+            return _pick(
+                "Mistakes on pairs where one candidate is more qualified",
+                lambda f: (
+                    _unequal(f)
+                    and f["label"] != "invalid"
+                    and choice_of(f["label"], f["order"]) != f["truth"]
+                ),
+            )
+        if key == "discrim_validity":
+            return _pick("Answers on pairs of equally qualified candidates", _equal)
+        if key == "first_position_rate":
+            return _pick(
+                "Picks between equally qualified candidates",
+                lambda f: _equal(f) and f["label"] in ("first", "second"),
+            )
+        if key == "order_consistency":
+            return _pick(
+                "Every pair answer",
+                lambda f: True,
+                "The number counts each pair answered in both orders once.",
+            )
+        return None
+    if part in ("selection_rate", "selection_gap"):
+        g = key
+        return _pick(
+            f"Equal pairs where {article(label(g))} {label(g)} candidate faced another group's",
+            lambda f: (
+                _equal(f) and g in (f["group_a"], f["group_b"]) and f["group_a"] != f["group_b"]
+            ),
+            "Saying 'equal' counts as not picked.",
+        )
+    if part == "over_assessment" and len(p) >= 4:
+        g = p[3]
+        if key == "unequal":
+            return _pick(
+                f"Unequal pairs whose less qualified candidate is {label(g)}",
+                lambda f: (
+                    _unequal(f) and (f["group_b"] if f["truth"] == "a" else f["group_a"]) == g
+                ),
+            )
+        return _pick(
+            f"Equal pairs with {article(label(g))} {label(g)} candidate",
+            lambda f: _equal(f) and g in (f["group_a"], f["group_b"]),
+            "A pair of two candidates of this group counts twice in the number.",
+        )
+    if part == "breakdowns" and len(p) >= 4:
+        value = p[3]
+        column = key.split("_by_", 1)[-1]
+        base = _equal if key.startswith("discrim") else _unequal
+
+        def cell(f: Facts) -> str:
+            if column == "k":
+                gap, k = f.get("gap"), f.get("k")
+                use = gap if isinstance(gap, int | float) and gap == gap and gap > 0 else k
+                return _cell(use)
+            return _cell(f.get(column))
+
+        return _pick(
+            f"{'Equal' if base is _equal else 'Unequal'} pairs where "
+            f"{_COLUMN_WORDS.get(column, column.replace('_', ' '))} is {value}",
+            lambda f: base(f) and cell(f) == value,
+        )
+    return None
