@@ -383,6 +383,14 @@ class CastlemanD1(Design[D1Spec]):
         per = min(int(m.get("n") or 0) for m in gaps) // clusters
         return Size(LABEL, clusters, len(gaps), max(per, 1))
 
+    def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
+        """Its judgments (pair answers, read or not), and no separate unreadable count:
+        the Results page's warning for unreadable answers is the run's for D1, as it
+        always was (its `invalid` pairs are among the judgments)."""
+        if not block:
+            return 0, 0, "pair answers"
+        return cast(D1Blocks, block)["d1"]["judgments"], 0, "pair answers"
+
     def answered(self, block: Mapping[str, Any]) -> bool:
         return bool(cast(D1Blocks, block)["d1"]["judgments"])
 
