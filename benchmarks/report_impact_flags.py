@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from resume_auditor.report.impact import GROUPINGS, d1_impact_ratios
+from resume_auditor.designs.d1_castleman.impact import GROUPINGS, d1_impact_ratios
 from resume_auditor.stats.bootstrap import cluster_weights, pivotal_interval
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.robust import cluster_codes

@@ -704,7 +704,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _print_metrics_text(report: MetricsReport) -> None:
-    from resume_auditor.designs.registry import DESIGNS as REGISTRY
+    from resume_auditor.designs.registry import SHOWN as REGISTRY
 
     run = report["run"]
     counts = report["counts"]

@@ -80,7 +80,8 @@ def test_build_an_audit_from_scratch_and_run_it(
     assert [r.status for r in win.session.data.resumes] == ["ok", "ok"]
     # 3. two groups only, then build
     vp = win.variants_page
-    for key, cb in vp.settings.d1_groups.boxes.items():
+    d1 = next(f for f in vp.settings.forms if f.design.key == "d1")
+    for key, cb in d1.fields["groups"].boxes.items():  # type: ignore[attr-defined]
         cb.setChecked(key in ("black_man", "white_woman"))
     assert {g.key for g in win.session.data.study.d1.groups} == {"black_man", "white_woman"}
     with qtbot.waitSignal(win.session.loaded, timeout=20000):

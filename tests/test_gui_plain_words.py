@@ -72,8 +72,9 @@ def test_setup_pages_speak_plainly(qtbot: QtBot, window: MainWindow) -> None:
     assert window.session.data is not None and window.session.data.notes
     assert not JARGON.search(page.notes.toPlainText()), page.notes.toPlainText()
     # the papers' terms are still there for who wants them, in tooltips
-    assert "(c+, c)" in page.settings.d1_types["more_base"].toolTip()
-    assert "k = 1" in page.settings.d1_k[1].toolTip()
+    d1 = next(f for f in page.settings.forms if f.design.key == "d1")
+    assert "(c+, c)" in d1.fields["pair_types"].boxes["more_base"].toolTip()  # type: ignore[attr-defined]
+    assert "k = 1" in d1.fields["k"].boxes[1].toolTip()  # type: ignore[attr-defined]
 
 
 def test_the_window_fits_1280_by_800_on_every_setup_page(qtbot: QtBot, window: MainWindow) -> None:

@@ -144,8 +144,8 @@ def test_design_settings_are_saved_and_the_plan_counts_cells(
     assert "D2" not in designs and designs
 
     # settings that cannot build say why instead of saving
-    units = [f.on for f in page.settings.forms if f.design.key in ("d2", "d3", "d4")]
-    for cb in (page.settings.d1_on, *units):
+    units = [f.on for f in page.settings.forms if f.design.key in ("d1", "d2", "d3", "d4")]
+    for cb in units:
         cb.setChecked(False)
     assert page.summary.text() == "Include at least one kind of test."
     with ResultFile(path) as rf:

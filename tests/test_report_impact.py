@@ -1,4 +1,4 @@
-"""The LL144-style impact-ratio table from D1's equal pairs (report/impact.py)."""
+"""The LL144-style impact-ratio table from D1's equal pairs (designs/d1_castleman/impact.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from resume_auditor.designs.d1_castleman.impact import d1_impact_ratios
 from resume_auditor.designs.d1_castleman.stats import compute_d1
-from resume_auditor.report.impact import d1_impact_ratios
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 
 GROUPS = ("black_woman", "black_man", "white_woman", "white_man")

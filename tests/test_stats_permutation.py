@@ -158,8 +158,8 @@ def _dims(base: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
 def test_d1_and_d4_tests_left_in_the_family_can_reach_their_share(designs: int) -> None:
     from devtools.simulate import PlantedD1, simulate_d1
 
+    from resume_auditor.designs.d1_castleman.impact import impact_cells
     from resume_auditor.designs.d1_castleman.stats import compute_d1
-    from resume_auditor.report.impact import impact_cells
 
     rng = np.random.default_rng(designs)
     for resumes in (2, 3, 4, 6, 8, 12, 20):

@@ -245,7 +245,7 @@ def test_the_breakdown_by_construction_reaches_the_json_results_and_report(
     small_study: Path, tmp_path: Path, simulator: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from resume_auditor.cli import main
-    from resume_auditor.report.document import BREAKDOWN_TITLES
+    from resume_auditor.designs.d1_castleman.present import BREAKDOWN_TITLES
     from resume_auditor.ui.models.metric_table import design_rows
 
     small_study.write_text(small_study.read_text().replace('summary_block = "never"', ""))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import pandas as pd
@@ -38,9 +38,9 @@ class Setting:
     allowed values of a "str" or "strs" setting; `minimum` of an "int". `loose`:
     a choice is matched after trimming and lower-casing it, as a group key has
     always been read ("Black_Woman" is black_woman); the design's `parse` reads it.
-    `offer`: (value, words) the GUI offers for a "str" setting in a list (a "strs"
-    setting: a check box each), without restricting the study file (a value it names
-    that is not offered is kept).
+    `offer`: (value, words) the GUI offers for a "str" setting in a list, or for a "strs"
+    or "ints" setting as check boxes, without restricting the study file (a value it
+    names that is not offered is kept); `tips`: (value, tooltip) for an offered value.
     """
 
     name: str
@@ -53,7 +53,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     gui: bool = True  # shown on the Test cases step (False: study file only)
     loose: bool = False
-    offer: tuple[tuple[str, str], ...] = ()
+    offer: tuple[tuple[Any, str], ...] = ()
+    tips: tuple[tuple[Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,13 +73,16 @@ class PanelRow:
 
 @dataclass(frozen=True)
 class SectionTable:
-    """One table of a report section; `kind` "impact" lays out impact ratios (with each
-    group's selection rate), "metric" any other metric."""
+    """A table of a report section; each row is labelled by its `group` (else the last
+    key of its path). `kind` "impact": an impact-ratio table's columns (with each group's
+    selection rate), "metric" any other metric; `sentences`: each metric's plain sentence
+    beside it (a main table)."""
 
     title: str
     rows: list[PanelRow]
     caption: str = ""
     kind: str = "metric"
+    sentences: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,12 +99,21 @@ class Chart:
 
 @dataclass
 class Section:
-    """A design's part of the report: heading, what was done, its tables, what to read."""
+    """A design's part of the report: heading, what was done, its tables, what to read.
+
+    `part`: the report's "validity" or "fairness" part; `figures`: the report's own
+    figures drawn under it (report/figures.build_figures' keys); `power`: the report
+    says first, under it, the chance the design's test had to flag the default effect
+    (the metrics' `power` block, when the report simulated it).
+    """
 
     heading: str
     intro: list[str] = field(default_factory=list)
     tables: list[SectionTable] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    part: str = "fairness"
+    figures: tuple[str, ...] = ()
+    power: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,18 +161,55 @@ class DesignResult(Protocol):
 
 @dataclass(frozen=True)
 class Unbuilt:
-    """A question the design's settings ask that no built case can answer."""
+    """A question the design's settings ask that no built case can answer; `reason` and
+    `fix` its own words for why and what to do ("": the generic ones)."""
 
     kind: str  # the case kind that would answer it
     question: str
+    reason: str = ""
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class OtherRun:
+    """Another run of the same audit file (for a design that compares runs)."""
+
+    id: int
+    model: str
+    prompt: str
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a design's statistics may need of the run beyond its own answers
+    (`Design.compute_run`); workflow/metrics.py builds it.
+
+    `designs`: how many designs have a result in the run (they share the report's
+    false-alarm rate); `details`: the variants' details as the store keeps them
+    (stats.inputs.VariantDetails); `others`: every other run of the audit with its
+    answers of this design, read only when called.
+    """
+
+    cases: Mapping[int, Case]
+    answers: pd.DataFrame  # this design's rows of the run's answers
+    thresholds: Thresholds
+    run_id: int
+    model: str
+    prompt: str  # the run's prompt preset (`run.prompt_id`)
+    designs: int
+    details: Callable[[], dict[int, tuple[str, str, str, str]]]
+    others: Callable[[], list[tuple[OtherRun, pd.DataFrame]]]
 
 
 SpecT = TypeVar("SpecT")
 
 # Where a design's block sits in the metrics JSON: "designs" (under `designs.<key>`,
 # every design built as a unit) or "top" (at the top level under its key, where a
-# design that moved into its folder had it before: D4's `d4`; docs/metrics-json.md).
-Placement = Literal["designs", "top"]
+# design that moved into its folder had it before: D4's `d4`; docs/metrics-json.md);
+# "head": its blocks (`Design.blocks`) at the top level among the report's fixed keys,
+# right after `counts`, and its flags, notes, power and per-resume cases before every
+# other design's (D1's `d1`, `impact_ratio`, `error_agreement`, where they always were).
+Placement = Literal["designs", "top", "head"]
 
 
 class Design(ABC, Generic[SpecT]):
@@ -180,6 +230,7 @@ class Design(ABC, Generic[SpecT]):
     charts: tuple[str, ...] = ()  # its Results charts' keys, each "<key>_<name>"
     clustering: str = ""  # what its intervals cluster by, for the report's method section
     placement: Placement = "designs"
+    head_keys: tuple[str, ...] = ()  # placed "head": its top-level blocks' keys, its key first
     block_type: Any = None  # the TypedDict of its block (D5Dict), checked by the tests
     # Its power is simulated (stats/power_sim.py knows its test: `power_counts`,
     # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
@@ -198,18 +249,51 @@ class Design(ABC, Generic[SpecT]):
     screen_words: tuple[tuple[str, str], ...] = ()
     words: Mapping[str, Word] = {}  # its glossary entries, by key (report/terms.TERMS)
     input_tables: tuple[TableSpec, ...] = ()  # its statistics' tidy tables (stats-inputs.md)
+    # Computed on every run, with or without answers of it (its blocks are always in the
+    # metrics JSON: D1's); otherwise a design without answers in the run has no result.
+    always: bool = False
+    # Its requests use the run's prompt (`[run] prompt`, `run.prompt_id`), not a preset of
+    # its own settings: the run is named by it (registry.run_prompt_design()).
+    run_prompt: bool = False
+    # The report's `counts.<counted>` is its number of built cases ("": none; D1's `pairs`).
+    counted: str = ""
+    # A raw effect (benchmarks' `power=` dict) is scaled by `power_target`'s spread as the
+    # default effect is (D1: a gap as a fraction, its test counting net wins per resume);
+    # otherwise a raw effect is already in its test's own units.
+    raw_scaled: bool = False
+    # Shown through the generic views (Results tab, report sections, page 1, settings tab,
+    # drill-down, plan words, exports). False while those still reach it by name outside
+    # its folder (D1's, its move under way: docs/designs.md, "Moving D1").
+    shown: bool = True
 
     # -- where its numbers sit ------------------------------------------------------
 
     @property
     def block_path(self) -> tuple[str, ...]:
-        """The place of its block in the metrics JSON (its PanelRow paths start so)."""
+        """The place of its block in the metrics JSON (its PanelRow paths start so; a
+        design placed "head" has its blocks at the top level: its paths start with their
+        keys)."""
+        if self.placement == "head":
+            return ()
         return (self.key,) if self.placement == "top" else ("designs", self.key)
 
+    def holds(self, path: Sequence[str]) -> bool:
+        """Whether the metric at `path` (in the metrics JSON) is one of its numbers."""
+        if self.placement == "head":
+            return bool(path) and path[0] in self.head_keys
+        at = self.block_path
+        return tuple(path[: len(at)]) == at
+
     def block(self, metrics: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-        """Its block of a metrics report (None: the run has no answers of it)."""
+        """Its block of a metrics report (None: the run has no answers of it). A design
+        placed "head" has several: its block is then the map of them by key (`head_keys`),
+        found when its first is."""
         if not metrics:
             return None
+        if self.placement == "head":
+            if not isinstance(metrics.get(self.key), Mapping):
+                return None
+            return {k: metrics[k] for k in self.head_keys if k in metrics}
         found = (
             metrics.get(self.key)
             if self.placement == "top"
@@ -226,6 +310,14 @@ class Design(ABC, Generic[SpecT]):
     def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
         """The design's settings table as written, or None when the study leaves it out."""
         return config.more.get(self.key)
+
+    def with_table(self, config: StudyConfig, table: Mapping[str, Any] | None) -> StudyConfig:
+        """`config` with the design's settings table replaced (None: the design left out),
+        as the GUI's form writes it; the other designs' tables keep their order."""
+        more = {k: v for k, v in config.more.items() if k != self.key}
+        if table is not None:
+            more[self.key] = dict(table)
+        return replace(config, more=more)
 
     def spec(self, config: StudyConfig) -> SpecT | None:
         """The design's typed settings, or None when the study does not ask for it."""
@@ -296,6 +388,14 @@ class Design(ABC, Generic[SpecT]):
     def unbuilt(self, spec: SpecT) -> list[Unbuilt]:
         """The questions the settings ask, each with the case kind that answers it."""
 
+    def unbuilt_for(self, spec: SpecT, job: Job | None) -> list[Unbuilt]:
+        """`unbuilt`, with reasons that may depend on the job (None: no job yet)."""
+        return self.unbuilt(spec)
+
+    def add_texts(self, texts: TextSet, job: Job, spec: SpecT, seed: int) -> None:
+        """Add to one resume's texts what its cases need beyond the deterministic and the
+        stored ones (D1's qualifications block), before any design builds from them."""
+
     @abstractmethod
     def requests(
         self,
@@ -308,6 +408,21 @@ class Design(ABC, Generic[SpecT]):
     ) -> list[RequestSpec]:
         """The requests one stored case implies (every order and repeat)."""
 
+    def case_requests(
+        self,
+        spec: SpecT,
+        study: StudyConfig,
+        model: ModelSpec,
+        job_text: str,
+        variants: Mapping[int, Variant],
+        cases: Sequence[Case],
+    ) -> list[RequestSpec]:
+        """The requests of all its stored cases at once, in the order they are queued
+        (a design placed "head" queues them first; default: each case's in turn)."""
+        return [
+            r for case in cases for r in self.requests(spec, study, model, job_text, variants, case)
+        ]
+
     # -- answers, numbers and words ------------------------------------------------
 
     @abstractmethod
@@ -319,6 +434,16 @@ class Design(ABC, Generic[SpecT]):
         `answers` holds only this design's rows of `ResultFile.answers`; flags are
         decided later, across the whole audit.
         """
+
+    def compute_run(self, context: RunContext) -> DesignResult | None:
+        """Its statistics with what the run gives beyond its answers (`RunContext`);
+        default: `compute` on its own cases and answers."""
+        return self.compute(context.cases, context.answers, context.thresholds)
+
+    def blocks(self, result: DesignResult) -> dict[str, Any]:
+        """Its blocks of the metrics JSON by key, in order, once flags are decided
+        (default: `as_dict()` under its key; a design placed "head" gives several)."""
+        return {self.key: result.as_dict()}
 
     @abstractmethod
     def answer_frames(
@@ -376,6 +501,11 @@ class Design(ABC, Generic[SpecT]):
         words (or, when no size does, what stays short); None: only repeats help it."""
         return None
 
+    def run_prompt_problem(self, preset_id: str) -> str | None:
+        """For a design with `run_prompt`: why the run's prompt cannot ask its cases
+        (None: it can), said before anything is queued."""
+        return None
+
     def logprob_note(self, model: str) -> str:
         """Before a run, when one of its presets scores from token log-probabilities and
         `model` is known not to give them: what that does to its numbers."""
@@ -414,6 +544,16 @@ class Design(ABC, Generic[SpecT]):
         check's readings), for the report's limitations; '' when it did not ask."""
         return ""
 
+    def answered(self, block: Mapping[str, Any]) -> bool:
+        """Whether its block holds answers (a design computed `always` has a block
+        without any), for the report's method section."""
+        return True
+
+    def method_notes(self, block: Mapping[str, Any]) -> list[str]:
+        """What the report's method section says of how it was measured here (the prompt
+        forced a choice, say); empty: nothing beyond its `clustering`."""
+        return []
+
     def describe_cases(self, cases: Sequence[Case]) -> str:
         """The built cases in one sentence, for the report's method section."""
         return f"{len(cases)} test case(s)."
@@ -437,11 +577,11 @@ class Design(ABC, Generic[SpecT]):
         simulated (the plan then says so rather than staying silent)."""
         return []
 
-    def comparable(self, cases: Mapping[int, Case], answers: pd.DataFrame) -> Comparable | None:
-        """Its headline measures of one run's answers (only this design's rows), for
-        comparing models on the same cases (workflow/compare.py; issue 28): a table
-        with the design's own `cluster` and the `Measure`s read from it, each equal to
-        the run's metric at its `path`. None: nothing to compare."""
+    def comparable(self, context: RunContext) -> Comparable | None:
+        """Its headline measures of one run's answers (`context.answers`: only this
+        design's rows), for comparing models on the same cases (workflow/compare.py;
+        issue 28): a table with the design's own `cluster` and the `Measure`s read from
+        it, each equal to the run's metric at its `path`. None: nothing to compare."""
         return None
 
 
@@ -454,8 +594,10 @@ __all__ = [
     "Design",
     "DesignResult",
     "Drill",
+    "OtherRun",
     "PanelRow",
     "Placement",
+    "RunContext",
     "Section",
     "SectionTable",
     "Setting",

@@ -10,12 +10,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from resume_auditor.designs.base import Design
+from resume_auditor.designs.d1_castleman import DESIGN_D1
 from resume_auditor.designs.d2_correspondence import DESIGN_D2
 from resume_auditor.designs.d3_rabbi import DESIGN_D3
 from resume_auditor.designs.d4_faire import DESIGN_D4
 from resume_auditor.designs.d5_bloomberg import DESIGN_D5
 
-DESIGNS: tuple[Design[Any], ...] = (DESIGN_D2, DESIGN_D3, DESIGN_D4, DESIGN_D5)
+DESIGNS: tuple[Design[Any], ...] = (DESIGN_D1, DESIGN_D2, DESIGN_D3, DESIGN_D4, DESIGN_D5)
+# The designs the generic views (Results tabs, report sections, page 1, settings tabs,
+# drill-down, plan words, exports) show; a design not yet `shown` is shown by name.
+SHOWN: tuple[Design[Any], ...] = tuple(d for d in DESIGNS if d.shown)
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -36,3 +40,13 @@ def enabled(config: Any) -> list[tuple[Design[Any], Any]]:
         if spec is not None:
             out.append((d, spec))
     return out
+
+
+def run_prompt_design() -> Design[Any] | None:
+    """The design whose requests use the run's prompt (`[run] prompt`), if any."""
+    return next((d for d in DESIGNS if d.run_prompt), None)
+
+
+def head() -> tuple[Design[Any], ...]:
+    """The designs placed "head": their blocks, flags, notes and power come first."""
+    return tuple(d for d in DESIGNS if d.placement == "head")

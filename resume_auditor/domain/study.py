@@ -628,6 +628,53 @@ def _choices(value: Any, where: str, allowed: tuple[str, ...]) -> tuple[str, ...
     return items
 
 
+def d1_from_table(d1: Mapping[str, Any]) -> D1Spec:
+    """D1's settings from its `[designs.d1]` table (absent keys: the defaults), with the
+    messages a bad value has always had (designs/d1_castleman reads it through this)."""
+    try:
+        groups = tuple(Group.parse(g) for g in _strings(d1.get("groups"), "designs.d1.groups"))
+    except ValueError as exc:
+        raise StudyError(f"designs.d1.groups: {exc}") from exc
+    ks = d1.get("k", [1])
+    k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
+    d1_spec = D1Spec(
+        groups=groups or D1_GROUPS,
+        equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
+        unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
+        k=k_values,
+        signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
+        or ("name",),
+        unequal_groups=str(d1.get("unequal_groups", "same")),
+        pair_types=_choices(
+            d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
+        ),
+        summary_block=str(d1.get("summary_block", "missing")),
+    )
+    if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
+        raise StudyError(f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}")
+    if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
+        raise StudyError(
+            f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
+        )
+    if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
+        raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
+    return d1_spec
+
+
+def d1_to_table(spec: D1Spec) -> dict[str, Any]:
+    """D1's settings as its `[designs.d1]` table (what `d1_from_table` reads back)."""
+    return {
+        "groups": [g.key for g in spec.groups],
+        "equal_pairs": spec.equal_pairs,
+        "unequal_pairs": spec.unequal_pairs,
+        "k": list(spec.k),
+        "signals": list(spec.signals),
+        "unequal_groups": spec.unequal_groups,
+        "pair_types": list(spec.pair_types),
+        "summary_block": spec.summary_block,
+    }
+
+
 def _float(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StudyError(f"{where} should be a number")
@@ -744,35 +791,7 @@ def study_from_dict(
         d1 = designs.get("d1", {})
         if not isinstance(d1, dict):
             raise StudyError("[designs.d1] should be a table")
-        try:
-            groups = tuple(Group.parse(g) for g in _strings(d1.get("groups"), "designs.d1.groups"))
-        except ValueError as exc:
-            raise StudyError(f"designs.d1.groups: {exc}") from exc
-        ks = d1.get("k", [1])
-        k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
-        d1_spec = D1Spec(
-            groups=groups or D1_GROUPS,
-            equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
-            unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
-            k=k_values,
-            signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
-            or ("name",),
-            unequal_groups=str(d1.get("unequal_groups", "same")),
-            pair_types=_choices(
-                d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
-            ),
-            summary_block=str(d1.get("summary_block", "missing")),
-        )
-        if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
-            raise StudyError(
-                f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}"
-            )
-        if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
-            raise StudyError(
-                f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
-            )
-        if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
-            raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
+        d1_spec = d1_from_table(d1)
 
     more: dict[str, Mapping[str, Any]] = {}
     for key, table in designs.items():
@@ -853,16 +872,7 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         "designs": {},
     }
     if config.d1 is not None:
-        out["designs"]["d1"] = {
-            "groups": [g.key for g in config.d1.groups],
-            "equal_pairs": config.d1.equal_pairs,
-            "unequal_pairs": config.d1.unequal_pairs,
-            "k": list(config.d1.k),
-            "signals": list(config.d1.signals),
-            "unequal_groups": config.d1.unequal_groups,
-            "pair_types": list(config.d1.pair_types),
-            "summary_block": config.d1.summary_block,
-        }
+        out["designs"]["d1"] = d1_to_table(config.d1)
     for key, table in config.more.items():
         out["designs"][key] = dict(table)
     variants = {

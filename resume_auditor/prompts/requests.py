@@ -20,6 +20,16 @@ from resume_auditor.prompts.read_ranking import default_labels
 from resume_auditor.store.requests import RequestSpec
 
 
+def request_body(
+    model: ModelSpec, preset_id: str, job_text: str, first: str, second: str
+) -> dict[str, Any]:
+    """The stored body of one pairwise request: two resumes under a preset."""
+    preset = get_preset(preset_id)
+    return build_body(
+        model, preset, {"resume_1": first, "resume_2": second, "job_description": job_text}
+    )
+
+
 def checked_preset(preset_id: str, kinds: tuple[str, ...], where: str) -> Preset:
     """The preset `preset_id`, refused with a plain message unless of one of `kinds`."""
     preset = get_preset(preset_id)

@@ -13,32 +13,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.comparison import ComparisonView, build_comparison
 from resume_auditor.report.examples import KINDS, Example, pick_examples
 from resume_auditor.report.facts import AuditFacts, gather_facts
 from resume_auditor.report.figures import Figure, build_figures, design_figure
-from resume_auditor.report.impact import GROUPING_TITLES, GROUPINGS
 from resume_auditor.report.verdict import (
     Verdict,
     build_verdict,
 )
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.ll144 import GROUPING_TITLES
 from resume_auditor.stats.model import (
     MetricDict,
     MetricsReport,
 )
 from resume_auditor.store.parts import AuditReader
-
-BREAKDOWN_TITLES = {
-    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
-    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
-    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
-    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
-    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
-    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
-    "discrim_validity_by_signal": "Abstains on equal pairs, by how the group is signalled",
-}
 
 
 @dataclass
@@ -106,61 +96,6 @@ def _metric_titles(cells: Mapping[str, MetricDict], base: list[str]) -> list[Row
     return [Row(m.get("title", k), [*base, k], m) for k, m in cells.items()]
 
 
-def _validity(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]:
-    d1 = metrics.get("d1") or {}
-    blocks: list[Block] = []
-    if d1.get("metrics"):
-        main = Block(
-            "Design D1: pairs with a known right answer",
-            [
-                "Each test case shows the model two resumes for the job. In an unequal pair one "
-                "candidate lacks required qualifications and the right answer is the other; in "
-                "an equal pair the resumes differ only in the candidate's name and pronouns and "
-                "the right answer is to abstain (Castleman et al. 2025)."
-            ],
-            [Table("Validity", _metric_titles(d1["metrics"], ["d1", "metrics"]), sentences=True)],
-            [figures[k] for k in ("validity",) if k in figures],
-        )
-        blocks.append(main)
-    breakdowns = cast(Mapping[str, Mapping[str, MetricDict]], d1.get("breakdowns") or {})
-    if breakdowns:
-        tables: list[Table] = [
-            Table(
-                BREAKDOWN_TITLES.get(key, key),
-                _rows(cells, ["d1", "breakdowns", key], lambda v: str(v)),
-            )
-            for key, cells in breakdowns.items()
-            if len(cells) > 1  # one value is the overall metric again
-        ]
-        if tables:
-            blocks.append(
-                Block("Breakdowns", [], tables, [figures[k] for k in ("by_k",) if k in figures])
-            )
-    agreement = metrics.get("error_agreement") or []
-    if agreement:
-        rows = []
-        for i, entry in enumerate(agreement):
-            for key, m in (entry.get("metrics") or {}).items():
-                rows.append(
-                    Row(
-                        f"{m.get('title', key)}: run {entry['run']} ({entry['model']})",
-                        ["error_agreement", str(i), "metrics", key],
-                        m,
-                    )
-                )
-        blocks.append(
-            Block(
-                "Agreement with other runs of the same test cases",
-                [
-                    "When two models (or prompts) make the same mistakes, using both does not "
-                    "catch them (Castleman et al. 2025, App. D.3)."
-                ],
-                [Table("Error agreement", rows, sentences=True)],
-            )
-        )
-    return blocks
-
-
 def _impact_tables(
     cells_by: Mapping[str, object], base: list[str], groupings: tuple[str, ...]
 ) -> list[Table]:
@@ -180,107 +115,50 @@ def _cells(cells_by: Mapping[str, object], key: str) -> Mapping[str, MetricDict]
     return cast("Mapping[str, MetricDict]", cells) if isinstance(cells, dict) else None
 
 
-def _fairness(metrics: MetricsReport, figures: dict[str, Figure]) -> list[Block]:
-    blocks: list[Block] = []
-    d1 = metrics.get("d1") or {}
-    impact = metrics.get("impact_ratio") or {}
-    tables = _impact_tables(impact, ["impact_ratio"], GROUPINGS)
-    if tables:
-        blocks.append(
-            Block(
-                "Impact ratios in the style of NYC Local Law 144 (from D1's equal pairs)",
-                [impact.get("basis", "")],
-                tables,
-                [figures[k] for k in ("impact",) if k in figures],
-                [impact.get("note", "")],
-            )
-        )
-    if d1.get("selection_gap") or d1.get("selection_rate"):
-        after = []
-        simulated = (metrics.get("power") or {}).get("D1")
-        if simulated:
-            after.append(
-                f"This audit had about {simulated['power']:.0%} chance to flag "
-                f"{simulated['words']} for one group (simulated through the same test on "
-                "this audit's own answers)."
-            )
-        gaps = [m for m in (d1.get("selection_gap") or {}).values() if m.get("flag_test")]
-        untestable = [m for m in gaps if dict(m.get("flag_test") or {}).get("untestable")]
-        if gaps and len(untestable) == len(gaps):
-            after.append(
-                "With this audit's source resumes the group test cannot flag any gap, however "
-                "large: its smallest possible p-value is above its share of the false-alarm "
-                "rate. Add source resumes."
-            )
-        blocks.append(
-            Block(
-                "Selection rates and group gaps (D1)",
-                [
-                    "On equal pairs whose candidates belong to different groups: how often each "
-                    "group's candidate was picked (abstentions count as not picked), and the gap "
-                    "between how often it was picked and how often its opponent was. A gap is "
-                    "flagged when D1's permutation test (the groups relabelled within each "
-                    "source resume), corrected for every fairness test of this report, finds it "
-                    "beyond chance."
-                ],
-                [
-                    Table(
-                        "SelectionRate", _rows(d1.get("selection_rate"), ["d1", "selection_rate"])
-                    ),
-                    Table("Selection gap", _rows(d1.get("selection_gap"), ["d1", "selection_gap"])),
-                ],
-                [figures[k] for k in ("selection", "gaps") if k in figures],
-                after,
-            )
-        )
-    over = d1.get("over_assessment") or {}
-    if any(over.values()):
-        blocks.append(
-            Block(
-                "Over-assessment by group (D1)",
-                [
-                    "Unequal pairs: when the group's candidate was the less qualified one, how "
-                    "often the model failed to pick the better one. Equal pairs: how often the "
-                    "group's candidate was picked over an equally qualified one."
-                ],
-                [
-                    Table(
-                        f"OverAssessment, {part} pairs",
-                        _rows(cells, ["d1", "over_assessment", part]),
-                    )
-                    for part, cells in over.items()
-                    if cells
-                ],
-            )
-        )
-    return blocks
-
-
-def _registered(metrics: MetricsReport) -> list[Block]:
-    """The sections of the designs kept as units (designs/registry.py), in its order."""
+def _registered(
+    metrics: MetricsReport, figures: dict[str, Figure], part: str, *, head: bool | None = None
+) -> list[Block]:
+    """The sections of the registry's designs in `part` ("validity" or "fairness"), in
+    its order (a design placed "head" first); `head`: only the designs placed "head"
+    (True) or only the others (False)."""
     out: list[Block] = []
     thresholds = {t["key"]: float(t["value"]) for t in metrics.get("thresholds", [])}
-    for design in DESIGNS:
+    for design in REGISTRY:
+        if head is not None and (design.placement == "head") != head:
+            continue
         block = design.block(metrics)
         if block is None:
             continue
         for i, section in enumerate(design.sections(block, thresholds)):
+            if section.part != part:
+                continue
             tables = [
                 Table(
                     t.title,
                     [Row(r.group or r.path[-1], list(r.path), r.metric) for r in t.rows],
                     t.kind,
-                    caption=t.caption,
+                    t.caption,
+                    t.sentences,
                 )
                 for t in section.tables
             ]
-            figures = [
+            drawn = [figures[k] for k in section.figures if k in figures]
+            drawn += [
                 f
                 for name in (design.charts if i == 0 else ())
                 if (chart := design.chart(name, block)) is not None
                 and (f := design_figure(name, chart)) is not None
             ]
-            out.append(Block(section.heading, section.intro, tables, figures, section.after))
+            after = list(section.after)
+            simulated = (metrics.get("power") or {}).get(design.label)
+            if section.power and simulated:
+                after.insert(
+                    0,
+                    f"This audit had about {simulated['power']:.0%} chance to flag "
+                    f"{simulated['words']} for one group (simulated through the same test on "
+                    "this audit's own answers).",
+                )
+            out.append(Block(section.heading, section.intro, tables, drawn, after))
     return out
 
 
@@ -303,13 +181,12 @@ def _metric_dicts(data: object) -> list[MetricDict]:
 
 def _method(metrics: MetricsReport) -> list[str]:
     """How the intervals cluster and how a flag is decided, for the Method section."""
-    d1 = metrics.get("d1")
-    units = [d for d in DESIGNS if d.block(metrics) is not None]
-    clustering = [d.clustering for d in units]
-    if d1 and (d1.get("judgments") or not units):
-        clustering.insert(
-            0, "D1 by source resume (every pair built from one resume is one cluster)"
-        )
+    blocks = [(d, b) for d in REGISTRY if (b := d.block(metrics)) is not None]
+    units = [d for d, b in blocks if d.answered(b)]
+    if not units:  # nothing answered: the designs every run computes
+        units = [d for d, _b in blocks if d.always]
+    clustering = [d.clustering for d in units if d.placement == "head"]
+    clustering += [d.clustering for d in units if d.placement != "head"]
     out = ["Intervals allow for answers that share something: " + "; ".join(clustering) + "."]
     fair = _flag_family_size(metrics, "fairness")
     valid = _flag_family_size(metrics, "validity")
@@ -328,11 +205,8 @@ def _method(metrics: MetricsReport) -> list[str]:
         f"and position-bias flags ({valid} tests) are a second family. A number past its "
         "threshold whose test does not reject is shown and marked not significant."
     )
-    if (metrics.get("d1") or {}).get("abstain_allowed") is False:
-        out.append(
-            "The prompt forced a choice, so abstention (DiscrimValidity) is not measured: the "
-            "model was told it could not abstain."
-        )
+    for design, block in blocks:
+        out += design.method_notes(block)
     return out
 
 
@@ -393,7 +267,7 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     signals = sorted({s for d in facts.designs for s in d.signals})
     perceived = [
         words
-        for d in DESIGNS
+        for d in REGISTRY
         if (block := d.block(metrics)) is not None and (words := d.perceived(block))
     ]
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
@@ -478,8 +352,8 @@ def build_document(
         metrics=metrics,
         facts=facts,
         verdict=verdict,
-        validity=_validity(metrics, figures) + _missing(metrics),
-        fairness=_fairness(metrics, figures) + _registered(metrics),
+        validity=_registered(metrics, figures, "validity") + _missing(metrics),
+        fairness=_registered(metrics, figures, "fairness"),
         examples=pick_examples(result, run_id, examples_per_kind),
         example_kinds=KINDS,
         limitations=_limitations(metrics, facts),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resume_auditor import __version__
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import study_from_dict

@@ -14,8 +14,8 @@ from typing import Any
 
 from resume_auditor.designs.base import Chart
 from resume_auditor.report.charts import Rates, gaps_png, rates_png
-from resume_auditor.report.impact import GROUPINGS
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.ll144 import GROUPINGS
 from resume_auditor.stats.model import MetricsReport
 
 

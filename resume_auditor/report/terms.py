@@ -25,93 +25,8 @@ class Term:
         return f"{self.meaning}\nIn the paper: {self.paper}."
 
 
-_CASTLEMAN = "Castleman et al. 2025"
-
-TERMS: dict[str, Term] = {
-    # D1: pairs with a known right answer
-    "criterion_validity": Term(
-        "Picks the more qualified candidate",
-        "Shown a candidate who meets the requirements beside one who does not, how often the "
-        "model picked the qualified one.",
-        f"CriterionValidity ({_CASTLEMAN})",
-    ),
-    "unjustified_selection": Term(
-        "Mistakes that picked the weaker candidate",
-        "Among its mistakes on pairs with a clear answer, the share where it picked the less "
-        "qualified candidate.",
-        f"UnjustifiedSelection ({_CASTLEMAN})",
-    ),
-    "unjustified_abstention": Term(
-        "Mistakes that called unequal candidates equal",
-        "Among its mistakes on pairs with a clear answer, the share where it said the two were "
-        "equal.",
-        f"UnjustifiedAbstention ({_CASTLEMAN})",
-    ),
-    "discrim_validity": Term(
-        "Treats equal candidates as equal",
-        "Shown two equally qualified candidates who differ only in name, how often the model "
-        "said they were equal instead of picking one.",
-        f"DiscrimValidity ({_CASTLEMAN})",
-    ),
-    "first_position_rate": Term(
-        "Picks the resume shown first",
-        "When it picked between equal candidates, how often it picked the one shown first; "
-        "50% means the order did not matter.",
-        f"position bias ({_CASTLEMAN})",
-    ),
-    "order_consistency": Term(
-        "Same verdict in both orders",
-        "Pairs shown both ways round where the model named the same candidate (or said equal) "
-        "both times.",
-        f"order consistency ({_CASTLEMAN})",
-    ),
-    "selection_rate": Term(
-        "Picked over an equal candidate",
-        "On equally qualified pairs across two groups, how often this group's candidate was "
-        "picked (saying 'equal' counts as not picked).",
-        f"SelectionRate ({_CASTLEMAN}, Eq. 9)",
-    ),
-    "selection_gap": Term(
-        "Picked more or less often than equals",
-        "How often this group's candidate was picked minus how often the equally qualified "
-        "opponent was, in points; 0 means treated alike.",
-        f"selection gap, permutation test within source resumes ({_CASTLEMAN})",
-    ),
-    "over_assessment_unequal": Term(
-        "Weaker candidate of this group not caught",
-        "When this group's candidate was the less qualified one, how often the model failed "
-        "to pick the better candidate.",
-        f"OverAssessment on unequal pairs ({_CASTLEMAN}, Eq. 6)",
-    ),
-    "over_assessment_equal": Term(
-        "Picked when equal",
-        "Of this group's appearances in equally qualified pairs, the share where its candidate "
-        "was picked.",
-        f"OverAssessment on equal pairs ({_CASTLEMAN}, Eq. 8)",
-    ),
-    "impact_ratio": Term(
-        "Impact ratio (four-fifths rule)",
-        "This group's selection rate divided by the highest group's; under 0.80 fails the "
-        "four-fifths rule of thumb.",
-        "impact ratio (NYC Local Law 144, EEOC four-fifths rule)",
-    ),
-    "breakdown": Term(
-        "Picks the more qualified, by kind of change",
-        "The same rate, for each kind of difference between the two resumes.",
-        f"CriterionValidity by k, qualification type and location ({_CASTLEMAN})",
-    ),
-    "discrim_validity_by_signal": Term(
-        "Treats equal candidates as equal, by signal",
-        "The same rate, for names alone and for awards or organisations naming the group.",
-        f"DiscrimValidity by implicit or explicit signal ({_CASTLEMAN}, App. F)",
-    ),
-    "error_agreement": Term(
-        "Makes the same mistakes as the other run",
-        "Among answers both runs got wrong, how often they gave the same wrong answer.",
-        f"error agreement ({_CASTLEMAN}, App. D.3)",
-    ),
-}
-# The designs kept as units bring their own words (Design.words).
+TERMS: dict[str, Term] = {}
+# The registry's designs bring their own words (Design.words: D1's first).
 TERMS |= {k: Term(w.label, w.meaning, w.paper) for d in DESIGNS for k, w in d.words.items()}
 
 _D1_BREAKDOWNS = {
@@ -134,23 +49,8 @@ def term_key(path: Sequence[str]) -> str | None:
     p = [str(x) for x in path]
     if not p:
         return None
-    head = p[0]
-    if head == "d1" and len(p) >= 3:
-        if p[1] == "metrics":
-            return p[2] if p[2] in TERMS else None
-        if p[1] in ("selection_rate", "selection_gap"):
-            return p[1]
-        if p[1] == "over_assessment":
-            return f"over_assessment_{p[2]}"
-        if p[1] == "breakdowns":
-            return p[2] if p[2] in TERMS else "breakdown"
-    if head == "impact_ratio":
-        return "impact_ratio"
-    if head == "error_agreement":
-        return "error_agreement"
     for unit in DESIGNS:
-        at = unit.block_path
-        if tuple(p[: len(at)]) == at:
+        if unit.holds(p):
             return unit.word_key(p)
     return None
 

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import DESIGNS as EVERY
+from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label
@@ -125,7 +126,8 @@ DESIGN_NAMES = {
     "d1": "D1 (pairs)",
     "impact_ratio": "D1 impact ratios (LL144)",
 } | {d.key: d.title for d in DESIGNS}
-REGISTERED = {d.key: d for d in DESIGNS}
+# every registry design, shown on page 1 or not yet (D1's power size is its own)
+REGISTERED = {d.key: d for d in EVERY}
 
 
 @dataclass
@@ -587,13 +589,6 @@ def _uneven_loss(
 
 def _design_size(design: str, group: list[Finding]) -> Size | None:
     """What the design's power depends on, read back from its metrics."""
-    clusters = max(int(f.metric.get("clusters") or 0) for f in group)
-    if design == "d1":
-        gaps = [f for f in group if f.path[:2] == ["d1", "selection_gap"]]
-        if not gaps or clusters < 2:
-            return None
-        per = min(int(f.metric.get("n") or 0) for f in gaps) // clusters
-        return Size("D1", clusters, len(gaps), max(per, 1))
     if design in REGISTERED:
         return REGISTERED[design].power_size([(f.path, f.metric) for f in group])
     return None

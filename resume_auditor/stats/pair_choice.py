@@ -15,7 +15,7 @@ import pandas as pd
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["with_choice"]
+__all__ = ["choice_of", "with_choice"]
 
 
 def with_choice(df: pd.DataFrame) -> pd.DataFrame:
@@ -30,3 +30,12 @@ def with_choice(df: pd.DataFrame) -> pd.DataFrame:
     )
     out["choice"] = choice
     return out
+
+
+def choice_of(label: str, order: str) -> str:
+    """One answer's choice in case terms ('a', 'b', or its label: 'abstain', 'invalid'),
+    as `with_choice` reads a table of them; `order` is the order shown ('ab' or 'ba')."""
+    if label in ("first", "second"):
+        first_is_a = order == "ab"
+        return "a" if (label == "first") == first_is_a else "b"
+    return label

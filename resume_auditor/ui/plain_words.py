@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import group_label
 
 _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
@@ -33,7 +34,6 @@ _PAIR_NAMES = (
 )
 _WITH_K = re.compile(r"\bwith k\s*=\s*(\d)")
 _K = re.compile(r"\bk\s*=\s*(\d)")
-_D1_CELL = re.compile(r"^D1 (equal|unequal) pairs, k=(\d+), (.*?)(?:, (\w+) signals)?$")
 
 
 def _qualifications(k: int) -> str:
@@ -57,16 +57,8 @@ def readable_cell(cell: str) -> str:
     """A plan cell's name as a reader says it: "D1 unequal pairs, k=1, black_woman vs
     white_man" -> "Unequal, 1 qualification apart: Black woman vs White man"."""
     groups = _GROUP_KEY.sub(lambda m: group_label(m.group(0)), cell)
-    d1 = _D1_CELL.match(groups)
-    if d1:
-        kind, k, who, signal = d1.groups()
-        head = (
-            "Equally qualified" if kind == "equal" else f"Unequal, {_qualifications(int(k))} apart"
-        )
-        how = {"explicit": " (awards and memberships)"}.get(signal or "", "")
-        return f"{head}: {who}{how}"
     code, _, rest = groups.partition(" ")
-    registered = {d.label: d for d in REGISTRY}
+    registered = {d.label: d for d in DESIGNS}  # every registry design words its cells
     if code in registered:
         return registered[code].cell_words(rest)
     return groups

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.case import VariantKind
 from resume_auditor.domain.identity import SlotKind
@@ -23,14 +22,12 @@ from resume_auditor.domain.study import StudyConfig, StudyError
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.variants.build import BuiltCases, text_details
 from resume_auditor.variants.designcheck import DesignCheckError, IdenticalPairError
-from resume_auditor.variants.texts import TextSet, add_block, deterministic_texts, merge_texts
+from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
 from resume_auditor.workflow.ingest import check_job, template_from_json
 
 
 def _ks(config: StudyConfig) -> tuple[int, ...]:
     ks: set[int] = set()
-    if config.d1 is not None and config.d1.unequal_pairs:
-        ks.update(config.d1.k)
     for unit, spec in enabled(config):
         ks.update(unit.less_ks(spec))
     return tuple(sorted(ks))
@@ -58,9 +55,8 @@ def text_sets(result: ResultFile, job: Job, config: StudyConfig) -> list[tuple[s
         rng = random.Random(f"texts:{config.seed}:{record.id}")
         deterministic = deterministic_texts(record.id, template, job, _ks(config), rng)
         texts = merge_texts(deterministic, stored)
-        d1 = config.d1
-        if d1 is not None and d1.unequal_pairs and d1.summary_block != "never":
-            add_block(texts, job, d1.k, config.seed)
+        for unit, spec in enabled(config):  # what a design's cases add (D1's block)
+            unit.add_texts(texts, job, spec, config.seed)
         out.append((record.filename, texts))
     return out
 
@@ -146,14 +142,18 @@ def build_cases(result: ResultFile, config: StudyConfig) -> list[str]:
         try:
             for filename, texts in sets:
                 per_resume: list[BuiltCases] = []
-                builders: list[tuple[str, Callable[..., BuiltCases | None]]] = []
-                if config.d1 is not None:
-                    builders.append(("D1", partial(build_d1_texts, texts, job, config.d1)))
-                # a registry design's cases from this resume alone, in its turn after
-                # D1's (D2, D4: ids come out in the same order as ever)
+                # each design's cases from this resume alone, in its turn (ids come out
+                # in the same order as ever): a design placed "head" (D1), then the rest
+                # of the registry (D2, D4)
+                builders: list[tuple[str, Callable[..., BuiltCases | None]]] = [
+                    (unit.label, partial(unit.resume_cases, texts, job, spec))
+                    for unit, spec in units
+                    if unit.placement == "head"
+                ]
                 builders += [
                     (unit.label, partial(unit.resume_cases, texts, job, spec))
                     for unit, spec in units
+                    if unit.placement != "head"
                 ]
                 for design, build in builders:
                     try:
@@ -208,7 +208,7 @@ class Unbuilt:
 
 
 def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
-    """Every design (or D1 question) the study asks for that has no test case.
+    """Every design's question the study asks for that has no test case.
 
     The Test cases step shows them with a warning, the plan says which questions the
     audit cannot answer, and a study that asks only for these is refused before a run
@@ -232,50 +232,22 @@ def unbuilt_questions(result: ResultFile, config: StudyConfig) -> list[Unbuilt]:
                 )
             )
 
-    d1 = config.d1
-    if d1 is not None and d1.unequal_pairs:
-        if job is not None and not job.required and not job.preferred:
-            reason = "the job's checklist has no required or preferred qualification"
-            fix = (
-                "Add the job's requirements on the Job page (or as `required` in the study "
-                "file), then build the test cases again."
-            )
-        elif d1.summary_block == "never":
-            reason = (
-                "no resume allowed a body edit (lexical deletion found too few required "
-                "qualifications to delete cleanly, and c+ needs a generator model)"
-            )
-            fix = (
-                'Allow the qualifications block (designs.d1.summary_block = "missing"), '
-                "or write the variants with a generator model, then build the test cases again."
-            )
-        else:
-            reason = (
-                "no resume allowed one: every required qualification is already in every "
-                "resume and the job lists no preferred one it lacks (see the notes)"
-            )
-            fix = (
-                "Check the job's checklist on the Job page (required and preferred), or write "
-                "the variants with a generator model, then build the test cases again."
-            )
-        lacks(
-            "D1",
-            "unequal",
-            "whether the model picks the more qualified candidate (criterion validity)",
-            reason,
-            fix,
-        )
-    if d1 is not None and d1.equal_pairs:
-        lacks(
-            "D1",
-            "equal",
-            "whether equally qualified candidates are treated alike",
-            "no equal pair could be built (see the notes)",
-            "Check the groups and the resumes' identity slots, then build the test cases again.",
-        )
     generic = "no case could be built from these resumes and settings (see the notes)"
     check = "Check this design's settings and the resumes, then build the test cases again."
-    for unit, spec in enabled(config):
-        for missing in unit.unbuilt(spec):
-            lacks(unit.label, missing.kind, missing.question, generic, check)
+    units = enabled(config)
+
+    def ask(head: bool) -> None:
+        for unit, spec in units:
+            if (unit.placement == "head") == head:
+                for missing in unit.unbuilt_for(spec, job):
+                    lacks(
+                        unit.label,
+                        missing.kind,
+                        missing.question,
+                        missing.reason or generic,
+                        missing.fix or check,
+                    )
+
+    ask(head=True)  # a design placed "head" (D1) first, then the rest of the registry
+    ask(head=False)
     return out

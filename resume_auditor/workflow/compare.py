@@ -25,7 +25,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from resume_auditor.designs.d1_castleman.compare import comparable as d1_comparable
+from resume_auditor.designs.base import RunContext
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.stats.compare import (
@@ -39,7 +39,6 @@ from resume_auditor.stats.compare import (
     single,
 )
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.model import (
     COMPARISON_SCHEMA,
@@ -50,6 +49,7 @@ from resume_auditor.stats.model import (
     RunColumn,
     Unit,
 )
+from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.runs import RunRecord
 
@@ -80,12 +80,6 @@ def _names(runs: Sequence[RunRecord]) -> dict[int, str]:
     return out
 
 
-def _abstain_allowed(prompt_id: str) -> bool:
-    from resume_auditor.workflow.metrics import _abstain_allowed as allowed
-
-    return allowed(prompt_id)
-
-
 def run_comparables(
     result: AuditReader, run: RunRecord, answers: pd.DataFrame
 ) -> dict[str, Comparable]:
@@ -93,16 +87,23 @@ def run_comparables(
     out: dict[str, Comparable] = {}
     if answers.empty:
         return out
-    judgments = d1_judgments(answers, result.variant_details())
-    d1 = d1_comparable(judgments, abstain_allowed=_abstain_allowed(run.prompt_id))
-    if d1 is not None:
-        out["D1"] = d1
+    details = result.variant_details
     for design in DESIGNS:
         mine = answers[answers["design"] == design.label]
         if mine.empty:
             continue
-        cases = {c.id or 0: c for c in result.cases(design.label)}
-        found = design.comparable(cases, mine)
+        context = RunContext(
+            cases={c.id or 0: c for c in result.cases(design.label)},
+            answers=mine,
+            thresholds=DEFAULT_THRESHOLDS,  # headline values need no threshold
+            run_id=run.id,
+            model=run.model,
+            prompt=run.prompt_id,
+            designs=0,
+            details=details,
+            others=lambda: [],
+        )
+        found = design.comparable(context)
         if found is not None:
             out[design.label] = found
     return out
@@ -150,7 +151,7 @@ def compare_runs(
     # The measures, in design order then each design's own order; a measure any run has.
     order: list[tuple[str, Measure]] = []
     seen: set[tuple[str, str]] = set()
-    for label in ["D1", *(d.label for d in DESIGNS)]:
+    for label in [d.label for d in DESIGNS]:
         for r in runs:
             found = tables[r.id].get(label)
             for m in found.measures if found else ():

@@ -1,16 +1,13 @@
 """The requests an audit's cases imply: one list of RequestSpecs for every design.
 
 Every stored case (domain.case.Case) gives its requests here, each naming its
-case (`case_id`), under the preset the run (D1) or its design's settings
-(the registry's designs build their own) name, with the ukeys of
-docs/runner.md so queuing twice adds nothing.
-Repeats follow `run.repeats`; D1 pairs come in the orders `run.orders` asks.
+case (`case_id`), under the preset the run (a design with `run_prompt`: the pairs) or its
+design's settings name (each design builds its own), with the ukeys of docs/runner.md
+so queuing twice adds nothing.
 """
 
 from __future__ import annotations
 
-from resume_auditor.designs.d1_castleman.requests import d1_requests
-from resume_auditor.designs.d1_castleman.requests import request_body as request_body
 from resume_auditor.designs.registry import enabled
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts.requests import checked_preset as _preset
@@ -31,15 +28,19 @@ def design_presets(study: StudyConfig) -> list[tuple[str, tuple[str, ...], str]]
 
 
 def design_specs(result: ResultFile, study: StudyConfig, model: ModelSpec) -> list[RequestSpec]:
-    """Every request the audit's cases imply for `model`: D1 pairs, then the others."""
+    """Every request the audit's cases imply for `model`: a design placed "head" (the
+    pairs) all at once first, then the others case by case."""
     job_text = result.job().text
     variants = {v.id or 0: v for v in result.variants()}
     cases = result.cases()
-    out: list[RequestSpec] = d1_requests(
-        study, model, job_text, variants, [c for c in cases if c.design == "D1"]
-    )
-
-    registered = {design.label: (design, spec) for design, spec in enabled(study)}
+    out: list[RequestSpec] = []
+    registered = {}
+    for design, spec in enabled(study):
+        if design.placement == "head":
+            mine = [c for c in cases if c.design == design.label]
+            out += design.case_requests(spec, study, model, job_text, variants, mine)
+        else:
+            registered[design.label] = (design, spec)
     for s in cases:
         if s.design in registered:
             design, spec = registered[s.design]

@@ -34,11 +34,13 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.designs.base import Drill
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.inputs import d1_judgments
-from resume_auditor.stats.labels import article, label
+from resume_auditor.stats.labels import label
+from resume_auditor.stats.pair_choice import choice_of
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFile
 
@@ -255,6 +257,8 @@ def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
             "group_a": str(r.get("group_a") or ""),
             "group_b": str(r.get("group_b") or ""),
             "roles": ["A", "B"] if r["ord"] == "ab" else ["B", "A"],
+            "label": str(r["label"]),  # what its drill-down (Design.drill) reads
+            "order": str(r["ord"]),
         }
         for col in (
             "k",
@@ -383,28 +387,8 @@ def _mentions(a: _Answer, key: str) -> bool:
 def _selector(p: tuple[str, ...]) -> Selection | None:
     if not p:
         return None
-    head = p[0]
-    if head == "d1" and len(p) >= 3:
-        return _d1(p)
-    if head == "impact_ratio" and len(p) == 3:
-        grouping, cat = p[1], p[2]
-        return (
-            f"Equal pairs where {article(label(cat))} {label(cat)} candidate faced one of another "
-            f"{'sex' if grouping == 'sex' else 'group'}",
-            "D1",
-            lambda a: (
-                a.facts["pair_kind"] == "equal"
-                and cat
-                in (_part(a.facts["group_a"], grouping), _part(a.facts["group_b"], grouping))
-                and _part(a.facts["group_a"], grouping) != _part(a.facts["group_b"], grouping)
-            ),
-            "Abstentions count as not selected.",
-        )
-    if head == "error_agreement":
-        return ("Every pair answer of this run", "D1", lambda a: True, "")
-    for unit in REGISTRY:  # a design kept as a unit, wherever its block sits
-        at = unit.block_path
-        if tuple(p[: len(at)]) == at and len(p) > len(at):
+    for unit in DESIGNS:  # every registry design, wherever its blocks sit
+        if unit.holds(p) and len(p) > len(unit.block_path):
             drill = unit.drill(p)
             if drill is None:
                 return None
@@ -417,116 +401,9 @@ def _kept(drill: Drill) -> Keep:
     return lambda a: drill.keep(a.kind, a.facts, len(a.shown))
 
 
-def _d1(p: tuple[str, ...]) -> Selection | None:
-    part, key = p[1], p[2]
-    equal: Keep = lambda a: a.facts["pair_kind"] == "equal"  # noqa: E731
-    unequal: Keep = lambda a: a.facts["pair_kind"] == "unequal"  # noqa: E731
-    if part == "metrics":
-        if key == "criterion_validity":
-            return ("Answers on pairs where one candidate is more qualified", "D1", unequal, "")
-        if key in ("unjustified_selection", "unjustified_abstention"):
-            return (
-                "Mistakes on pairs where one candidate is more qualified",
-                "D1",
-                lambda a: unequal(a) and a.label != "invalid" and _choice(a) != a.facts["truth"],
-                "",
-            )
-        if key == "discrim_validity":
-            return ("Answers on pairs of equally qualified candidates", "D1", equal, "")
-        if key == "first_position_rate":
-            return (
-                "Picks between equally qualified candidates",
-                "D1",
-                lambda a: equal(a) and a.label in ("first", "second"),
-                "",
-            )
-        if key == "order_consistency":
-            return (
-                "Every pair answer",
-                "D1",
-                lambda a: True,
-                "The number counts each pair answered in both orders once.",
-            )
-        return None
-    if part in ("selection_rate", "selection_gap"):
-        g = key
-        return (
-            f"Equal pairs where {article(label(g))} {label(g)} candidate faced another group's",
-            "D1",
-            lambda a: (
-                equal(a)
-                and g in (a.facts["group_a"], a.facts["group_b"])
-                and a.facts["group_a"] != a.facts["group_b"]
-            ),
-            "Saying 'equal' counts as not picked.",
-        )
-    if part == "over_assessment" and len(p) >= 4:
-        g = p[3]
-        if key == "unequal":
-            return (
-                f"Unequal pairs whose less qualified candidate is {label(g)}",
-                "D1",
-                lambda a: (
-                    unequal(a)
-                    and (a.facts["group_b"] if a.facts["truth"] == "a" else a.facts["group_a"]) == g
-                ),
-                "",
-            )
-        return (
-            f"Equal pairs with {article(label(g))} {label(g)} candidate",
-            "D1",
-            lambda a: equal(a) and g in (a.facts["group_a"], a.facts["group_b"]),
-            "A pair of two candidates of this group counts twice in the number.",
-        )
-    if part == "breakdowns" and len(p) >= 4:
-        value = p[3]
-        column = key.split("_by_", 1)[-1]
-        base = equal if key.startswith("discrim") else unequal
-
-        def cell(a: _Answer) -> str:
-            if column == "k":
-                gap, k = a.facts.get("gap"), a.facts.get("k")
-                use = gap if isinstance(gap, int | float) and gap == gap and gap > 0 else k
-                return _cell(use)
-            return _cell(a.facts.get(column))
-
-        return (
-            f"{'Equal' if base is equal else 'Unequal'} pairs where "
-            f"{_COLUMN_WORDS.get(column, column.replace('_', ' '))} is {value}",
-            "D1",
-            lambda a: base(a) and cell(a) == value,
-            "",
-        )
-    return None
-
-
-_COLUMN_WORDS = {
-    "k": "the number of qualifications that differ",
-    "pair_type": "the pair type",
-    "qual_type": "the kind of qualification",
-    "change_location": "where the change sits",
-    "generator": "the model that built the variant",
-    "construction": "how the pair was built",
-    "signal": "the group signal",
-}
-
-
 def _choice(a: _Answer) -> str:
-    """The D1 label in case terms: 'a', 'b', 'abstain' or 'invalid' (as
-    stats/pair_choice.with_choice reads it)."""
-    if a.label in ("first", "second"):
-        first_is_a = a.order == "ab"
-        return "a" if (a.label == "first") == first_is_a else "b"
-    return a.label
-
-
-def _cell(value: Any) -> str:
-    """A breakdown cell's key as the statistics write it (2.0 -> '2')."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    """A pair answer's label in case terms: 'a', 'b', 'abstain' or 'invalid'."""
+    return choice_of(a.label, a.order)
 
 
 _PAIR = ("forced_choice", "pairwise_abstain")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import identity_mask, resume_labels
 from resume_auditor.runner.answering import pairwise_label

@@ -5,23 +5,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 import pandas as pd
 
 from resume_auditor import __version__
-from resume_auditor.designs.base import DesignResult
-from resume_auditor.designs.d1_castleman.agreement import error_agreement
-from resume_auditor.designs.d1_castleman.stats import D1Result, compute_d1
+from resume_auditor.designs.base import Design, DesignResult, OtherRun, RunContext
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.prompts.presets import get_preset
-from resume_auditor.report.impact import impact_cells, impact_dict
 from resume_auditor.settings.thresholds import active_thresholds
 from resume_auditor.stats.flags import decide
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.missing import MissingResult, compute_missing
 from resume_auditor.stats.model import (
-    AgreementDict,
     DesignPowerDict,
     MetricsReport,
 )
@@ -36,10 +32,7 @@ from resume_auditor.stats.power_sim import (
 )
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.resultfile import ResultFile, RunRecord
-from resume_auditor.workflow.design_tables import (
-    d1_table,
-    missing_rows,
-)
+from resume_auditor.workflow.design_tables import missing_rows
 
 SCHEMA = "resume-auditor.metrics/1"
 
@@ -60,9 +53,10 @@ def metrics_report(
     gives the effects to plant instead, in each design's own units (D1 points of gap
     as a fraction, D2 rating points, D4 score points; for benchmarks).
 
-    The registry's designs (designs/registry.py) come after D1 everywhere
-    (flags, notes, blocks), in its order; a design placed "top" (D2, D3, D4) keeps its
-    block at the top level under its key, where it was before it moved into its folder.
+    Every design comes from the registry (designs/registry.py): one placed "head" (D1)
+    first in flags, notes and power, its blocks right after `counts`; the others in the
+    registry's order; a design placed "top" (D2, D3, D4) keeps its block at the top
+    level under its key, where it was before it moved into its folder.
     """
     runs = result.runs()
     run = (
@@ -74,26 +68,20 @@ def metrics_report(
     progress = result.progress(run.id)
     answers = result.answers(run.id)
     thresholds = thresholds if thresholds is not None else active_thresholds()
-    d1_judgments = d1_table(result, answers)
-    registered = registry_results(result, answers, thresholds)
-    d1 = compute_d1(
-        d1_judgments,
-        thresholds=thresholds,
-        abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(registered),
-    )
-    impact_table = impact_cells(d1_judgments, thresholds)
-    # One family for everything the report can flag: Holm across all of it at once.
-    flaggable: list[Metric] = d1.all_metrics()
-    flaggable += [m for cells in impact_table.values() for m in cells.values()]
-    for unit in registered.values():
-        flaggable += unit.all_metrics()
+    registered = registry_results(result, answers, thresholds, run, runs)
     by_key = {d.key: d for d in DESIGNS}
+    # A design placed "head" (D1) comes first in flags, notes and power, then the rest
+    # of the registry in its order.
+    head = {k: r for k, r in registered.items() if by_key[k].placement == "head"}
+    rest = {k: r for k, r in registered.items() if k not in head}
+    # One family for everything the report can flag: Holm across all of it at once.
+    flaggable: list[Metric] = [m for unit in head.values() for m in unit.all_metrics()]
+    for unit in rest.values():
+        flaggable += unit.all_metrics()
     missing = missing_results(result, run.id, answers)
     for m in missing.values():
         flaggable += m.all_metrics()
     decide(flaggable, thresholds)
-    impact = impact_dict(impact_table, thresholds)
     notes = []
     if progress.done < progress.total:
         notes.append(
@@ -103,14 +91,25 @@ def metrics_report(
     if progress.invalid:
         # One count for the whole run (the verdict and the counts use the same one), with
         # where the unreadable answers were.
-        parts = {"D1": d1.invalid}
-        parts |= {by_key[k].label: r.unreadable for k, r in registered.items()}
+        parts = {by_key[k].label: r.unreadable for k, r in head.items()}
+        parts |= {by_key[k].label: r.unreadable for k, r in rest.items()}
         where = ", ".join(f"{d} {n}" for d, n in parts.items() if n)
         notes.append(
             f"{progress.invalid} answer(s) could not be read and are left out of every metric"
             + (f" (among them {where})." if where else ".")
         )
-    report: MetricsReport = {
+    # the designs that count their cases in `counts` (D1's `pairs`) come first there
+    counts = {d.counted: result.case_count(d.label) for d in DESIGNS if d.counted}
+    counts |= {
+        "requests": progress.total,
+        "answered": progress.done,
+        "failed": progress.failed,
+        "pending": progress.pending,
+        "invalid": progress.invalid,
+        "input_tokens": progress.input_tokens,
+        "output_tokens": progress.output_tokens,
+    }
+    out: dict[str, Any] = {
         "schema": SCHEMA,
         "app_version": __version__,
         "result_file": str(result.path),
@@ -124,35 +123,27 @@ def metrics_report(
             "params": run.params,
             "created_at": run.created_at,
         },
-        "counts": {
-            "pairs": result.case_count("D1"),
-            "requests": progress.total,
-            "answered": progress.done,
-            "failed": progress.failed,
-            "pending": progress.pending,
-            "invalid": progress.invalid,
-            "input_tokens": progress.input_tokens,
-            "output_tokens": progress.output_tokens,
-        },
-        "d1": d1.as_dict(),
-        "impact_ratio": impact,
-        "error_agreement": _agreements(result, run, runs, d1_judgments, thresholds),
+        "counts": counts,
+    }
+    for key, unit in head.items():  # its blocks among the fixed keys, where they always were
+        out |= by_key[key].blocks(unit)
+    out |= {
         "thresholds": thresholds.as_list(),
-        "flags": d1.flags()
-        + impact["flags"]
-        + [f for r in registered.values() for f in r.flags()]
+        "flags": [f for unit in head.values() for f in unit.flags()]
+        + [f for r in rest.values() for f in r.flags()]
         + _missing_flags(missing),
         "notes": notes,
         "missing": {design: m.as_dict() for design, m in missing.items()},
     }
+    report = cast(MetricsReport, out)
     if power:
-        report["power"] = design_power(d1, power if isinstance(power, dict) else None, registered)
+        report["power"] = design_power(power if isinstance(power, dict) else None, registered)
     # The design blocks come last: those placed "top" in the registry's order (d2, d3,
     # d4, as before the designs moved), then the designs kept as units under `designs`.
     units: dict[str, Mapping[str, Any]] = {}
-    for key, unit in registered.items():
+    for key, unit in rest.items():
         if by_key[key].placement == "top":
-            cast(dict[str, Any], report)[key] = unit.as_dict()
+            out |= by_key[key].blocks(unit)
         else:
             units[key] = unit.as_dict()
     if units:  # the designs kept as units (designs/registry.py), by key
@@ -161,22 +152,58 @@ def metrics_report(
 
 
 def registry_results(
-    result: ResultFile, answers: pd.DataFrame, thresholds: Thresholds
+    result: ResultFile,
+    answers: pd.DataFrame,
+    thresholds: Thresholds,
+    run: RunRecord,
+    runs: list[RunRecord],
 ) -> dict[str, DesignResult]:
-    """Each registry design's results for a run's answers (flags not yet decided), by key;
-    a design without answers in the run is absent."""
-    out: dict[str, DesignResult] = {}
-    if answers.empty:
-        return out
+    """Each registry design's results for a run's answers (flags not yet decided), by key,
+    in the registry's order; a design without answers in the run is absent, unless it is
+    computed `always` (D1). Those are computed last, knowing how many designs share the
+    false-alarm rate: every design with a result."""
+    found: dict[str, DesignResult] = {}
+    usable = not answers.empty and "design" in answers
+
+    def context(design: Design[Any], designs: int) -> RunContext:
+        mine = answers[answers["design"] == design.label] if usable else answers
+        return RunContext(
+            cases={c.id or 0: c for c in result.cases(design.label)},
+            answers=mine,
+            thresholds=thresholds,
+            run_id=run.id,
+            model=run.model,
+            prompt=run.prompt_id,
+            designs=designs,
+            details=result.variant_details,
+            others=partial(_other_runs, result, run, runs, design.label),
+        )
+
     for design in DESIGNS:
-        mine = answers[answers["design"] == design.label]
-        if mine.empty:
+        if design.always or not usable:
             continue
-        cases = {c.id or 0: c for c in result.cases(design.label)}
-        computed = design.compute(cases, mine, thresholds)
+        if (answers["design"] == design.label).any():
+            computed = design.compute_run(context(design, 0))
+            if computed is not None:
+                found[design.key] = computed
+    always = [d for d in DESIGNS if d.always]
+    shared = len(found) + len(always)
+    for design in always:
+        computed = design.compute_run(context(design, shared))
         if computed is not None:
-            out[design.key] = computed
-    return out
+            found[design.key] = computed
+    return {d.key: found[d.key] for d in DESIGNS if d.key in found}
+
+
+def _other_runs(
+    result: ResultFile, run: RunRecord, runs: list[RunRecord], label: str
+) -> list[tuple[OtherRun, pd.DataFrame]]:
+    """Every other run of the file with its answers of one design."""
+    return [
+        (OtherRun(other.id, other.model, other.prompt_id), result.answers(other.id, design=label))
+        for other in runs
+        if other.id != run.id
+    ]
 
 
 @dataclass(frozen=True)
@@ -191,7 +218,6 @@ class PowerTarget:
 
 
 def power_targets(
-    d1: D1Result,
     raw: dict[str, float] | None = None,
     effects: dict[str, float] | None = None,
     registered: Mapping[str, DesignResult] | None = None,
@@ -216,32 +242,36 @@ def power_targets(
         ]
         return usable[0] if usable else None
 
-    def add(design: str, m: Metric | None, unit: float, basis: str = "answers") -> None:
+    def add(
+        design: str, m: Metric | None, unit: float, basis: str = "answers", scaled: bool = False
+    ) -> None:
         if m is None:
             return
         if raw is not None:
             if design not in raw or basis != "answers":
                 return
             effect = raw[design]
-            shift = -abs(effect) * (unit if design == "D1" else 1.0)
+            shift = -abs(effect) * (unit if scaled else 1.0)
         else:
             effect = chosen[design]
             shift = -abs(effect) * unit
         out.append(PowerTarget(design, m, effect, shift, basis))
 
-    gap = first(list(d1.selection_gap.values()))
-    if gap is not None and gap.estimate.clusters:
-        add("D1", gap, gap.estimate.n / gap.estimate.clusters)  # comparisons per resume
-    for design in DESIGNS:  # the registry's designs, each naming its own test
-        unit = (registered or {}).get(design.key)
-        target = design.power_target(unit) if unit is not None else None
-        if target is not None:
-            add(design.label, *target, basis=design.power_basis)
+    def add_registered(head: bool) -> None:
+        for design in DESIGNS:  # the registry's designs, each naming its own test
+            if (design.placement == "head") != head:
+                continue
+            unit = (registered or {}).get(design.key)
+            target = design.power_target(unit) if unit is not None else None
+            if target is not None:
+                add(design.label, *target, basis=design.power_basis, scaled=design.raw_scaled)
+
+    add_registered(head=True)  # a design placed "head" (D1) first, then the rest
+    add_registered(head=False)
     return out
 
 
 def design_power(
-    d1: D1Result,
     raw: dict[str, float] | None = None,
     registered: Mapping[str, DesignResult] | None = None,
 ) -> dict[str, DesignPowerDict]:
@@ -249,7 +279,7 @@ def design_power(
     flags are decided (each test's share of alpha is known): D1, D2 and D4 simulated on
     this audit's own answers, D3 from the model (its test reads ranks within pools)."""
     out: dict[str, DesignPowerDict] = {}
-    for t in power_targets(d1, raw, registered=registered):
+    for t in power_targets(raw, registered=registered):
         test = t.metric.test
         assert test is not None and test.joint is not None and test.share is not None
         if t.basis == "answers":
@@ -279,24 +309,17 @@ def pilot_sizing(
         return []
     run = runs[-1]
     answers = result.answers(run.id)
-    registered = registry_results(result, answers, thresholds)  # they share alpha too
-    d1 = compute_d1(
-        d1_table(result, answers),
-        thresholds=thresholds,
-        abstain_allowed=_abstain_allowed(run.prompt_id),
-        designs=1 + len(registered),
-    )
-    flaggable: list[Metric] = d1.all_metrics()
-    flaggable += [
-        m
-        for cells in impact_cells(d1_table(result, answers), thresholds).values()
-        for m in cells.values()
+    registered = registry_results(result, answers, thresholds, run, runs)  # they share alpha
+    first = {d.key for d in DESIGNS if d.placement == "head"}  # as metrics_report orders
+    flaggable: list[Metric] = [
+        m for key, unit in registered.items() if key in first for m in unit.all_metrics()
     ]
-    for unit in registered.values():
-        flaggable += unit.all_metrics()
+    for key, unit in registered.items():
+        if key not in first:
+            flaggable += unit.all_metrics()
     decide(flaggable, thresholds)
     out = []
-    for t in power_targets(d1, effects=effects, registered=registered):
+    for t in power_targets(effects=effects, registered=registered):
         test = t.metric.test
         if t.basis != "answers" or test is None or test.joint is None or test.share is None:
             continue
@@ -320,50 +343,3 @@ def missing_results(
 
 def _missing_flags(missing: dict[str, MissingResult]) -> list[str]:
     return [x.flag for m in missing.values() for x in m.all_metrics() if x.flag]
-
-
-def _abstain_allowed(prompt_id: str) -> bool:
-    """False for a forced-choice prompt: its answers cannot measure abstention."""
-    try:
-        return get_preset(prompt_id).kind != "forced_choice"
-    except (KeyError, ValueError):
-        return True
-
-
-def _agreements(
-    result: ResultFile,
-    run: RunRecord,
-    runs: list[RunRecord],
-    d1_judgments: pd.DataFrame,
-    thresholds: Thresholds,
-) -> list[AgreementDict]:
-    """Error agreement of this run with every other run of the same pairs (App. D.3)."""
-    out: list[AgreementDict] = []
-    if d1_judgments.empty:
-        return out
-    for other in runs:
-        if other.id == run.id:
-            continue
-        theirs = d1_table(result, result.answers(other.id, design="D1"))
-        if theirs.empty:
-            continue
-        agreement = error_agreement(
-            d1_judgments,
-            theirs,
-            thresholds=thresholds,
-            names=(f"{run.model} (run {run.id})", f"{other.model} (run {other.id})"),
-        )
-        counts = agreement.as_dict()
-        out.append(
-            {
-                "run": other.id,
-                "model": other.model,
-                "prompt": other.prompt_id,
-                "shared": counts["shared"],
-                "a_wrong": counts["a_wrong"],
-                "b_wrong": counts["b_wrong"],
-                "chance": counts["chance"],
-                "metrics": counts["metrics"],
-            }
-        )
-    return out

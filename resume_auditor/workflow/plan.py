@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from resume_auditor.designs.base import Design
-from resume_auditor.designs.registry import DESIGNS, enabled
+from resume_auditor.designs.registry import SHOWN as DESIGNS
+from resume_auditor.designs.registry import enabled
 from resume_auditor.documents.jobparse import read_checklist
 from resume_auditor.domain.case import CaseKind
 from resume_auditor.domain.study import ModelSpec, StudyConfig

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from resume_auditor.designs.registry import run_prompt_design
 from resume_auditor.domain.study import (
     ModelSpec,
     StudyConfig,
@@ -24,17 +25,14 @@ from resume_auditor.domain.study import (
     study_from_dict,
     study_to_dict,
 )
-from resume_auditor.prompts import get_kind, get_preset
+from resume_auditor.prompts import get_preset
+from resume_auditor.prompts.requests import request_body
 from resume_auditor.store import writelock
 from resume_auditor.store.backup import install_new, remove_partial
 from resume_auditor.store.resultfile import RequestSpec, ResultFile
 from resume_auditor.variants.generate import GenProgress, generate_for_audit
 from resume_auditor.workflow.cases import build_cases, unbuilt_questions
-from resume_auditor.workflow.design_requests import (
-    check_design_presets,
-    design_specs,
-    request_body,
-)
+from resume_auditor.workflow.design_requests import check_design_presets, design_specs
 from resume_auditor.workflow.ingest import (
     ingest_study_resumes,
     job_from_study,
@@ -150,12 +148,10 @@ def _queue_runs(
 
 
 def _queue_run(result: ResultFile, study: StudyConfig, model: ModelSpec) -> tuple[int, int]:
-    preset = get_preset(study.run.prompt)
-    if not get_kind(preset.kind).pairwise and result.case_count("D1"):
-        raise StudyError(
-            f"The prompt {preset.id!r} asks about one resume at a time ({preset.kind}); "
-            "validity pairs need a pairwise prompt, such as d1-baseline."
-        )
+    owner = run_prompt_design()  # the design whose cases the run's prompt asks
+    problem = owner.run_prompt_problem(study.run.prompt) if owner is not None else None
+    if owner is not None and problem and result.case_count(owner.label):
+        raise StudyError(problem)
     params = {
         "temperature": model.temperature,
         "max_tokens": model.max_tokens,

@@ -8,24 +8,13 @@ first run back to back), so the response cache and stored audits match
 
 from __future__ import annotations
 
-from typing import Any
-
 from resume_auditor.domain.case import Case, Order, Truth, Variant
 from resume_auditor.domain.study import ModelSpec, StudyConfig
-from resume_auditor.prompts import build_body, get_preset
+from resume_auditor.prompts import get_preset
+from resume_auditor.prompts.requests import request_body
 from resume_auditor.store.requests import RequestSpec
 
 __all__ = ["d1_requests", "expected", "request_body"]
-
-
-def request_body(
-    model: ModelSpec, preset_id: str, job_text: str, first: str, second: str
-) -> dict[str, Any]:
-    """The stored body of one pairwise request (D1): two resumes under a preset."""
-    preset = get_preset(preset_id)
-    return build_body(
-        model, preset, {"resume_1": first, "resume_2": second, "job_description": job_text}
-    )
 
 
 def expected(truth: Truth | None, order: Order) -> str:

@@ -18,6 +18,7 @@ from resume_auditor.designs.base import (
     Design,
     DesignResult,
     PanelRow,
+    RunContext,
     Section,
     Unbuilt,
 )
@@ -124,10 +125,10 @@ class BloombergRanking(Design[D5Spec]):
     ) -> dict[str, pd.DataFrame]:
         return {"d5_rankings": rankings_table(cases, answers)}
 
-    def comparable(self, cases: Mapping[int, Case], answers: pd.DataFrame) -> Comparable | None:
+    def comparable(self, context: RunContext) -> Comparable | None:
         from resume_auditor.designs.d5_bloomberg.compare import comparable
 
-        return comparable(rankings_table(cases, answers))
+        return comparable(rankings_table(context.cases, context.answers))
 
     # The methods below receive the block as the registry holds every design's,
     # `Mapping[str, Any]`; each casts it to D5's type once, here, and reads it typed.

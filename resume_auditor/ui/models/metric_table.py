@@ -17,7 +17,8 @@ from typing import Any, cast
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.panels import ALL, panel_rows
 from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
@@ -120,7 +121,7 @@ def _registered(metrics: MetricsReport, design: str) -> Mapping[str, Any]:
     return REGISTERED[design].block(metrics) or {}
 
 
-REGISTERED = {d.key: d for d in REGISTRY}
+REGISTERED = {d.key: d for d in DESIGNS}  # every registry design counts its own answers
 
 
 # How many answers a design has, and the word for them (for "too few answers").
@@ -128,9 +129,6 @@ def design_answers(metrics: MetricsReport, design: str) -> tuple[int, str]:
     if design in REGISTERED:
         answers, _unread, what = REGISTERED[design].counts(_registered(metrics, design))
         return answers, what
-    if design == "d1":
-        d1 = metrics.get("d1")
-        return (d1.get("judgments") or 0) if d1 else 0, "pair answers"
     return 0, "answers"
 
 
@@ -138,7 +136,7 @@ def unreadable_answers(metrics: MetricsReport, design: str) -> int:
     """How many of a design's answers could not be read (left out of its numbers)."""
     if design in REGISTERED:
         return REGISTERED[design].counts(_registered(metrics, design))[1]
-    return 0  # D1's unreadable answers are not judgments: design_answers omits them
+    return 0
 
 
 def small_cell(metrics: MetricsReport) -> int:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.report.html import field_text
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session

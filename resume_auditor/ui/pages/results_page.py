@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json

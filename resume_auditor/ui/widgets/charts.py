@@ -14,7 +14,7 @@ from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from resume_auditor.designs.registry import DESIGNS as REGISTRY
+from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.report.charts import Rates, render_gaps, render_rates
 from resume_auditor.report.terms import TERMS
 from resume_auditor.stats.labels import label

@@ -25,9 +25,9 @@ from resume_auditor.domain.study import StudyConfig, StudyError
 
 
 class Choices(QWidget):
-    """Check boxes for a setting that takes several of a list: its `choices` (groups), or
-    what it `offer`s (D2's rating prompts, a box each, one under the other). A value the
-    study file names that no box shows is kept (`value` returns it after the boxes')."""
+    """Check boxes for a setting that takes several of a list: its `offer` in its words
+    (D2's rating prompts, a box each, one under the other; values the study names that
+    are not offered are kept), else its `choices` (groups by their names)."""
 
     changed = Signal()
 
@@ -35,25 +35,35 @@ class Choices(QWidget):
         super().__init__()
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        self.boxes: dict[str, QCheckBox] = {}
-        self._others: list[str] = []
+        tips = dict(setting.tips)
         offered = setting.offer or tuple((c, group_label(c) or c) for c in setting.choices)
+        self.boxes: dict[Any, QCheckBox] = {}
+        self._order: list[Any] = []
+        self._kept: list[Any] = []
         # short words (group names) four to a row; sentences one under the other
         across = 4 if all(len(words) <= 20 for _value, words in offered) else 1
         for i, (value, words) in enumerate(offered):
             cb = QCheckBox(words)
-            cb.setToolTip(setting.help)
+            cb.setToolTip(tips.get(value, setting.help))
             cb.toggled.connect(self.changed)
             self.boxes[value] = cb
             grid.addWidget(cb, i // across, i % across)
 
-    def set_value(self, values: list[str]) -> None:
+    def set_value(self, values: list[Any]) -> None:
         for key, cb in self.boxes.items():
             cb.setChecked(key in values)
-        self._others = [v for v in values if v not in self.boxes]
+        self._order = [v for v in values if v in self.boxes]
+        self._kept = [v for v in values if v not in self.boxes]
 
-    def value(self) -> list[str]:
-        return [k for k, cb in self.boxes.items() if cb.isChecked()] + self._others
+    def value(self) -> list[Any]:
+        """The ticked values in the study's order (the order draws names and groups in:
+        a study edited here builds what the same study file builds), new ones after."""
+        ticked = [k for k, cb in self.boxes.items() if cb.isChecked()]
+        return (
+            [v for v in self._order if v in ticked]
+            + [k for k in ticked if k not in self._order]
+            + self._kept
+        )
 
 
 class DesignForm(QWidget):
@@ -99,7 +109,7 @@ class DesignForm(QWidget):
             cb = QCheckBox()
             cb.toggled.connect(self.changed)
             return cb
-        if s.kind == "strs" and (s.choices or s.offer):
+        if (s.kind == "strs" and (s.choices or s.offer)) or (s.kind == "ints" and s.offer):
             grid = Choices(s)
             grid.changed.connect(self.changed)
             return grid
@@ -129,7 +139,7 @@ class DesignForm(QWidget):
             elif isinstance(w, QCheckBox):
                 w.setChecked(bool(value))
             elif isinstance(w, Choices):
-                w.set_value([value] if isinstance(value, str) else list(value))
+                w.set_value([value] if isinstance(value, str | int) else list(value))
             elif isinstance(w, QComboBox):
                 if w.findData(value) < 0:  # a preset the study file names: kept
                     w.addItem(str(value), value)
@@ -163,9 +173,8 @@ class DesignForm(QWidget):
         """Why these settings cannot be used, in the design's own words ('' if they can)."""
         if not self.on.isChecked():
             return ""
-        more = dict(study.more) | {self.design.key: self.values(study)}
-        probe = StudyConfig(study.name, study.seed, study.job, study.resumes, more=more)
         try:
+            probe = self.design.with_table(study, self.values(study))
             self.design.spec(probe)
         except StudyError as exc:
             return f"{self.design.title}: {exc}"

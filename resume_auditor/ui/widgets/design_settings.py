@@ -1,5 +1,5 @@
-"""The designs' settings, one tab each, edited in place: D1 here, the registry's
-designs each a form built from its own settings (design_form.py).
+"""The designs' settings, one tab each, edited in place: the registry's designs, each a
+form built from its own settings (design_form.py), and the settings every design shares.
 
 Each tab mirrors one `[designs.dN]` table of the study file (docs/study-format.md).
 The widget only reads and writes a `StudyConfig`; saving it (and clearing the built
@@ -16,8 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QGridLayout,
-    QHBoxLayout,
     QLabel,
     QSpinBox,
     QTabWidget,
@@ -26,76 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
-from resume_auditor.domain.groups import ALL_GROUPS, Group
-from resume_auditor.domain.study import D1Spec, StudyConfig
+from resume_auditor.domain.study import StudyConfig
 from resume_auditor.ui.widgets.design_form import DesignForm
-
-# (key, the label a recruiter reads, the tooltip: what it means and the paper's term)
-PAIR_TYPES = (
-    (
-        "more_base",
-        "Extra preferred skills vs just qualified",
-        "One candidate has everything required plus some preferred qualifications; the other "
-        "has exactly what is required. The paper calls this pair (c+, c).",
-    ),
-    (
-        "base_less",
-        "Qualified vs missing a requirement",
-        "One candidate has exactly what is required; the other lacks some of it. The paper "
-        "calls this pair (c, c−).",
-    ),
-    (
-        "more_less",
-        "Extra skills vs missing a requirement",
-        "Both differences at once: the widest gap. The paper calls this pair (c+, c−).",
-    ),
-)
-UNEQUAL_GROUPS = (
-    ("same", "the same group"),
-    ("cross", "different groups"),
-    ("both", "both (same and different groups)"),
-)
-SUMMARY_BLOCK = (
-    ("missing", "where no body edit can be made"),
-    ("always", "always, beside the body edits"),
-    ("only", "only the summary block"),
-    ("never", "never"),
-)
-
-
-class GroupGrid(QWidget):
-    """The eight groups as check boxes, four to a row."""
-
-    changed = Signal()
-
-    def __init__(self, tip: str) -> None:
-        super().__init__()
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        self.boxes: dict[str, QCheckBox] = {}
-        for i, g in enumerate(ALL_GROUPS):
-            cb = QCheckBox(g.label)
-            cb.setToolTip(tip)
-            cb.toggled.connect(self.changed)
-            self.boxes[g.key] = cb
-            grid.addWidget(cb, i // 4, i % 4)
-
-    def set_groups(self, groups: tuple[Group, ...]) -> None:
-        keys = {g.key for g in groups}
-        for key, cb in self.boxes.items():
-            cb.setChecked(key in keys)
-
-    def groups(self) -> tuple[Group, ...]:
-        return tuple(g for g in ALL_GROUPS if self.boxes[g.key].isChecked())
-
-
-def _combo(items: tuple[tuple[str, str], ...]) -> QComboBox:
-    """A combo box wide enough for its longest item, so no choice is cut off."""
-    box = QComboBox()
-    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-    for value, label in items:
-        box.addItem(label, value)
-    return box
 
 
 def _form(tab: QWidget) -> QFormLayout:
@@ -104,20 +34,6 @@ def _form(tab: QWidget) -> QFormLayout:
     form = QFormLayout(tab)
     form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
     return form
-
-
-def _tip(widget: QWidget, text: str) -> QWidget:
-    widget.setToolTip(text)
-    return widget
-
-
-def _select(box: QComboBox, value: str) -> None:
-    """Show `value`; a preset the list does not know (set in a study file) is added, not lost."""
-    index = box.findData(value)
-    if index < 0:
-        box.addItem(value, value)
-        index = box.count() - 1
-    box.setCurrentIndex(index)
 
 
 class DesignSettings(QTabWidget):
@@ -129,19 +45,18 @@ class DesignSettings(QTabWidget):
         super().__init__()
         self._filling = False
         self._study: StudyConfig | None = None
-        tabs: tuple[tuple[QWidget, str, str], ...] = (
-            (
-                self._d1_tab(),
-                "Who is better? (pairs)",
-                "Design D1: validity pairs, Castleman et al.",
-            ),
-        )
-        # The designs kept as units, each a form built from its own settings.
+        # The registry's designs, each a form built from its own settings: one placed
+        # "head" (D1) first, then the rest in the registry's order.
         self.forms = [DesignForm(d) for d in REGISTRY]
-        tabs += tuple(
-            (f, f.design.name.replace("&", "&&"), f"Design {f.design.label}: {f.design.intro}")
-            for f in self.forms
-        )
+
+        def form_tabs(head: bool) -> tuple[tuple[QWidget, str, str], ...]:
+            return tuple(
+                (f, f.design.name.replace("&", "&&"), f"Design {f.design.label}: {f.design.intro}")
+                for f in self.forms
+                if (f.design.placement == "head") == head
+            )
+
+        tabs = form_tabs(head=True) + form_tabs(head=False)
         tabs += ((self._common_tab(), "Repeatability, privacy && hidden text", ""),)
         for tab, title, paper in tabs:
             index = self.addTab(tab, title)
@@ -157,82 +72,6 @@ class DesignSettings(QTabWidget):
             c.currentIndexChanged.connect(self._edited)
 
     # -- tabs ----------------------------------------------------------------------------
-
-    def _d1_tab(self) -> QWidget:
-        tab = QWidget()
-        form = _form(tab)
-        self.d1_on = QCheckBox(
-            "Include pairs of candidates where the right answer is known: does the model pick "
-            "the better one, and treat equals as equal?"
-        )
-        self.d1_on.setToolTip("Design D1, validity pairs (Castleman et al. 2025).")
-        form.addRow(self.d1_on)
-        self.d1_groups = GroupGrid("Candidates of this group appear in the pairs.")
-        form.addRow("Groups", self.d1_groups)
-        self.d1_equal = QCheckBox(
-            "Equally qualified pairs: the same qualifications under two identities"
-        )
-        self.d1_equal.setToolTip(
-            "A fair screener says these two are equal (or picks each half the time)."
-        )
-        form.addRow(self.d1_equal)
-        signals = QHBoxLayout()
-        self.d1_name = QCheckBox("through the name")
-        self.d1_name.setToolTip("The paper's implicit signal: only the name differs.")
-        self.d1_explicit = QCheckBox("through awards and memberships")
-        self.d1_explicit.setToolTip(
-            "The paper's explicit signal (Castleman et al., Appendix F): an award or an "
-            "organisation that names the group, e.g. a Black or women's professional society."
-        )
-        signals.addWidget(self.d1_name)
-        signals.addWidget(self.d1_explicit)
-        signals.addStretch(1)
-        form.addRow("Identity shows", signals)
-        self.d1_unequal = QCheckBox("Unequal pairs: one candidate is clearly more qualified")
-        form.addRow(self.d1_unequal)
-        types = QHBoxLayout()
-        self.d1_types: dict[str, QCheckBox] = {}
-        for key, label, tip in PAIR_TYPES:
-            cb = QCheckBox(label)
-            cb.setToolTip(tip)
-            self.d1_types[key] = cb
-            types.addWidget(cb)
-        types.addStretch(1)
-        form.addRow(_tip(QLabel("Unequal pairs"), "Which kinds of unequal pair to build."), types)
-        ks = QHBoxLayout()
-        self.d1_k: dict[int, QCheckBox] = {}
-        for k in (1, 2, 3):
-            cb = QCheckBox(f"{k} qualification{'s' if k > 1 else ''}")
-            cb.setToolTip(
-                f"The two candidates differ by {k} qualification{'s' if k > 1 else ''} "
-                f"(k = {k} in the paper)."
-            )
-            self.d1_k[k] = cb
-            ks.addWidget(cb)
-        ks.addStretch(1)
-        form.addRow(_tip(QLabel("Differ by"), "The paper's k."), ks)
-        self.d1_across = _combo(UNEQUAL_GROUPS)
-        self.d1_across.setToolTip(
-            "Whether the two candidates of an unequal pair carry identities of the same group, "
-            "of different groups, or both kinds of pair are built."
-        )
-        across = QHBoxLayout()
-        across.addWidget(self.d1_across)
-        across.addStretch(1)
-        form.addRow("Unequal pairs are from", across)
-        self.d1_block = _combo(SUMMARY_BLOCK)
-        self.d1_block.setToolTip(
-            "Unequal pairs without a generator model: the resume with a short block in its "
-            "summary that states the job's required qualifications (c), k fewer (c-) or k "
-            "preferred ones more (c+); the rest of the resume is the same in every copy. "
-            "Models tend to miss changes in a summary more than in the body (Castleman et "
-            "al., App. D.1), so the Results break validity down by how a pair was built."
-        )
-        block = QHBoxLayout()
-        block.addWidget(self.d1_block)
-        block.addStretch(1)
-        form.addRow("Qualifications block", block)
-        return tab
 
     def _common_tab(self) -> QWidget:
         tab = QWidget()
@@ -297,20 +136,6 @@ class DesignSettings(QTabWidget):
                 w.setEnabled(editable)
 
     def _fill(self, study: StudyConfig) -> None:
-        d1 = study.d1 or D1Spec()
-        self.d1_on.setChecked(study.d1 is not None)
-        self.d1_groups.set_groups(d1.groups)
-        self.d1_equal.setChecked(d1.equal_pairs)
-        self.d1_name.setChecked("name" in d1.signals)
-        self.d1_explicit.setChecked("explicit" in d1.signals)
-        self.d1_unequal.setChecked(d1.unequal_pairs)
-        for key, cb in self.d1_types.items():
-            cb.setChecked(key in d1.pair_types)
-        for k, cb in self.d1_k.items():
-            cb.setChecked(k in d1.k)
-        _select(self.d1_across, d1.unequal_groups)
-        _select(self.d1_block, d1.summary_block)
-
         for form in self.forms:
             form.fill(study)
         self._study = study
@@ -320,59 +145,23 @@ class DesignSettings(QTabWidget):
 
     def problem(self) -> str:
         """What stops these settings from building cases, in a sentence ('' if nothing)."""
-        if not any(cb.isChecked() for cb in (self.d1_on, *(f.on for f in self.forms))):
+        if not any(f.on.isChecked() for f in self.forms):
             return "Include at least one kind of test."
         if self._study is not None:
             for form in self.forms:
                 wrong = form.problem(self._study)
                 if wrong:
                     return wrong
-        if self.d1_on.isChecked():
-            if len(self.d1_groups.groups()) < 2 and self.d1_equal.isChecked():
-                return "Equally qualified pairs need at least two groups."
-            if self.d1_unequal.isChecked() and not any(c.isChecked() for c in self.d1_k.values()):
-                return "Unequal pairs need a size of difference (1, 2 or 3 qualifications)."
-            if self.d1_equal.isChecked() and not (
-                self.d1_name.isChecked() or self.d1_explicit.isChecked()
-            ):
-                return (
-                    "Equally qualified pairs need a way for the identity to show: the name, "
-                    "awards and memberships, or both."
-                )
         return ""
 
     def apply(self, base: StudyConfig) -> StudyConfig:
         """`base` with these settings; call only when `problem()` is ''."""
-        d1 = None
-        if self.d1_on.isChecked():
-            old = base.d1 or D1Spec()
-            d1 = dataclasses.replace(
-                old,
-                groups=self.d1_groups.groups(),
-                equal_pairs=self.d1_equal.isChecked(),
-                unequal_pairs=self.d1_unequal.isChecked(),
-                k=tuple(k for k, cb in self.d1_k.items() if cb.isChecked()) or old.k,
-                signals=tuple(
-                    s
-                    for s, cb in (("name", self.d1_name), ("explicit", self.d1_explicit))
-                    if cb.isChecked()
-                )
-                or old.signals,
-                unequal_groups=str(self.d1_across.currentData()),
-                pair_types=tuple(k for k, cb in self.d1_types.items() if cb.isChecked())
-                or old.pair_types,
-                summary_block=str(self.d1_block.currentData()),
-            )
-        more = {k: v for k, v in base.more.items() if k not in {f.design.key for f in self.forms}}
-        for form in self.forms:
-            table = form.apply(base)
-            if table is not None:
-                more[form.design.key] = table
+        config = base
+        for form in self.forms:  # each design writes its own table into the study
+            config = form.design.with_table(config, form.apply(base))
         return dataclasses.replace(
-            base,
+            config,
             seed=self.seed.value(),
-            more=more,
-            d1=d1,
             keep_real_contact=self.real_contact.isChecked(),
             keep_instructions=self.keep_instructions.isChecked(),
         )

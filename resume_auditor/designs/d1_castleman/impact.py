@@ -1,4 +1,5 @@
-"""An NYC Local Law 144-style impact-ratio table from D1's equal pairs.
+"""An NYC Local Law 144-style impact-ratio table from D1's equal pairs (moved from
+report/impact.py with D1 into its folder; the groupings are shared: stats/ll144.py).
 
 LL144 bias audits (and the EEOC four-fifths rule) report, for each sex, each
 race/ethnicity and each intersectional category, a *selection rate* and its
@@ -35,18 +36,12 @@ from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_p, p_text
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
+from resume_auditor.stats.ll144 import GROUPINGS
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import ImpactCell, ImpactRatioDict
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.thresholds import Thresholds
 
-# The groupings LL144 asks for, in its order.
-GROUPINGS = ("sex", "race", "intersectional")
-GROUPING_TITLES = {
-    "sex": "By sex",
-    "race": "By race/ethnicity",
-    "intersectional": "Intersectional (race/ethnicity and sex)",
-}
 _OTHER = {"sex": "sex", "race": "race/ethnicity", "intersectional": "group"}
 _BY = {"sex": "by sex", "race": "by race/ethnicity", "intersectional": "by race/ethnicity and sex"}
 
