@@ -194,12 +194,13 @@ def test_the_generic_form_offers_what_the_old_tab_did_and_keeps_other_prompts(
         "blind_college",
         "manipulation_check",
     }
-    # the groups in the grid's order, as the old tab wrote them
-    grid_order = ["white_man", "black_woman"]
-    assert form.apply(study) == {**d2, "groups": grid_order, "manipulation_check": True}
+    # the groups in the study's order (the order names are drawn in: the app builds what
+    # the same study file builds; the old tab wrote the grid's order)
+    assert form.apply(study) == {**d2, "manipulation_check": True}
     prompts.boxes["d2-rating"].setChecked(True)
-    # a preset the study file names that no box shows is kept, after the boxes' ones
-    assert form.values(study)["prompts"] == ["d2-rating", "d2-rating-eeoc", "my-own"]
+    # the study's ticked presets first, a newly ticked one after them, and a preset the
+    # study file names that no box shows is kept, last
+    assert form.values(study)["prompts"] == ["d2-rating-eeoc", "d2-rating", "my-own"]
     prompts.set_value([])
     assert form.problem(study) == (
         "Ratings by group (D2): designs.d2.prompts needs at least one rating prompt, e.g. d2-rating"
