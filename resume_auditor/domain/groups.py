@@ -48,6 +48,18 @@ ALL_GROUPS: tuple[Group, ...] = tuple(Group(r, g) for r in RACES for g in GENDER
 REFERENCE_GROUP = Group("white", "man")
 
 
+def group_part(key: str, grouping: str) -> str:
+    """A group key's race or sex under a grouping ("race"; "sex" or "gender"), the key
+    itself under any other ("intersectional") or when it is not a group key."""
+    try:
+        group = Group.parse(key)
+    except ValueError:
+        return key
+    if grouping in ("sex", "gender"):
+        return group.gender
+    return group.race if grouping == "race" else key
+
+
 def group_label(key: str | None) -> str:
     """A reader's label for a stored group key; '' for none."""
     if not key:

@@ -36,7 +36,7 @@ import pandas as pd
 from resume_auditor.designs.base import Drill
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.designs.registry import SHOWN as REGISTRY
-from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label
+from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label, group_part
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.labels import label
@@ -346,28 +346,6 @@ Keep = Callable[[_Answer], bool]
 Selection = tuple[str, str, Keep, str]  # title, design, predicate, note
 
 
-def _race(key: str) -> str:
-    try:
-        return Group.parse(key).race
-    except ValueError:
-        return key
-
-
-def _gender(key: str) -> str:
-    try:
-        return Group.parse(key).gender
-    except ValueError:
-        return key
-
-
-def _part(key: str, grouping: str) -> str:
-    if grouping in ("sex", "gender"):
-        return _gender(key)
-    if grouping == "race":
-        return _race(key)
-    return key
-
-
 def _is_group(key: str) -> bool:
     """A group, race or gender key (the last part of a by-group number's path)."""
     if key in RACES or key in GENDERS:
@@ -381,7 +359,7 @@ def _is_group(key: str) -> bool:
 
 def _mentions(a: _Answer, key: str) -> bool:
     groups = [a.facts.get("group_a"), a.facts.get("group_b"), *(a.facts.get("groups") or [])]
-    return any(g and key in (g, _race(g), _gender(g)) for g in groups)
+    return any(g and key in (g, group_part(g, "race"), group_part(g, "sex")) for g in groups)
 
 
 def _selector(p: tuple[str, ...]) -> Selection | None:

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from resume_auditor.designs.base import Drill, PanelRow, Section, SectionTable, Word
 from resume_auditor.designs.d1_castleman.model import D1Blocks
-from resume_auditor.domain.groups import Group
+from resume_auditor.domain.groups import group_part
 from resume_auditor.stats.labels import article, label
 from resume_auditor.stats.ll144 import GROUPING_TITLES, GROUPINGS
 from resume_auditor.stats.model import MetricDict
@@ -351,17 +351,6 @@ _COLUMN_WORDS = {
 }
 
 
-def _part(key: str, grouping: str) -> str:
-    """A group key's race or sex under an LL144 grouping (the key itself otherwise)."""
-    try:
-        group = Group.parse(key)
-    except ValueError:
-        return key
-    if grouping in ("sex", "gender"):
-        return group.gender
-    return group.race if grouping == "race" else key
-
-
 def _cell(value: Any) -> str:
     """A breakdown cell's key as the statistics write it (2.0 -> '2')."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -398,8 +387,8 @@ def drill(path: Sequence[str]) -> Drill | None:
             f"{'sex' if grouping == 'sex' else 'group'}",
             lambda f: (
                 _equal(f)
-                and cat in (_part(f["group_a"], grouping), _part(f["group_b"], grouping))
-                and _part(f["group_a"], grouping) != _part(f["group_b"], grouping)
+                and cat in (group_part(f["group_a"], grouping), group_part(f["group_b"], grouping))
+                and group_part(f["group_a"], grouping) != group_part(f["group_b"], grouping)
             ),
             "Abstentions count as not selected.",
         )

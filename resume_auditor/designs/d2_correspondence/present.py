@@ -14,7 +14,7 @@ from typing import Any, cast
 from resume_auditor.designs.base import Chart, Drill, PanelRow, Section, SectionTable, Word
 from resume_auditor.designs.d2_correspondence.model import D2Dict, RatioMetric
 from resume_auditor.domain.case import Case
-from resume_auditor.domain.groups import Group
+from resume_auditor.domain.groups import group_part
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import MetricDict
 
@@ -254,28 +254,6 @@ def sections(block: D2Dict, cut: float) -> list[Section]:
     return out
 
 
-def _race(key: str) -> str:
-    try:
-        return Group.parse(key).race
-    except ValueError:
-        return key
-
-
-def _gender(key: str) -> str:
-    try:
-        return Group.parse(key).gender
-    except ValueError:
-        return key
-
-
-def _part(key: str, grouping: str) -> str:
-    if grouping in ("sex", "gender"):
-        return _gender(key)
-    if grouping == "race":
-        return _race(key)
-    return key
-
-
 def _named(facts: Mapping[str, Any]) -> bool:
     return bool((facts.get("conditions") or [None])[0] != "blinded")
 
@@ -301,18 +279,20 @@ def drill(p: Sequence[str], ref: str) -> Drill | None:
             lambda kind, facts, shown: rating(kind, facts) and _group(facts) in (g, ref),
         )
     if part in ("smd_race", "smd_gender"):
-        split = _race if part == "smd_race" else _gender
-        want, base = p[2], split(ref)
+        by = "race" if part == "smd_race" else "sex"
+        want, base = p[2], group_part(ref, by)
         return Drill(
             f"Ratings of {label(want)} and {label(base)} copies",
-            lambda kind, facts, shown: rating(kind, facts) and split(_group(facts)) in (want, base),
+            lambda kind, facts, shown: (
+                rating(kind, facts) and group_part(_group(facts), by) in (want, base)
+            ),
         )
     if part == "impact_ratio" and len(p) >= 5:
         threshold, grouping, key = p[2], p[3], p[4]
         return Drill(
             f"Ratings of {label(key)} copies (selected: rated {threshold} or above)",
             lambda kind, facts, shown: (
-                rating(kind, facts) and _part(_group(facts), grouping) == key
+                rating(kind, facts) and group_part(_group(facts), grouping) == key
             ),
             "The ratio compares this share with the highest group's.",
         )
