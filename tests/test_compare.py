@@ -247,3 +247,27 @@ def test_the_exports_carry_the_comparison(two_models: Path, tmp_path: Path) -> N
     assert set(values["model"]) == {"sim-right", "sim-first"}
     sheets = pd.read_excel(tmp_path / "a.xlsx", sheet_name=None)
     assert {"models_values", "models_differences", "models_alike"} <= set(sheets)
+
+
+def test_d2_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
+    """Every design that offers headline measures gives, per model, its own metric's value
+    (D2's standardized differences here, over HTTP with two models of the all-designs
+    study)."""
+    from results_fixtures import make_all_designs_audit
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.compare import compare_runs
+    from resume_auditor.workflow.metrics import metrics_report
+
+    audit = make_all_designs_audit(tmp_path, models=("sim-model", "sim-other"))
+    with ResultFile.in_memory(audit) as result:
+        comparison = compare_runs(result)
+        own = {r.id: metrics_report(result, r.id) for r in result.runs()}
+    assert comparison is not None
+    d2 = [row for row in comparison["measures"] if row["design"] == "D2"]
+    assert d2, "D2 offers its standardized differences"
+    for row in d2:
+        group = row["key"].removeprefix("smd.")
+        for run_id, metric in row["values"].items():
+            assert metric["value"] == pytest.approx(own[int(run_id)]["d2"]["smd"][group]["value"])
+            assert metric["unit"] == "sd"

@@ -22,6 +22,7 @@ from resume_auditor.designs.base import (
     DesignResult,
     Drill,
     PanelRow,
+    RunContext,
     Section,
     Unbuilt,
 )
@@ -36,6 +37,7 @@ from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.groups import ALL_GROUPS, REFERENCE_GROUP, Group
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
+from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.power_sim import Size
@@ -162,6 +164,11 @@ class CorrespondenceD2(Design[D2Spec]):
         if ratings.empty:
             return None
         return D2Outcome(compute_d2(ratings, thresholds=thresholds, rng=0))
+
+    def comparable(self, context: RunContext) -> Comparable | None:
+        from resume_auditor.designs.d2_correspondence.compare import comparable
+
+        return comparable(d2_table(context.cases, context.answers))
 
     def answer_frames(
         self, cases: Mapping[int, Case], answers: pd.DataFrame
