@@ -271,3 +271,21 @@ def test_d2_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
         for run_id, metric in row["values"].items():
             assert metric["value"] == pytest.approx(own[int(run_id)]["d2"]["smd"][group]["value"])
             assert metric["unit"] == "sd"
+
+
+def test_a_source_resume_without_rows_for_the_measure_is_not_counted() -> None:
+    """A resume whose rows are all outside the measure (zero denominator) is not one of
+    its clusters: counting it would add a leave-out that changes nothing and narrow the
+    interval."""
+    a = _table(["r1", "r1", "r2", "r2", "r3", "r3"], [1, 1, 1, 0, 0, 1])
+    b = _table(["r1", "r1", "r2", "r2", "r3", "r3"], [1, 0, 0, 0, 0, 1])
+    outside = pd.DataFrame({"cluster": ["r4", "r4"], "y": [0.0, 0.0], "one": [0.0, 0.0]})
+    plain = paired_difference(a, b, MEAN)
+    padded = paired_difference(pd.concat([a, outside]), pd.concat([b, outside]), MEAN)
+    assert (padded.value, padded.low, padded.high, padded.clusters) == (
+        plain.value,
+        plain.low,
+        plain.high,
+        plain.clusters,
+    )
+    assert single(pd.concat([a, outside]), MEAN).clusters == single(a, MEAN).clusters == 3

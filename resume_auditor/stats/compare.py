@@ -145,6 +145,10 @@ def paired_difference(
     n = int(len(a) + len(b))
     sa = cluster_sums(a, measure.columns, labels)
     sb = cluster_sums(b, measure.columns, labels)
+    # only the clusters this measure has rows in: leaving out one it has none in changes
+    # nothing, and counting it would shrink the interval
+    active = (np.abs(sa).sum(axis=1) + np.abs(sb).sum(axis=1)) > 0
+    labels, sa, sb = labels[active], sa[active], sb[active]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
     theta = float(measure.f(ta) - measure.f(tb)) if labels.size else math.nan
     if not math.isfinite(theta):
@@ -185,6 +189,8 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
     if not labels.size:
         return Estimate(None, None, None, 0, 0, level, note="no answers")
     sums = cluster_sums(table, measure.columns, labels)
+    active = np.abs(sums).sum(axis=1) > 0  # the clusters this measure has rows in
+    labels, sums = labels[active], sums[active]
     total = sums.sum(axis=0)
     theta = float(measure.f(total))
     if not math.isfinite(theta):
