@@ -249,10 +249,10 @@ def test_the_exports_carry_the_comparison(two_models: Path, tmp_path: Path) -> N
     assert {"models_values", "models_differences", "models_alike"} <= set(sheets)
 
 
-def test_d2_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
+def test_d2_and_d4_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
     """Every design that offers headline measures gives, per model, its own metric's value
-    (D2's standardized differences here, over HTTP with two models of the all-designs
-    study)."""
+    (D2's standardized differences, D4's score shifts and average ranks here, over HTTP
+    with two models of the all-designs study)."""
     from results_fixtures import make_all_designs_audit
 
     from resume_auditor.store.resultfile import ResultFile
@@ -271,6 +271,19 @@ def test_d2_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
         for run_id, metric in row["values"].items():
             assert metric["value"] == pytest.approx(own[int(run_id)]["d2"]["smd"][group]["value"])
             assert metric["unit"] == "sd"
+    d4 = [row for row in comparison["measures"] if row["design"] == "D4"]
+    kinds = {row["key"].split(".")[0] for row in d4}
+    assert kinds == {"differences", "ranks"}
+    for row in d4:
+        part, first, group = row["key"].split(".")
+        for run_id, metric in row["values"].items():
+            block = own[int(run_id)]["d4"]
+            want = (
+                block["differences"][first]["overall"][group]
+                if part == "differences"
+                else block["ranks"][first][group]
+            )
+            assert metric["value"] == pytest.approx(want["value"])
 
 
 def test_a_source_resume_without_rows_for_the_measure_is_not_counted() -> None:

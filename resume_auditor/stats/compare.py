@@ -243,6 +243,10 @@ def _cut(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, f
     return max(low, bounds[0]), min(high, bounds[1])
 
 
+# how a difference in each unit is written after its number
+UNIT_WORDS = {"points": " points", "sd": " SD", "difference": " on the 1–5 scale"}
+
+
 def difference_unit(unit: str) -> str:
     """The unit of a difference of two values in `unit` (two rates differ in points)."""
     return "points" if unit in ("proportion", "points") else unit
@@ -266,7 +270,7 @@ def sentence(
     adjusted test does not pass says both, rather than hiding one of them.
     """
     e, m = d.estimate, d.measure
-    unit = f" {difference_unit(m.unit)}"
+    unit = UNIT_WORDS.get(difference_unit(m.unit), "")
     if e.value is None:
         return f"{m.label}: not measured for both {name_a} and {name_b} ({e.note})."
     ahead, behind = (name_a, name_b) if e.value >= 0 else (name_b, name_a)

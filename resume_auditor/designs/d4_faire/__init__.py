@@ -21,6 +21,7 @@ from resume_auditor.designs.base import (
     DesignResult,
     Drill,
     PanelRow,
+    RunContext,
     Section,
     Unbuilt,
 )
@@ -35,6 +36,7 @@ from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.groups import ALL_GROUPS, Group
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
+from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.power_sim import Size
@@ -190,6 +192,11 @@ class FaireD4(Design[D4Spec]):
                 thresholds=thresholds,
             )
         )
+
+    def comparable(self, context: RunContext) -> Comparable | None:
+        from resume_auditor.designs.d4_faire.compare import comparable
+
+        return comparable(*d4_tables(context.cases, context.answers))
 
     def answer_frames(
         self, cases: Mapping[int, Case], answers: pd.DataFrame
