@@ -86,6 +86,13 @@ class Measure:
     path: tuple[str, ...] = ()
     unit: str = "proportion"
     kind: str = "validity"  # "validity" or "fairness": the sentence's and chart's grouping
+    # where a value can lie when its unit does not say (D4's average rank: 1 to the batch
+    # size); None: the unit's range (value_range)
+    bounds: tuple[float, float] | None = None
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return self.bounds if self.bounds is not None else value_range(self.unit)
 
 
 @dataclass(frozen=True)
@@ -176,7 +183,7 @@ def paired_difference(
         )
     crit = t_crit(level, g - 1)
     p = float(2 * sps.t.sf(abs(theta) / se, g - 1))
-    bottom, top = value_range(measure.unit)
+    bottom, top = measure.range
     span = top - bottom
     low, high = _cut(theta - crit * se, theta + crit * se, (-span, span))
     return Estimate(theta, low, high, n, g, level, p=p, note=note)
@@ -206,7 +213,7 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
         note = "the same on every source resume: no spread to build an interval from"
         return Estimate(theta, None, None, n, g, level, note=note)
     crit = t_crit(level, g - 1)
-    low, high = _cut(theta - crit * se, theta + crit * se, value_range(measure.unit))
+    low, high = _cut(theta - crit * se, theta + crit * se, measure.range)
     return Estimate(theta, low, high, n, g, level)
 
 

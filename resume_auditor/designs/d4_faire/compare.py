@@ -95,6 +95,7 @@ def _rank_rows(rankings: pd.DataFrame, measures: list[Measure]) -> pd.DataFrame:
                     f"batches of {size}",
                     path=("d4", "ranks", str(size), g),
                     unit="number",
+                    bounds=(1.0, float(size)),
                     kind="fairness",
                 )
             )
