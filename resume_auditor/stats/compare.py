@@ -49,8 +49,8 @@ logger = logging.getLogger(__name__)
 # measure's columns, in the order of `Measure.columns`). NaN where undefined.
 SumsFunction = Callable[[np.ndarray], np.ndarray]
 
-# The note of a difference that is the same on every source resume (no interval)
-SAME_EVERYWHERE = "the same difference on every source resume"
+# The note of a difference that is the same on every cluster (no interval) begins so
+SAME_EVERYWHERE = "the same difference on every"
 
 
 def ratio(num: int = 0, den: int = 1) -> SumsFunction:
@@ -89,6 +89,8 @@ class Measure:
     # where a value can lie when its unit does not say (D4's average rank: 1 to the batch
     # size); None: the unit's range (value_range)
     bounds: tuple[float, float] | None = None
+    # what one cluster of its rows is, in a recruiter's words (one, several)
+    cluster: tuple[str, str] = ("source resume", "source resumes")
 
     @property
     def range(self) -> tuple[float, float]:
@@ -165,9 +167,9 @@ def paired_difference(
     g = int(leave.size)
     note = ""
     if g < labels.size:
-        note = f"{labels.size - g} source resume(s) could not be left out"
+        note = f"{labels.size - g} {measure.cluster[1]} could not be left out"
     if g < 2:
-        note = "fewer than two source resumes: no honest interval is possible"
+        note = f"fewer than two {measure.cluster[1]}: no honest interval is possible"
         return Estimate(theta, None, None, n, int(labels.size), level, note=note)
     se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
     if se == 0:
@@ -179,7 +181,7 @@ def paired_difference(
             g,
             level,
             p=None if theta != 0 else 1.0,
-            note=SAME_EVERYWHERE,
+            note=f"{SAME_EVERYWHERE} {measure.cluster[0]}",
         )
     crit = t_crit(level, g - 1)
     p = float(2 * sps.t.sf(abs(theta) / se, g - 1))
@@ -206,11 +208,11 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
     leave = leave[np.isfinite(leave)]
     g = int(leave.size)
     if g < 2:
-        note = "fewer than two source resumes: no honest interval is possible"
+        note = f"fewer than two {measure.cluster[1]}: no honest interval is possible"
         return Estimate(theta, None, None, n, int(labels.size), level, note=note)
     se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
     if se == 0:
-        note = "the same on every source resume: no spread to build an interval from"
+        note = f"the same on every {measure.cluster[0]}: no spread to build an interval from"
         return Estimate(theta, None, None, n, g, level, note=note)
     crit = t_crit(level, g - 1)
     low, high = _cut(theta - crit * se, theta + crit * se, measure.range)
@@ -283,11 +285,12 @@ def sentence(
     ahead, behind = (name_a, name_b) if e.value >= 0 else (name_b, name_a)
     size = _signed(abs(e.value), m)[1:] + unit
     if e.low is None or e.high is None:
-        if e.note == SAME_EVERYWHERE and e.value == 0:
-            return f"{m.label}: the same for {name_a} and {name_b} on every source resume."
-        if e.note == SAME_EVERYWHERE:
+        same = e.note.startswith(SAME_EVERYWHERE)
+        if same and e.value == 0:
+            return f"{m.label}: the same for {name_a} and {name_b} on every {m.cluster[0]}."
+        if same:
             return (
-                f"{ahead} {m.more} than {behind} by the same {size} on every source resume "
+                f"{ahead} {m.more} than {behind} by the same {size} on every {m.cluster[0]} "
                 "(no spread, so no interval)."
             )
         return f"{m.label}: {ahead} ahead by {size}; no interval can be computed ({e.note})."

@@ -96,6 +96,7 @@ def _rank_rows(rankings: pd.DataFrame, measures: list[Measure]) -> pd.DataFrame:
                     path=("d4", "ranks", str(size), g),
                     unit="number",
                     bounds=(1.0, float(size)),
+                    cluster=("batch", "batches"),
                     kind="fairness",
                 )
             )

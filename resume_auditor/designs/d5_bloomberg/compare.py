@@ -47,6 +47,7 @@ def comparable(rankings: pd.DataFrame) -> Comparable | None:
                 ratio(0, 1),
                 f"ranks {label(g)} candidates first more often",
                 path=("designs", "d5", "top1", g),
+                cluster=("batch", "batches"),
                 kind="fairness",
             )
         )
