@@ -302,3 +302,27 @@ def test_a_source_resume_without_rows_for_the_measure_is_not_counted() -> None:
         plain.clusters,
     )
     assert single(pd.concat([a, outside]), MEAN).clusters == single(a, MEAN).clusters == 3
+
+
+def test_a_model_queued_but_not_yet_asked_is_not_compared(two_models: Path, tmp_path: Path) -> None:
+    """A study's further models are queued when it is opened: a run with no answer yet is
+    not a model with numbers, so it is left out (asked for by id, it is compared)."""
+    import dataclasses
+    import shutil
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.compare import compare_runs
+    from resume_auditor.workflow.prepare import _queue_run, study_of
+
+    audit = tmp_path / "three.audit"
+    shutil.copyfile(two_models, audit)
+    with ResultFile(audit) as result:
+        config = study_of(result)
+        queued, _added = _queue_run(
+            result, config, dataclasses.replace(config.model, model="sim-later")
+        )
+        comparison = compare_runs(result)
+        assert comparison is not None
+        assert [r["name"] for r in comparison["runs"]] == ["sim-right", "sim-first"]
+        asked = compare_runs(result, [1, queued])
+        assert asked is not None and "sim-later has no readable answer yet" in asked["notes"][0]

@@ -58,9 +58,9 @@ logger = logging.getLogger(__name__)
 
 METHOD = (
     "Differences between two models are on the same test cases: each interval leaves "
-    "one source resume out of both models' answers at a time (a paired delete-one "
-    "jackknife, t on resumes - 1 degrees of freedom); the tests are Holm-adjusted across "
-    "every difference shown."
+    "one source resume (for ranked batches, one batch) out of both models' answers at a "
+    "time (a paired delete-one jackknife, t on their number - 1 degrees of freedom); the "
+    "tests are Holm-adjusted across every difference shown."
 )
 
 
@@ -116,9 +116,13 @@ def compare_runs(
     alpha: float = 0.05,
     level: float = 0.95,
 ) -> ComparisonDict | None:
-    """The comparison of the audit's runs (default: every audit run); None: fewer than two."""
+    """The comparison of the audit's runs (default: every audit run with an answer; a
+    study's further models are queued before they are asked); None: fewer than two."""
     runs = result.runs()
-    if run_ids is not None:
+    if run_ids is None:
+        answered = result.answered_by_run()
+        runs = [r for r in runs if answered.get(r.id)]
+    else:
         wanted = list(run_ids)
         missing = [i for i in wanted if i not in {r.id for r in runs}]
         if missing:
