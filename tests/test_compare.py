@@ -117,8 +117,8 @@ def test_holm_and_the_sentences() -> None:
     a = _table(["r1", "r2", "r3", "r4"] * 10, [1.0] * 40)
     b = _table(["r1", "r2", "r3", "r4"] * 10, [1.0, 0.0, 0.0, 1.0] * 10)
     b.loc[b.index[:4], "y"] = [0.0, 1.0, 1.0, 0.0]
-    d = Difference("D1", MEAN, 1, 2, None, None, paired_difference(a, b, MEAN))
-    other = Difference("D1", MEAN, 1, 3, None, None, paired_difference(a, a, MEAN))
+    d = Difference("D1", MEAN, 1, 2, paired_difference(a, b, MEAN))
+    other = Difference("D1", MEAN, 1, 3, paired_difference(a, a, MEAN))
     adjust([d, other])
     assert d.estimate.p_holm == pytest.approx(min(1.0, 2 * d.estimate.p))
     text = sentence(d, "Model A", "Model B", alpha=0.9)
@@ -127,7 +127,7 @@ def test_holm_and_the_sentences() -> None:
     assert sentence(other, "Model A", "Model C") == (
         "Validity: the same for Model A and Model C on every source resume."
     )
-    swapped = Difference("D1", MEAN, 2, 1, None, None, paired_difference(b, a, MEAN))
+    swapped = Difference("D1", MEAN, 2, 1, paired_difference(b, a, MEAN))
     adjust([swapped])
     assert sentence(swapped, "Model B", "Model A", alpha=0.9).startswith(
         "Model A picks the right one more often than Model B"

@@ -33,14 +33,6 @@ from scipy import stats as sps
 
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.intervals import t_crit
-from resume_auditor.stats.model import (
-    COMPARISON_SCHEMA,
-    ComparisonDict,
-    DifferenceDict,
-    IntervalDict,
-    MeasureRow,
-    RunColumn,
-)
 from resume_auditor.stats.multiplicity import holm
 
 logger = logging.getLogger(__name__)
@@ -70,8 +62,9 @@ class Measure:
 
     `columns`: the numeric row columns of the design's comparison table whose sums the
     measure is a function of; `f`: that function. `path`: where the run's own metric
-    of the same value sits in its metrics JSON (the comparison shows that metric's own
-    interval beside each model; the value is the same, checked by the tests).
+    of the same value sits in its metrics JSON (the value is the same, checked by the
+    tests; the interval here is the jackknife's, so that every interval of a comparison
+    is of one kind).
     `more`: what a higher value means, completing "Model A ... than Model B"
     ("picks the more qualified candidate more often"); `unit` what the value is
     (a metric object's unit: "proportion" for a rate, "points" for a gap, "sd");
@@ -141,6 +134,44 @@ def value(table: pd.DataFrame, measure: Measure) -> float | None:
     return out if math.isfinite(out) else None
 
 
+def _active(*sums: np.ndarray) -> np.ndarray:
+    """The clusters a measure has rows in: leaving out one it has none in changes nothing,
+    and counting it would shrink the interval."""
+    total: np.ndarray = np.sum([np.abs(x).sum(axis=1) for x in sums], axis=0)
+    return total > 0
+
+
+def _jackknife(
+    theta: float,
+    leave: np.ndarray,
+    n: int,
+    clusters: int,
+    level: float,
+    measure: Measure,
+    bounds: tuple[float, float],
+    *,
+    test: bool,
+) -> Estimate:
+    """The estimate `theta` with its delete-one-cluster interval from the leave-outs
+    (`leave`: the estimate without each cluster; undefined ones are dropped and said),
+    t on G-1 df, cut to `bounds`; with `test`, the p-value of "no difference"."""
+    one, many = measure.cluster
+    leave = leave[np.isfinite(leave)]
+    g = int(leave.size)
+    note = f"{clusters - g} {many} could not be left out" if g < clusters else ""
+    if g < 2:
+        note = f"fewer than two {many}: no honest interval is possible"
+        return Estimate(theta, None, None, n, clusters, level, note=note)
+    se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
+    if se == 0:
+        p = (1.0 if theta == 0 else None) if test else None
+        return Estimate(theta, None, None, n, g, level, p=p, note=f"{SAME_EVERYWHERE} {one}")
+    crit = t_crit(level, g - 1)
+    low, high = _cut(theta - crit * se, theta + crit * se, bounds)
+    p = float(2 * sps.t.sf(abs(theta) / se, g - 1)) if test else None
+    return Estimate(theta, low, high, n, g, level, p=p, note=note)
+
+
 def paired_difference(
     a: pd.DataFrame, b: pd.DataFrame, measure: Measure, level: float = 0.95
 ) -> Estimate:
@@ -154,41 +185,16 @@ def paired_difference(
     n = int(len(a) + len(b))
     sa = cluster_sums(a, measure.columns, labels)
     sb = cluster_sums(b, measure.columns, labels)
-    # only the clusters this measure has rows in: leaving out one it has none in changes
-    # nothing, and counting it would shrink the interval
-    active = (np.abs(sa).sum(axis=1) + np.abs(sb).sum(axis=1)) > 0
-    labels, sa, sb = labels[active], sa[active], sb[active]
+    active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
+    sa, sb = sa[active], sb[active]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
-    theta = float(measure.f(ta) - measure.f(tb)) if labels.size else math.nan
+    theta = float(measure.f(ta) - measure.f(tb)) if len(sa) else math.nan
     if not math.isfinite(theta):
-        return Estimate(None, None, None, n, int(labels.size), level, note="not measured by both")
+        return Estimate(None, None, None, n, len(sa), level, note="not measured by both")
     leave = measure.f(ta[None, :] - sa) - measure.f(tb[None, :] - sb)
-    leave = leave[np.isfinite(leave)]
-    g = int(leave.size)
-    note = ""
-    if g < labels.size:
-        note = f"{labels.size - g} {measure.cluster[1]} could not be left out"
-    if g < 2:
-        note = f"fewer than two {measure.cluster[1]}: no honest interval is possible"
-        return Estimate(theta, None, None, n, int(labels.size), level, note=note)
-    se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
-    if se == 0:
-        return Estimate(
-            theta,
-            None,
-            None,
-            n,
-            g,
-            level,
-            p=None if theta != 0 else 1.0,
-            note=f"{SAME_EVERYWHERE} {measure.cluster[0]}",
-        )
-    crit = t_crit(level, g - 1)
-    p = float(2 * sps.t.sf(abs(theta) / se, g - 1))
     bottom, top = measure.range
-    span = top - bottom
-    low, high = _cut(theta - crit * se, theta + crit * se, (-span, span))
-    return Estimate(theta, low, high, n, g, level, p=p, note=note)
+    span = top - bottom  # a difference lies within the width of the values' range
+    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), test=True)
 
 
 def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
@@ -198,25 +204,13 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
     if not labels.size:
         return Estimate(None, None, None, 0, 0, level, note="no answers")
     sums = cluster_sums(table, measure.columns, labels)
-    active = np.abs(sums).sum(axis=1) > 0  # the clusters this measure has rows in
-    labels, sums = labels[active], sums[active]
+    sums = sums[_active(sums)]
     total = sums.sum(axis=0)
     theta = float(measure.f(total))
     if not math.isfinite(theta):
-        return Estimate(None, None, None, n, int(labels.size), level, note="no such answers")
+        return Estimate(None, None, None, n, len(sums), level, note="no such answers")
     leave = measure.f(total[None, :] - sums)
-    leave = leave[np.isfinite(leave)]
-    g = int(leave.size)
-    if g < 2:
-        note = f"fewer than two {measure.cluster[1]}: no honest interval is possible"
-        return Estimate(theta, None, None, n, int(labels.size), level, note=note)
-    se = math.sqrt((g - 1) / g * float(((leave - leave.mean()) ** 2).sum()))
-    if se == 0:
-        note = f"the same on every {measure.cluster[0]}: no spread to build an interval from"
-        return Estimate(theta, None, None, n, g, level, note=note)
-    crit = t_crit(level, g - 1)
-    low, high = _cut(theta - crit * se, theta + crit * se, measure.range)
-    return Estimate(theta, low, high, n, g, level)
+    return _jackknife(theta, leave, n, len(sums), level, measure, measure.range, test=False)
 
 
 @dataclass
@@ -227,8 +221,6 @@ class Difference:
     measure: Measure
     run_a: int
     run_b: int
-    value_a: float | None
-    value_b: float | None
     estimate: Estimate
 
 
@@ -309,12 +301,6 @@ def sentence(
 
 
 __all__ = [
-    "COMPARISON_SCHEMA",
-    "ComparisonDict",
-    "DifferenceDict",
-    "IntervalDict",
-    "MeasureRow",
-    "RunColumn",
     "Comparable",
     "Difference",
     "Measure",

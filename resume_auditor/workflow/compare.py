@@ -189,7 +189,7 @@ def compare_runs(
             if not all(any(m.key == measure.key for m in c.measures) for c in (ca, cb)):
                 continue
             est = paired_difference(ca.table, cb.table, measure, level)
-            differences.append(Difference(label, measure, a.id, b.id, est.value, None, est))
+            differences.append(Difference(label, measure, a.id, b.id, est))
     adjust(differences)
     read = {r.id: readings(answers[r.id]) for r in runs if not answers[r.id].empty}
     agreement = [
