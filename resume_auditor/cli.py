@@ -746,19 +746,16 @@ def _print_metrics_text(report: MetricsReport) -> None:
 
 def cmd_metrics(args: argparse.Namespace) -> int:
     from resume_auditor.store.resultfile import ResultFile
-    from resume_auditor.workflow.compare import compare_runs
-    from resume_auditor.workflow.metrics import metrics_report
+    from resume_auditor.workflow.reporting import report_metrics
 
     with ResultFile(args.result, readonly=True) as result:
         try:
-            report = metrics_report(result, args.run, power=True)
+            # the run's numbers, and every model of the audit compared when it holds
+            # several (`comparison`, docs/metrics-json.md): what the report shows
+            report = report_metrics(result, args.run, None)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
-        # Several models on the same cases: every run compared (docs/metrics-json.md,
-        # "comparison"); absent when the file holds one run.
-        comparison = compare_runs(result)
-    if comparison is not None:
-        report["comparison"] = comparison
+    comparison = report.get("comparison")
     if args.json:
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         print()
