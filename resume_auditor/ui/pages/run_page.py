@@ -44,7 +44,13 @@ from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.model_list import ListedModel, ModelList, as_spec, listed_models
+from resume_auditor.ui.widgets.model_list import (
+    ListedModel,
+    ModelList,
+    as_spec,
+    key_of,
+    listed_models,
+)
 from resume_auditor.ui.widgets.model_picker import ModelPicker
 from resume_auditor.workflow.execute import estimate_for, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
@@ -385,9 +391,8 @@ class RunPage(Page):
         if self._data is None:
             return
         data = self._data
-        shown = self.model_spec()
-        current = ListedModel(shown.provider, shown.base_url, shown.model).key
-        self.models.set_models(listed_models(data.study, data.runs, data.answered_by_run), current)
+        listed = listed_models(data.study, data.runs, data.answered_by_run)
+        self.models.set_models(listed, key_of(self.model_spec()))
 
     def _model_chosen(self, item: ListedModel) -> None:
         """A model of the list into the picker (and its run's prompt), to run or resume."""
@@ -555,7 +560,7 @@ class RunPage(Page):
         others = [
             (as_spec(m, spec), m.prompt or prompt)
             for m in self.models.models
-            if m.key != ListedModel(spec.provider, spec.base_url, spec.model).key
+            if m.key != key_of(spec)
         ]
 
         def work() -> tuple[StartPreview, list[str]]:
@@ -716,10 +721,7 @@ class RunPage(Page):
         once the look has said it has something to send."""
         if self.controller.running:
             return
-        shown = self.model_spec()
-        following = self.models.next_after(
-            ListedModel(shown.provider, shown.base_url, shown.model).key
-        )
+        following = self.models.next_after(key_of(self.model_spec()))
         if following is None:
             return
         self._model_chosen(following)

@@ -48,6 +48,11 @@ class ListedModel:
         return f"{name}: {self.answered:,} answered (run {self.run_id}{prompt})"
 
 
+def key_of(spec: ModelSpec) -> tuple[str, str, str]:
+    """A model's place in the list (the bundled model has no address)."""
+    return ListedModel(spec.provider, spec.base_url, spec.model).key
+
+
 def listed_models(
     study: StudyConfig, runs: list[RunRecord], answered: dict[int, int]
 ) -> list[ListedModel]:
@@ -128,4 +133,4 @@ class ModelList(QWidget):
         self.chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
 
-__all__ = ["ListedModel", "ModelList", "as_spec", "listed_models"]
+__all__ = ["ListedModel", "ModelList", "as_spec", "key_of", "listed_models"]
