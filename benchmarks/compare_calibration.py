@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import sys
@@ -121,11 +122,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--step-b", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json")
+    ap.add_argument(
+        "--loso",
+        type=int,
+        default=0,
+        help="then N audits with each source repository of resumes-dev held out",
+    )
     args = ap.parse_args(argv)
     from devtools.simulator import Simulator
     from power_measured import corpus
 
-    files, _sources = corpus()
+    files, sources = corpus()
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
     started = time.monotonic()
@@ -147,6 +154,25 @@ def main(argv: list[str]) -> int:
             if (i + 1) % 10 == 0:
                 print(f"  {i + 1} of {args.audits} audits", file=sys.stderr, flush=True)
     planted = args.step_b != 1.0
+    folds: dict[str, list[dict[str, Any]]] = {}
+    if args.loso:
+        shm = Path("/dev/shm")
+        with (
+            tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as tmp,
+            Simulator(models=("sim-model", "model-b"), keep_requests=False, logprobs=False) as sim,
+        ):
+            work = Path(tmp)
+            os.environ["RESUME_AUDITOR_DATA_DIR"] = str(work / "data")
+            for k, source in enumerate(sorted(set(sources.values()))):
+                rest = [f for f in files if sources[f] != source]
+                chosen = sorted(rng.sample(rest, min(args.resumes, len(rest))))
+                folder = Path(tempfile.mkdtemp(prefix="template-", dir=work))
+                template = nc.template_audit(sim, folder, "larger", "both", resumes=chosen)
+                folds[source] = [
+                    one_audit(sim, template, work, args.seed * 1000 + 500 + 50 * k + i, args.step_b)
+                    for i in range(args.loso)
+                ]
+                print(f"  without {source}: {args.loso} audits", file=sys.stderr, flush=True)
     first = summarize(rows, None)
     # The oracle plants no group effect in either model, so every gap's true difference
     # is 0; the validity difference's size is the mean of the audits' estimates.
@@ -175,6 +201,27 @@ def main(argv: list[str]) -> int:
             f"  {key}: mean {m['mean']:+.4f} (target {m['target']:+.4f}), interval covers "
             f"it in {cov} of {m['intervals']}, declared in {m['declared']:.1%}"
         )
+    if folds:
+        print(f"leave-one-source-out ({args.loso} audits each, that source's resumes held out):")
+        for source, fold in folds.items():
+            f = summarize(fold, truth)
+            covs = [m["coverage"] for m in f["measures"].values() if m["coverage"] is not None]
+            low, high = min(covs, default=math.nan), max(covs, default=math.nan)
+            print(
+                f"  without {source}: any difference declared in {f['any_declared']:.0%}, "
+                f"coverage {low:.0%}-{high:.0%}"
+            )
+        pooled = summarize([r for fold in folds.values() for r in fold], truth)
+        print(
+            f"  all folds ({pooled['audits']} audits): any difference declared in "
+            f"{pooled['any_declared']:.1%}; coverage per measure "
+            + ", ".join(
+                f"{k} {m['coverage']:.0%}"
+                for k, m in pooled["measures"].items()
+                if m["coverage"] is not None
+            )
+        )
+        result["loso"] = {k: summarize(v, truth) for k, v in folds.items()}
     if args.json:
         Path(args.json).write_text(json.dumps({**result, "rows": rows}, indent=1))
     return 0
