@@ -173,7 +173,8 @@ def main(argv: list[str]) -> int:
                     for i in range(args.loso)
                 ]
                 print(f"  without {source}: {args.loso} audits", file=sys.stderr, flush=True)
-    first = summarize(rows, None)
+    # the planted size: the mean estimate over the audits (the folds' when only they ran)
+    first = summarize(rows or [r for fold in folds.values() for r in fold], None)
     # The oracle plants no group effect in either model, so every gap's true difference
     # is 0; the validity difference's size is the mean of the audits' estimates.
     truth = (
