@@ -584,6 +584,83 @@ class Design(ABC, Generic[SpecT]):
         it, each equal to the run's metric at its `path`. None: nothing to compare."""
         return None
 
+    # --- page 1 (report) ---
+
+    def page_names(self) -> dict[str, str]:
+        """Page 1's name for its numbers, by the key their paths start with (after
+        `designs`: report/verdict.py's `Finding.design`); default: its title under its key.
+        A design placed "head" names each of its blocks."""
+        return {self.key: self.title}
+
+    def page_one(
+        self,
+        block: Mapping[str, Any] | None,
+        *,
+        thresholds: Mapping[str, float],
+        designs: int,
+        built: int | None,
+    ) -> PageOne | None:
+        """What page 1 says of it beyond its tested findings, which page 1 weighs for
+        every design alike (None: nothing). `block` None: the run has none of it (it may
+        say what that leaves unanswered); `thresholds`: the report's by key; `designs`:
+        how many designs have a block (they share the fairness false-alarm rate);
+        `built`: the report's `counts.<counted>` (None: it counts none)."""
+        return None
+
+    def fairness_number(
+        self, block: Mapping[str, Any], best: Sequence[str] | None
+    ) -> KeyFigure | None:
+        """Page 1's fairness number from its own block, asked before the strongest
+        finding across designs is shown: `best` is that finding's path (None: no test
+        stands out). None: it gives none (a design answers only for its own `best`)."""
+        return None
+
+
+# --- page 1 (report) ---
+
+
+@dataclass(frozen=True)
+class KeyFigure:
+    """One of page 1's key numbers (report/verdict.py's KeyNumber): what a recruiter
+    asks, the metric that answers it (its path in the metrics JSON; None: not yet),
+    what a reliable or unbiased screener gives, and how it was counted."""
+
+    title: str
+    question: str
+    path: tuple[str, ...]
+    metric: MetricDict | None
+    bar: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PageOne:
+    """What a design says on page 1 beyond its tested findings (`Design.page_one`).
+
+    `numbers`: its key numbers, before the fairness one (D1's validity); `sentences`:
+    what it found, said first, each with its metric's `{value}` and `{ci}` (or "n/a")
+    filled in by the report's formatter (report/numbers.py); `problems`: each makes
+    the verdict "do not rely on this model"; `cautions`: (a sentence said after the
+    fairness one, the headline when nothing is a problem); `group_flag`: one of its
+    group numbers is flagged; `groups`: it has group numbers, so page 1 says what no
+    flag means; `too_few`: why, at this size, no group test of it can flag anything
+    ("": one can); `detectable`: the smallest group difference it would find ("a D1
+    gap of about 12 points or more (80% power)"); `unanswered`: the questions it could
+    not answer, and why; `pending`: the fairness number while its group numbers wait
+    for answers.
+    """
+
+    numbers: tuple[KeyFigure, ...] = ()
+    sentences: tuple[tuple[str, MetricDict], ...] = ()
+    problems: tuple[str, ...] = ()
+    cautions: tuple[tuple[str, str], ...] = ()
+    group_flag: bool = False
+    groups: bool = False
+    too_few: str = ""
+    detectable: str = ""
+    unanswered: tuple[str, ...] = ()
+    pending: KeyFigure | None = None
+
 
 def _choice(value: Any, loose: bool) -> Any:
     return value.strip().lower() if loose and isinstance(value, str) else value
@@ -594,7 +671,9 @@ __all__ = [
     "Design",
     "DesignResult",
     "Drill",
+    "KeyFigure",
     "OtherRun",
+    "PageOne",
     "PanelRow",
     "Placement",
     "RunContext",

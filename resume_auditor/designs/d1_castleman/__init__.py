@@ -21,12 +21,14 @@ from resume_auditor.designs.base import (
     Design,
     DesignResult,
     Drill,
+    KeyFigure,
+    PageOne,
     PanelRow,
     RunContext,
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import present
+from resume_auditor.designs.d1_castleman import findings, present
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -430,6 +432,26 @@ class CastlemanD1(Design[D1Spec]):
         self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
     ) -> list[Section]:
         return present.sections(block)
+
+    # -- page 1 (report/verdict.py): findings.py ---------------------------------------
+
+    def page_names(self) -> dict[str, str]:
+        return dict(findings.NAMES)
+
+    def page_one(
+        self,
+        block: Mapping[str, Any] | None,
+        *,
+        thresholds: Mapping[str, float],
+        designs: int,
+        built: int | None,
+    ) -> PageOne | None:
+        return findings.page_one(block, thresholds, designs, built)
+
+    def fairness_number(
+        self, block: Mapping[str, Any], best: Sequence[str] | None
+    ) -> KeyFigure | None:
+        return findings.fairness_number(block, best)
 
 
 DESIGN_D1 = CastlemanD1()
