@@ -615,6 +615,14 @@ class Design(ABC, Generic[SpecT]):
         stands out). None: it gives none (a design answers only for its own `best`)."""
         return None
 
+    def report_figures(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float]
+    ) -> list[ReportFigure]:
+        """The report's own figures of its block, each drawn by report/figures.py under
+        the section whose `figures` name its key (`thresholds`: the report's by key, for
+        its dashed lines); empty: its `charts` are all it draws."""
+        return []
+
 
 # --- page 1 (report) ---
 
@@ -662,6 +670,19 @@ class PageOne:
     pending: KeyFigure | None = None
 
 
+@dataclass(frozen=True)
+class ReportFigure:
+    """A figure of the report's own (`Design.report_figures`): `key` (what its section's
+    `figures` name), the title above it, its text alternative, and the chart drawn (its
+    title the one inside the image); `ratio`: its values are ratios (0.80, not 80%)."""
+
+    key: str
+    title: str
+    alt: str
+    chart: Chart
+    ratio: bool = False
+
+
 def _choice(value: Any, loose: bool) -> Any:
     return value.strip().lower() if loose and isinstance(value, str) else value
 
@@ -676,6 +697,7 @@ __all__ = [
     "PageOne",
     "PanelRow",
     "Placement",
+    "ReportFigure",
     "RunContext",
     "Section",
     "SectionTable",

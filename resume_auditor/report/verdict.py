@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from resume_auditor.designs.base import Design, KeyFigure, PageOne
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.report.numbers import ci_text, value_text
+from resume_auditor.report.numbers import ci_text, thresholds_by_key, value_text
 from resume_auditor.stats.model import FlagTestDict, MetricDict, MetricsReport
 from resume_auditor.stats.power_sim import DEFAULT_EFFECTS, Size, effect_words, simulated_power
 
@@ -53,14 +53,6 @@ class Verdict:
     flags: list[str] = field(default_factory=list)
 
 
-def _thresholds(metrics: MetricsReport) -> dict[str, float]:
-    """The report's thresholds by key (the first of a key, as the tables read them)."""
-    out: dict[str, float] = {}
-    for t in metrics.get("thresholds", []):
-        out.setdefault(str(t.get("key")), float(t["value"]))
-    return out
-
-
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
     return max(1, sum(1 for d in DESIGNS if d.block(metrics) is not None))
@@ -69,7 +61,7 @@ def designs_present(metrics: MetricsReport) -> int:
 def _pages(metrics: MetricsReport) -> list[tuple[Design[Any], PageOne]]:
     """What each design says on page 1 beyond its tested findings (`Design.page_one`),
     in the registry's order."""
-    thresholds = _thresholds(metrics)
+    thresholds = thresholds_by_key(metrics)
     designs = designs_present(metrics)
     counts: Mapping[str, Any] = metrics.get("counts") or {}
     out = []

@@ -24,11 +24,12 @@ from resume_auditor.designs.base import (
     KeyFigure,
     PageOne,
     PanelRow,
+    ReportFigure,
     RunContext,
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import findings, present
+from resume_auditor.designs.d1_castleman import figures, findings, present
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -452,6 +453,11 @@ class CastlemanD1(Design[D1Spec]):
         self, block: Mapping[str, Any], best: Sequence[str] | None
     ) -> KeyFigure | None:
         return findings.fairness_number(block, best)
+
+    def report_figures(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float]
+    ) -> list[ReportFigure]:
+        return figures.report_figures(block, thresholds)
 
 
 DESIGN_D1 = CastlemanD1()
