@@ -586,6 +586,25 @@ class Design(ABC, Generic[SpecT]):
 
     # --- page 1 (report) ---
 
+    # Its cases are pairs of candidates (`Case.variant_a`, `variant_b`) and its answers a
+    # choice between them (`pair_judgments`): the report's examples of wrong choices, the
+    # method section's pair counts and the exports' Cases and Judgments sheets are its.
+    pairs: bool = False
+    # The check that asks the model what it perceived of the group signals, as the
+    # report's limitations name it when the audit did not run it ("": it has none).
+    perception_check: str = ""
+    # The method section's words for its pairs beside its label, with their source
+    # ("validity pairs (Castleman et al. 2025)"); "": its label alone.
+    pairs_about: str = ""
+
+    def pair_judgments(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> pd.DataFrame:
+        """Its answers (`answers`: the run's, store `answers()`) as the shared table of
+        choices within pairs (stats/inputs.py's JUDGMENT_COLUMNS; `details`: the
+        variants' as the store keeps them); empty for a design without `pairs`."""
+        return pd.DataFrame()
+
     def page_names(self) -> dict[str, str]:
         """Page 1's name for its numbers, by the key their paths start with (after
         `designs`: report/verdict.py's `Finding.design`); default: its title under its key.

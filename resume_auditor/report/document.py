@@ -270,6 +270,7 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
         for d in REGISTRY
         if (block := d.block(metrics)) is not None and (words := d.perceived(block))
     ]
+    checks = " or ".join(d.perception_check for d in REGISTRY if d.perception_check)
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
     out += [
         "Necessary, not sufficient. Passing this audit means the model did not show these "
@@ -294,10 +295,10 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     else:
         out.append(
             "Names are only signals. A name suggests race and gender to a model only as strongly "
-            "as the model associates them; this audit did not check what the model perceived "
-            "(the D2 manipulation check does). A model that does not read the names as intended "
-            "can look fair here and still not be."
-            + (f" Signals used: {', '.join(signals)}." if signals else "")
+            "as the model associates them; this audit did not check what the model perceived"
+            + (f" ({checks} does)" if checks else "")
+            + ". A model that does not read the names as intended can look fair here and still "
+            "not be." + (f" Signals used: {', '.join(signals)}." if signals else "")
         )
     out.append(
         f"One model, one prompt, one date. These results hold for {facts.run.model} as the "

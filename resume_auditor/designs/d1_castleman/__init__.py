@@ -434,7 +434,15 @@ class CastlemanD1(Design[D1Spec]):
     ) -> list[Section]:
         return present.sections(block)
 
-    # -- page 1 (report/verdict.py): findings.py ---------------------------------------
+    # -- page 1 (report/verdict.py: findings.py), its figures, examples and sheets ------
+
+    pairs = True
+    pairs_about = "validity pairs (Castleman et al. 2025)"
+
+    def pair_judgments(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> pd.DataFrame:
+        return d1_judgments(answers, dict(details))
 
     def page_names(self) -> dict[str, str]:
         return dict(findings.NAMES)
