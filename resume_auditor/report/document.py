@@ -8,10 +8,9 @@ HTML template only lays this out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.comparison import ComparisonView, build_comparison
@@ -23,7 +22,6 @@ from resume_auditor.report.verdict import (
     build_verdict,
 )
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.ll144 import GROUPING_TITLES
 from resume_auditor.stats.model import (
     MetricDict,
     MetricsReport,
@@ -86,33 +84,6 @@ class ReportDocument:
     figures: dict[str, Figure]
     method: list[str] = field(default_factory=list)
     comparison: ComparisonView | None = None  # several models of the audit side by side
-
-
-def _rows(cells: Mapping[str, MetricDict] | None, base: list[str], namer: Any = label) -> list[Row]:
-    return [Row(namer(k), [*base, k], m) for k, m in (cells or {}).items() if isinstance(m, dict)]
-
-
-def _metric_titles(cells: Mapping[str, MetricDict], base: list[str]) -> list[Row]:
-    return [Row(m.get("title", k), [*base, k], m) for k, m in cells.items()]
-
-
-def _impact_tables(
-    cells_by: Mapping[str, object], base: list[str], groupings: tuple[str, ...]
-) -> list[Table]:
-    """A table per grouping of the D1 table (`impact_ratio`)."""
-    return [
-        Table(
-            GROUPING_TITLES.get(g, g.capitalize()), _rows(_cells(cells_by, g), [*base, g]), "impact"
-        )
-        for g in groupings
-        if cells_by.get(g)
-    ]
-
-
-def _cells(cells_by: Mapping[str, object], key: str) -> Mapping[str, MetricDict] | None:
-    """The metric objects under `key` (the impact table also holds its notes and flags)."""
-    cells = cells_by.get(key)
-    return cast("Mapping[str, MetricDict]", cells) if isinstance(cells, dict) else None
 
 
 def _registered(

@@ -380,7 +380,7 @@ class CastlemanD1(Design[D1Spec]):
         return gap, gap.estimate.n / gap.estimate.clusters
 
     # -- views: its Results rows, report sections, glossary words, power size and
-    # settings form go through the registry; page 1's findings, the Results tab, the
+    # settings form go through the registry (and page 1, below); the Results tab, the
     # drill-down, the feed and the plan still read it by name outside the folder, so
     # `shown` is False (docs/designs.md, "Moving D1") ------------------------------
 
