@@ -24,8 +24,8 @@ from resume_auditor.report import figures, verdict
 from resume_auditor.report.pairs import PAIRS
 
 REPORT = Path(verdict.__file__).parent
-# a design's key or label as a name or string token: "d1", "D2", d1_cells, _d4
-_NAMED = re.compile(r"\b[dD][1-9]\b|\bd[1-9]_|_[dD][1-9]\b")
+# a design's key or label in a name or string token: "d1", "D2", d1_cells, _D1_TITLES
+_NAMED = re.compile(r"(?<![A-Za-z0-9])[dD][1-9](?![A-Za-z0-9])")
 
 
 def _docstring_lines(tree: ast.AST) -> set[int]:

@@ -596,6 +596,9 @@ class Design(ABC, Generic[SpecT]):
     # The method section's words for its pairs beside its label, with their source
     # ("validity pairs (Castleman et al. 2025)"); "": its label alone.
     pairs_about: str = ""
+    # The glossary's titles of its breakdown measures by key (report/terms.breakdown_title,
+    # which the Results page reads); a key without one is said as it is spelt.
+    breakdown_titles: Mapping[str, str] = {}
 
     def pair_judgments(
         self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]

@@ -29,7 +29,7 @@ from resume_auditor.designs.base import (
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import figures, findings, present
+from resume_auditor.designs.d1_castleman import figures, findings, glossary, present
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -438,6 +438,7 @@ class CastlemanD1(Design[D1Spec]):
 
     pairs = True
     pairs_about = "validity pairs (Castleman et al. 2025)"
+    breakdown_titles = glossary.BREAKDOWN_TITLES
 
     def pair_judgments(
         self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
