@@ -584,6 +584,126 @@ class Design(ABC, Generic[SpecT]):
         it, each equal to the run's metric at its `path`. None: nothing to compare."""
         return None
 
+    # --- page 1 (report) ---
+
+    # Its cases are pairs of candidates (`Case.variant_a`, `variant_b`) and its answers a
+    # choice between them (`pair_judgments`): the report's examples of wrong choices, the
+    # method section's pair counts and the exports' Cases and Judgments sheets are its.
+    pairs: bool = False
+    # The check that asks the model what it perceived of the group signals, as the
+    # report's limitations name it when the audit did not run it ("": it has none).
+    perception_check: str = ""
+    # The method section's words for its pairs beside its label, with their source
+    # ("validity pairs (Castleman et al. 2025)"); "": its label alone.
+    pairs_about: str = ""
+    # The glossary's titles of its breakdown measures by key (report/terms.breakdown_title,
+    # which the Results page reads); a key without one is said as it is spelt.
+    breakdown_titles: Mapping[str, str] = {}
+
+    def pair_judgments(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> pd.DataFrame:
+        """Its answers (`answers`: the run's, store `answers()`) as the shared table of
+        choices within pairs (stats/inputs.py's JUDGMENT_COLUMNS; `details`: the
+        variants' as the store keeps them); empty for a design without `pairs`."""
+        return pd.DataFrame()
+
+    def page_names(self) -> dict[str, str]:
+        """Page 1's name for its numbers, by the key their paths start with (after
+        `designs`: report/verdict.py's `Finding.design`); default: its title under its key.
+        A design placed "head" names each of its blocks."""
+        return {self.key: self.title}
+
+    def page_one(
+        self,
+        block: Mapping[str, Any] | None,
+        *,
+        thresholds: Mapping[str, float],
+        designs: int,
+        built: int | None,
+    ) -> PageOne | None:
+        """What page 1 says of it beyond its tested findings, which page 1 weighs for
+        every design alike (None: nothing). `block` None: the run has none of it (it may
+        say what that leaves unanswered); `thresholds`: the report's by key; `designs`:
+        how many designs have a block (they share the fairness false-alarm rate);
+        `built`: the report's `counts.<counted>` (None: it counts none)."""
+        return None
+
+    def fairness_number(
+        self, block: Mapping[str, Any], best: Sequence[str] | None
+    ) -> KeyFigure | None:
+        """Page 1's fairness number from its own block, asked before the strongest
+        finding across designs is shown: `best` is that finding's path (None: no test
+        stands out). None: it gives none (a design answers only for its own `best`)."""
+        return None
+
+    def report_figures(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float]
+    ) -> list[ReportFigure]:
+        """The report's own figures of its block, each drawn by report/figures.py under
+        the section whose `figures` name its key (`thresholds`: the report's by key, for
+        its dashed lines); empty: its `charts` are all it draws."""
+        return []
+
+
+# --- page 1 (report) ---
+
+
+@dataclass(frozen=True)
+class KeyFigure:
+    """One of page 1's key numbers (report/verdict.py's KeyNumber): what a recruiter
+    asks, the metric that answers it (its path in the metrics JSON; None: not yet),
+    what a reliable or unbiased screener gives, and how it was counted."""
+
+    title: str
+    question: str
+    path: tuple[str, ...]
+    metric: MetricDict | None
+    bar: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PageOne:
+    """What a design says on page 1 beyond its tested findings (`Design.page_one`).
+
+    `numbers`: its key numbers, before the fairness one (D1's validity); `sentences`:
+    what it found, said first, each with its metric's `{value}` and `{ci}` (or "n/a")
+    filled in by the report's formatter (report/numbers.py); `problems`: each makes
+    the verdict "do not rely on this model"; `cautions`: (a sentence said after the
+    fairness one, the headline when nothing is a problem); `group_flag`: one of its
+    group numbers is flagged; `groups`: it has group numbers, so page 1 says what no
+    flag means; `too_few`: why, at this size, no group test of it can flag anything
+    ("": one can); `detectable`: the smallest group difference it would find ("a D1
+    gap of about 12 points or more (80% power)"); `unanswered`: the questions it could
+    not answer, and why; `pending`: the fairness number while its group numbers wait
+    for answers.
+    """
+
+    numbers: tuple[KeyFigure, ...] = ()
+    sentences: tuple[tuple[str, MetricDict], ...] = ()
+    problems: tuple[str, ...] = ()
+    cautions: tuple[tuple[str, str], ...] = ()
+    group_flag: bool = False
+    groups: bool = False
+    too_few: str = ""
+    detectable: str = ""
+    unanswered: tuple[str, ...] = ()
+    pending: KeyFigure | None = None
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """A figure of the report's own (`Design.report_figures`): `key` (what its section's
+    `figures` name), the title above it, its text alternative, and the chart drawn (its
+    title the one inside the image); `ratio`: its values are ratios (0.80, not 80%)."""
+
+    key: str
+    title: str
+    alt: str
+    chart: Chart
+    ratio: bool = False
+
 
 def _choice(value: Any, loose: bool) -> Any:
     return value.strip().lower() if loose and isinstance(value, str) else value
@@ -594,9 +714,12 @@ __all__ = [
     "Design",
     "DesignResult",
     "Drill",
+    "KeyFigure",
     "OtherRun",
+    "PageOne",
     "PanelRow",
     "Placement",
+    "ReportFigure",
     "RunContext",
     "Section",
     "SectionTable",

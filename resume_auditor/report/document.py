@@ -8,10 +8,9 @@ HTML template only lays this out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
 from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.report.comparison import ComparisonView, build_comparison
@@ -23,7 +22,6 @@ from resume_auditor.report.verdict import (
     build_verdict,
 )
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.ll144 import GROUPING_TITLES
 from resume_auditor.stats.model import (
     MetricDict,
     MetricsReport,
@@ -86,33 +84,6 @@ class ReportDocument:
     figures: dict[str, Figure]
     method: list[str] = field(default_factory=list)
     comparison: ComparisonView | None = None  # several models of the audit side by side
-
-
-def _rows(cells: Mapping[str, MetricDict] | None, base: list[str], namer: Any = label) -> list[Row]:
-    return [Row(namer(k), [*base, k], m) for k, m in (cells or {}).items() if isinstance(m, dict)]
-
-
-def _metric_titles(cells: Mapping[str, MetricDict], base: list[str]) -> list[Row]:
-    return [Row(m.get("title", k), [*base, k], m) for k, m in cells.items()]
-
-
-def _impact_tables(
-    cells_by: Mapping[str, object], base: list[str], groupings: tuple[str, ...]
-) -> list[Table]:
-    """A table per grouping of the D1 table (`impact_ratio`)."""
-    return [
-        Table(
-            GROUPING_TITLES.get(g, g.capitalize()), _rows(_cells(cells_by, g), [*base, g]), "impact"
-        )
-        for g in groupings
-        if cells_by.get(g)
-    ]
-
-
-def _cells(cells_by: Mapping[str, object], key: str) -> Mapping[str, MetricDict] | None:
-    """The metric objects under `key` (the impact table also holds its notes and flags)."""
-    cells = cells_by.get(key)
-    return cast("Mapping[str, MetricDict]", cells) if isinstance(cells, dict) else None
 
 
 def _registered(
@@ -270,6 +241,7 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
         for d in REGISTRY
         if (block := d.block(metrics)) is not None and (words := d.perceived(block))
     ]
+    checks = " or ".join(d.perception_check for d in REGISTRY if d.perception_check)
     out = [DEMO_MODEL_SENTENCE] if facts.run.provider == "local" else []
     out += [
         "Necessary, not sufficient. Passing this audit means the model did not show these "
@@ -294,10 +266,10 @@ def _limitations(metrics: MetricsReport, facts: AuditFacts) -> list[str]:
     else:
         out.append(
             "Names are only signals. A name suggests race and gender to a model only as strongly "
-            "as the model associates them; this audit did not check what the model perceived "
-            "(the D2 manipulation check does). A model that does not read the names as intended "
-            "can look fair here and still not be."
-            + (f" Signals used: {', '.join(signals)}." if signals else "")
+            "as the model associates them; this audit did not check what the model perceived"
+            + (f" ({checks} does)" if checks else "")
+            + ". A model that does not read the names as intended can look fair here and still "
+            "not be." + (f" Signals used: {', '.join(signals)}." if signals else "")
         )
     out.append(
         f"One model, one prompt, one date. These results hold for {facts.run.model} as the "

@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor.domain.groups import group_label
+from resume_auditor.report.pairs import judgments as pair_judgments
+from resume_auditor.report.pairs import pair_labels
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.store.parts import AuditReader
 
@@ -107,7 +108,7 @@ def _verdict(choice: str) -> str:
 
 
 def pick_examples(result: AuditReader, run_id: int, per_kind: int = 3) -> list[Example]:
-    judgments = d1_judgments(result.answers(run_id, design="D1"), result.variant_details())
+    judgments = pair_judgments(result, run_id)
     if judgments.empty:
         return []
     df = with_choice(judgments)
@@ -116,7 +117,7 @@ def pick_examples(result: AuditReader, run_id: int, per_kind: int = 3) -> list[E
     if flagged.empty:
         return []
     labels = result.variant_labels()
-    pairs = {p.id: p for p in result.cases("D1")}
+    pairs = {p.id: p for label in pair_labels() for p in result.cases(label)}
     sources = resume_labels([r.id for r in result.resumes()])
     mask = identity_mask(result)
     summary = df.groupby("pair_id", sort=True).agg(

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resume_auditor import __version__
-from resume_auditor.designs.registry import SHOWN as DESIGNS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import study_from_dict
 from resume_auditor.prompts.presets import PromptError, get_preset
 from resume_auditor.report.inputs import ResumeInput, input_files, resume_inputs, sha256
+from resume_auditor.report.pairs import OTHERS, PAIRS
 from resume_auditor.report.privacy import safe_url
 from resume_auditor.report.prompts import PromptShown, prompt_used
 from resume_auditor.store.parts import AuditReader
@@ -39,6 +39,7 @@ class DesignCounts:
     ks: list[int] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # reader's labels
     signals: list[str] = field(default_factory=list)
+    about: str = ""  # the design's words for its pairs, with their source (Design.pairs_about)
 
 
 @dataclass
@@ -116,8 +117,9 @@ def _reported_cost(raw: dict[str, Any]) -> float | None:
 
 def _designs(result: AuditReader) -> list[DesignCounts]:
     out: dict[str, DesignCounts] = {}
-    for pair in result.cases("D1"):
-        counts = out.setdefault(pair.design, DesignCounts(pair.design))
+    about = {d.label: d.pairs_about for d in PAIRS}
+    for pair in (c for label in about for c in result.cases(label)):
+        counts = out.setdefault(pair.design, DesignCounts(pair.design, about=about[pair.design]))
         counts.pairs += 1
         if pair.kind == "equal":
             counts.equal += 1
@@ -235,11 +237,12 @@ def gather_facts(result: AuditReader, run_id: int) -> AuditFacts:
 
 
 def _unit_designs(result: AuditReader) -> list[UnitDesign]:
-    """Each registry design with cases in the file: its cases in a sentence, its prompts."""
+    """Each registry design with cases in the file that are not pairs (the method section
+    counts those in `designs`): its cases in a sentence, its prompts."""
     out: list[UnitDesign] = []
     study = study_from_dict(result.config(), require_sources=False)
     variant_groups = {v.id: v.group for v in result.variants()}
-    for design in DESIGNS:
+    for design in OTHERS:
         cases = result.cases(design.label)
         if not cases:
             continue

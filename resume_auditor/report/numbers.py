@@ -47,6 +47,14 @@ def ci_text(metric: Mapping[str, Any] | None) -> str:
     return f"{low:.2f}–{high:.2f}"
 
 
+def thresholds_by_key(metrics: Mapping[str, Any]) -> dict[str, float]:
+    """The report's thresholds (the metrics' `thresholds`) by key, the first of a key."""
+    out: dict[str, float] = {}
+    for t in metrics.get("thresholds", []):
+        out.setdefault(str(t.get("key")), float(t["value"]))
+    return out
+
+
 def p_text(p: Any) -> str:
     if p is None:
         return ""

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from resume_auditor.designs.registry import run_prompt_design
 from resume_auditor.prompts import PromptError, get_preset
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.runs import RunRecord
@@ -98,8 +99,9 @@ def prompt_used(result: AuditReader, run: RunRecord) -> PromptShown:
         preset = None
     title = preset.title if preset else run.prompt_id
     citation = preset.citation if preset else ""
-    answered = result.answers(run.id, design="D1")
-    sample = answered.iloc[0] if len(answered) else None
+    asked = run_prompt_design()  # the design whose cases the run's prompt asks
+    answered = result.answers(run.id, design=asked.label) if asked is not None else None
+    sample = answered.iloc[0] if answered is not None and len(answered) else None
     body = result.request_body(int(sample["request_id"])) if sample is not None else None
     turns = _turns(body) if body else None
     if sample is None or turns is None:
@@ -122,7 +124,7 @@ def prompt_used(result: AuditReader, run: RunRecord) -> PromptShown:
             "unchecked",
             "No answered request to check the preset against.",
         )
-    pair = list(sample["case_variants"] or [])  # the D1 pair's variants, A then B
+    pair = list(sample["case_variants"] or [])  # the pair's variants, A then B
     values: dict[str, str] = {"job_description": result.job().text}
     if len(pair) == 2:
         first, second = (pair[0], pair[1]) if sample["ord"] == "ab" else (pair[1], pair[0])

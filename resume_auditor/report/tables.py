@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from resume_auditor.report.facts import reported_version
+from resume_auditor.report.pairs import OTHERS, pair_labels
+from resume_auditor.report.pairs import judgments as pair_judgments
 from resume_auditor.report.privacy import identity_mask, resume_labels, safe_url
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.store.parts import AuditReader, RunReader
@@ -94,7 +95,7 @@ def cases_frame(result: AuditReader) -> pd.DataFrame:
     labels = result.variant_labels()
     sources = resume_labels([r.id for r in result.resumes()])
     rows = []
-    for case in result.cases("D1"):
+    for case in (c for label in pair_labels() for c in result.cases(label)):
         name_a, _, kind_a = labels.get(case.variant_a, ("", "", ""))
         name_b, _, kind_b = labels.get(case.variant_b, ("", "", ""))
         truth = "" if case.truth is None else case.truth.value
@@ -126,9 +127,8 @@ def judgments_frame(result: AuditReader) -> pd.DataFrame:
     sources = resume_labels([r.id for r in result.resumes()])
     mask = identity_mask(result)  # justifications may repeat a real detail
     parts = []
-    details = result.variant_details()
     for run in result.runs():
-        judged = d1_judgments(result.answers(run.id, design="D1"), details)
+        judged = pair_judgments(result, run.id)
         if judged.empty:
             continue
         df = with_choice(judged)
@@ -204,13 +204,14 @@ DESIGN_ANSWER_COLUMNS = [
 
 
 def design_answers_frame(result: AuditReader) -> pd.DataFrame:
-    """Every answer of every design but D1 (D2 on), of every run: what was shown
-    (variants, groups) and what came back.
+    """Every answer of every design whose cases are not pairs (D2 on), of every run:
+    what was shown (variants, groups) and what came back.
 
     `parsed` holds the answer as read (rating, ranks, scores, perceived race...),
     as JSON; an unreadable answer has label `invalid` and an empty reading.
     """
-    sets = {c.id or 0: c for c in result.cases() if c.design != "D1"}
+    pairs = set(pair_labels())
+    sets = {c.id or 0: c for c in result.cases() if c.design not in pairs}
     if not sets:
         return pd.DataFrame(columns=DESIGN_ANSWER_COLUMNS)
     sources = resume_labels([r.id for r in result.resumes()])
@@ -320,6 +321,8 @@ def failures_frame(result: RunReader) -> pd.DataFrame:
 
 def about_rows(metrics: MetricsReport, generated_at: str) -> list[tuple[str, str]]:
     run = metrics["run"]
+    pairs = " or ".join(pair_labels())
+    others = f" ({OTHERS[0].label} on)" if OTHERS else ""
     return [
         ("Study", str(metrics["study"]["name"])),
         ("Model", f"{run['provider']}: {run['model']}"),
@@ -330,8 +333,9 @@ def about_rows(metrics: MetricsReport, generated_at: str) -> list[tuple[str, str
         ("Made", generated_at),
         (
             "Sheets",
-            "Cases: one row per test case. Judgments: one row per D1 answer, every run. "
-            "Design answers: one row per answer of every design but D1 (D2 on), every run. "
+            f"Cases: one row per test case. Judgments: one row per {pairs} answer, every run. "
+            f"Design answers: one row per answer of every design but {pairs}{others}, every "
+            "run. "
             "Metrics: every number of the report (all designs), with its 95% interval and "
             "the test behind any flag. Failed requests.",
         ),

@@ -29,19 +29,14 @@ TERMS: dict[str, Term] = {}
 # The registry's designs bring their own words (Design.words: D1's first).
 TERMS |= {k: Term(w.label, w.meaning, w.paper) for d in DESIGNS for k, w in d.words.items()}
 
-_D1_BREAKDOWNS = {
-    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
-    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
-    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
-    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
-    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
-    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
-    "discrim_validity_by_signal": "Treats equal candidates as equal, by how the group is signalled",
-}
-
 
 def breakdown_title(key: str) -> str:
-    return _D1_BREAKDOWNS.get(key, key.replace("_", " "))
+    """The glossary's title of a design's breakdown measure (`Design.breakdown_titles`),
+    else its key in words."""
+    for design in DESIGNS:
+        if key in design.breakdown_titles:
+            return design.breakdown_titles[key]
+    return key.replace("_", " ")
 
 
 def term_key(path: Sequence[str]) -> str | None:

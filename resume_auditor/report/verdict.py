@@ -10,25 +10,15 @@ have found.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from resume_auditor.designs.registry import DESIGNS as EVERY
-from resume_auditor.designs.registry import SHOWN as DESIGNS
-from resume_auditor.report.numbers import ci_text, value_text
-from resume_auditor.report.terms import TERMS
-from resume_auditor.stats.labels import label
-from resume_auditor.stats.metric import pct
-from resume_auditor.stats.model import (
-    D1Dict,
-    FlagTestDict,
-    ImpactCell,
-    ImpactRatioDict,
-    MetricDict,
-    MetricsReport,
-)
+from resume_auditor.designs.base import Design, KeyFigure, PageOne
+from resume_auditor.designs.registry import DESIGNS
+from resume_auditor.report.numbers import ci_text, thresholds_by_key, value_text
+from resume_auditor.stats.model import FlagTestDict, MetricDict, MetricsReport
 from resume_auditor.stats.power_sim import DEFAULT_EFFECTS, Size, effect_words, simulated_power
-from resume_auditor.stats.randomization import MAX_EXACT
 
 
 @dataclass
@@ -63,71 +53,44 @@ class Verdict:
     flags: list[str] = field(default_factory=list)
 
 
-def _threshold(metrics: MetricsReport, key: str, default: float) -> float:
-    for t in metrics.get("thresholds", []):
-        if t.get("key") == key:
-            return float(t["value"])
-    return default
-
-
-def _flagged(cells: Any) -> bool:
-    """Any metric object under `cells` (nested dicts) carries a flag."""
-    if isinstance(cells, dict):
-        if "flag" in cells and "value" in cells:
-            return bool(cells["flag"])
-        return any(_flagged(v) for v in cells.values())
-    return False
-
-
-def min_resumes_to_flag(groups: int, alpha: float, designs: int = 1) -> int | None:
-    """Fewest source resumes with which the D1 group test can flag anything at all.
-
-    The sign-flip test's smallest p-value is 2 / 2^G for G resumes (exact up to
-    MAX_EXACT resumes, randomization.py), and the report's weighted Holm (flags.py)
-    gives each D1 gap test 80% of D1's share of alpha over its groups (D1's share
-    is 1 / the designs present); below this many resumes no gap, however large,
-    is flagged.
-    """
-    if groups < 1 or not 0 < alpha < 1:
-        return None
-    share = alpha / max(designs, 1) * (0.8 if groups > 1 else 1.0) / groups
-    for g in range(2, MAX_EXACT + 1):
-        if 2 / 2**g < share:
-            return g
-    return MAX_EXACT + 1
-
-
 def designs_present(metrics: MetricsReport) -> int:
     """Designs with answers in the metrics: each gets an equal share of alpha."""
-    legacy = 1 if metrics.get("d1") else 0
-    return max(1, legacy + sum(1 for d in DESIGNS if d.block(metrics) is not None))
+    return max(1, sum(1 for d in DESIGNS if d.block(metrics) is not None))
 
 
-def _source_resumes(d1: D1Dict) -> int:
-    """Source resumes behind the group test (the clusters of the selection gaps)."""
-    return max((m.get("clusters", 0) for m in d1.get("selection_gap", {}).values()), default=0)
+def _pages(metrics: MetricsReport) -> list[tuple[Design[Any], PageOne]]:
+    """What each design says on page 1 beyond its tested findings (`Design.page_one`),
+    in the registry's order."""
+    thresholds = thresholds_by_key(metrics)
+    designs = designs_present(metrics)
+    counts: Mapping[str, Any] = metrics.get("counts") or {}
+    out = []
+    for design in DESIGNS:
+        page = design.page_one(
+            design.block(metrics),
+            thresholds=thresholds,
+            designs=designs,
+            built=counts.get(design.counted) if design.counted else None,
+        )
+        if page is not None:
+            out.append((design, page))
+    return out
 
 
-def _d1_cells(metrics: MetricsReport) -> dict[str, MetricDict]:
-    """`d1.metrics`, empty when absent (a report of a file without D1 answers)."""
-    d1 = metrics.get("d1")
-    return (d1.get("metrics") or {}) if d1 else {}
+def _key_number(figure: KeyFigure) -> KeyNumber:
+    return KeyNumber(
+        figure.title,
+        figure.question,
+        list(figure.path),
+        figure.metric,
+        figure.bar,
+        figure.detail,
+    )
 
 
-def _n(metric: MetricDict | None) -> int:
-    return (metric.get("n") or 0) if metric else 0
-
-
-def _flag_of(metric: MetricDict | None) -> str | None:
-    return metric.get("flag") if metric else None
-
-
-DESIGN_NAMES = {
-    "d1": "D1 (pairs)",
-    "impact_ratio": "D1 impact ratios (LL144)",
-} | {d.key: d.title for d in DESIGNS}
-# every registry design, shown on page 1 or not yet (D1's power size is its own)
-REGISTERED = {d.key: d for d in EVERY}
+# page 1's name of each design's numbers, by the key their paths start with
+DESIGN_NAMES = {k: name for d in DESIGNS for k, name in d.page_names().items()}
+BY_KEY = {d.key: d for d in DESIGNS}
 
 
 @dataclass
@@ -205,8 +168,6 @@ def findings(metrics: MetricsReport) -> list[Finding]:
             for k, v in node.items():
                 walk(v, [*path, str(k)])
 
-    for design in ("d1", "impact_ratio"):
-        walk(metrics.get(design), [design])
     for unit in DESIGNS:  # the registry's designs, wherever their blocks sit
         walk(unit.block(metrics), list(unit.block_path))
     for key, block in metrics.items():
@@ -247,35 +208,7 @@ def _finding_text(f: Finding) -> str:
 
 def unanswered(metrics: MetricsReport) -> list[str]:
     """One line per question this audit could not answer, and why."""
-    out: list[str] = []
-    d1 = metrics.get("d1") or {}
-    cells = _d1_cells(metrics)
-    no_pairs = (metrics.get("counts") or {}).get("pairs") == 0
-    if d1:
-        if not _n(cells.get("criterion_validity")):
-            why = (
-                "the audit has no pairs of candidates (D1 was not part of it, or no pair "
-                "could be built)"
-                if no_pairs and not d1.get("judgments")
-                else "no unequal pairs could be built or answered (the job needs required "
-                "qualifications a resume can lose)"
-            )
-            out.append(f"{TERMS['criterion_validity'].label}: not tested — {why}.")
-        if d1.get("abstain_allowed") is False:
-            out.append(
-                f"{TERMS['discrim_validity'].label}: not tested — the prompt forced a choice, so "
-                "the model could not say two candidates were equal."
-            )
-    else:
-        out.append(f"{TERMS['criterion_validity'].label}: not tested — the audit has no D1 pairs.")
-    position = cells.get("first_position_rate")
-    position_test: dict[str, Any] = dict(position.get("flag_test") or {}) if position else {}
-    untested_position = position_test.get("untestable")
-    if untested_position:
-        out.append(
-            "Favours the resume shown first: not tested — too few source resumes with a "
-            "decisive answer for the test to reach its share of the false-alarm rate."
-        )
+    out = [line for _design, page in _pages(metrics) for line in page.unanswered]
     by_design: dict[str, list[Finding]] = {}
     for f in findings(metrics):
         if f.family == "fairness":
@@ -298,32 +231,7 @@ def unanswered(metrics: MetricsReport) -> list[str]:
 
 
 def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
-    out: list[KeyNumber] = []
-    cells = _d1_cells(metrics)
-    cv_bar = _threshold(metrics, "criterion_validity", 0.95)
-    dv_bar = _threshold(metrics, "discrim_validity", 0.90)
-    if _n(cells.get("criterion_validity")):
-        out.append(
-            KeyNumber(
-                TERMS["criterion_validity"].label,
-                "Shown a candidate who meets the requirements beside one who does not, how "
-                "often did the model pick the qualified one?",
-                ["d1", "metrics", "criterion_validity"],
-                cells["criterion_validity"],
-                f"A reliable screener: {pct(cv_bar)} or more.",
-            )
-        )
-    if _n(cells.get("discrim_validity")):
-        out.append(
-            KeyNumber(
-                TERMS["discrim_validity"].label,
-                "Shown two equally qualified candidates who differ only in name, how often did "
-                "the model say they were equal instead of picking one?",
-                ["d1", "metrics", "discrim_validity"],
-                cells["discrim_validity"],
-                f"A reliable screener: {pct(dv_bar)} or more.",
-            )
-        )
+    out = [_key_number(f) for _design, page in _pages(metrics) for f in page.numbers]
     fairness = _fairness_number(metrics)
     if fairness is not None:
         out.append(fairness)
@@ -331,11 +239,17 @@ def key_numbers(metrics: MetricsReport) -> list[KeyNumber]:
 
 
 def _fairness_number(metrics: MetricsReport) -> KeyNumber | None:
-    """The strongest fairness finding across designs; without one, the group that fared
-    worst against equally qualified candidates of other groups (D1), or the first registry
-    design that names its worst-faring group (`Design.worst_group`: D2's ratings)."""
+    """A design's own number for the strongest fairness finding across designs, or for
+    none (`Design.fairness_number`: D1's worst selection gap); else that strongest
+    finding; without one, the first registry design that names its worst-faring group
+    (`Design.worst_group`: D2's ratings), or one that waits for answers (`PageOne.pending`)."""
     best = spotlight(metrics)
-    if best is not None and best.design != "d1":
+    for design in DESIGNS:
+        block = design.block(metrics)
+        own = design.fairness_number(block, best.path if best else None) if block else None
+        if own is not None:
+            return _key_number(own)
+    if best is not None:
         status = "flagged" if best.flagged else "not flagged: it did not survive the correction"
         return KeyNumber(
             "Treats groups alike",
@@ -346,86 +260,16 @@ def _fairness_number(metrics: MetricsReport) -> KeyNumber | None:
             "An unbiased screener: no difference, within chance.",
             f"Strongest of all designs ({status}).",
         )
-    d1 = metrics.get("d1") or {}
-    gaps = {g: m for g, m in (d1.get("selection_gap") or {}).items() if m.get("value") is not None}
-    if gaps:
-        group, metric = min(gaps.items(), key=lambda kv: (kv[1]["value"], kv[0]))
-        if best is not None and best.path[:2] == ["d1", "selection_gap"]:
-            group, metric = best.path[2], gaps.get(best.path[2], metric)
-        detail = (
-            f"Fared worst: counted over its {metric.get('n', 0)} comparisons with an equally "
-            "qualified candidate of another group (cross-group equal pairs, every order and "
-            "repeat; abstentions count as neither picked). "
-        ) + _lowest_ratio(metrics.get("impact_ratio") or {})
-        name = label(group)
-        question = (
-            f"Against equally qualified candidates of other groups, how much less often was the "
-            f"group that fared worst ({name}) picked than its opponent?"
-        )
-        if len({m["value"] for m in gaps.values()}) == 1:
-            question = (
-                "Against equally qualified candidates of other groups, did any group fare worse? "
-                f"Every group's gap is the same ({name} shown)."
-            )
-        return KeyNumber(
-            "Treats groups alike",
-            question,
-            ["d1", "selection_gap", group],
-            metric,
-            "An unbiased screener: 0 points, within chance.",
-            detail,
-        )
     for design in DESIGNS:
         block = design.block(metrics)
         worst = design.worst_group(block) if block else None
         if worst is not None:
             asked, path, worst_metric, unbiased = worst
             return KeyNumber("Treats groups alike", asked, list(path), worst_metric, unbiased)
-    if d1.get("selection_gap") == {} and (d1.get("metrics") or {}).get("discrim_validity"):
-        return KeyNumber(
-            "Treats groups alike",
-            "No equal pair across two groups was answered yet.",
-            ["d1", "selection_gap"],
-            None,
-        )
+    for _design, page in _pages(metrics):
+        if page.pending is not None:
+            return _key_number(page.pending)
     return None
-
-
-def _grouping(impact: ImpactRatioDict, grouping: str) -> dict[str, ImpactCell] | None:
-    if grouping == "sex":
-        return impact.get("sex")
-    if grouping == "race":
-        return impact.get("race")
-    return impact.get("intersectional")
-
-
-def _lowest_ratio(impact: ImpactRatioDict) -> str:
-    """The lowest LL144 impact ratio over sex, race and intersectional groups, as the
-    tables show it (flagged or not significant), so page 1 never hides a lower one."""
-    cells = [
-        (grouping, key, m)
-        for grouping in ("sex", "race", "intersectional")
-        for key, m in (_grouping(impact, grouping) or {}).items()
-        if isinstance(m, dict) and m.get("value") is not None
-    ]
-    if not cells:
-        return ""
-    grouping, key, m = min(cells, key=lambda c: (c[2]["value"], c[0], c[1]))
-    by = {"sex": "by sex", "race": "by race/ethnicity", "intersectional": "intersectional"}
-    denominator = (
-        " Each LL144 selection rate is over the category's comparisons with an equally "
-        "qualified candidate of another category of that grouping, from all equal pairs "
-        "(abstentions count as not selected)."
-    )
-    status = ""
-    if m.get("flag"):
-        status = ", flagged"
-    elif m.get("not_significant") or m.get("below_four_fifths"):
-        status = ", not significant"
-    return (
-        f"Lowest impact ratio (LL144): {label(key)} {m['value']:.2f} ({by[grouping]}{status})."
-        + denominator
-    )
 
 
 def build_verdict(metrics: MetricsReport) -> Verdict:
@@ -455,27 +299,16 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
             numbers,
             flags,
         )
-    d1 = metrics.get("d1")
-    cells = _d1_cells(metrics)
-    cv, dv = cells.get("criterion_validity"), cells.get("discrim_validity")
-    cv_flag = bool(_flag_of(cv)) and _n(cv) > 0
-    dv_flag = bool(_flag_of(dv))
-    position = bool(_flag_of(cells.get("first_position_rate")))
+    pages = [page for _design, page in _pages(metrics)]
+    cautions = [c for page in pages for c in page.cautions]
     fair = [f for f in found if f.family == "fairness"]
-    fairness = any(f.flagged for f in fair) or _flagged((d1 or {}).get("selection_gap"))
+    fairness = any(f.flagged for f in fair) or any(page.group_flag for page in pages)
     other_flags = [f for f in found if f.flagged and f.family not in ("fairness", "validity")]
-    sentences: list[str] = []
-    if cv and cv.get("value") is not None:
-        sentences.append(
-            f"Shown a more and a less qualified candidate, it picked the more qualified one in "
-            f"{value_text(cv)} of answers (95% CI {ci_text(cv) or 'n/a'})."
-        )
-    if dv and dv.get("value") is not None:
-        sentences.append(
-            f"Shown two equally qualified candidates, it said they were equal in {value_text(dv)} "
-            f"of answers (95% CI {ci_text(dv) or 'n/a'})"
-            + (" and picked one of them otherwise." if (dv.get("value") or 0) < 1 else ".")
-        )
+    sentences = [
+        said.replace("{value}", value_text(m)).replace("{ci}", ci_text(m) or "n/a")
+        for page in pages
+        for said, m in page.sentences
+    ]
     untestable = False
     seen: Finding | None = None
     if fairness:
@@ -483,7 +316,7 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
         where = sorted({DESIGN_NAMES.get(f.design, f.design) for f in fair if f.flagged})
         sentence = (
             "Its answers moved with race or gender beyond chance in "
-            f"{', '.join(where) or 'D1'}: see the flags."
+            f"{', '.join(where) or _labels(metrics, flagged=True)}: see the flags."
         )
         if strongest is not None and strongest.flagged:
             sentence += f" Strongest: {_finding_text(strongest)}."
@@ -506,34 +339,24 @@ def build_verdict(metrics: MetricsReport) -> Verdict:
                 + " With this many intervals some leave out zero by chance alone; a larger "
                 "audit can settle it."
             )
-        elif fair or (d1 and d1.get("selection_gap")):
+        elif fair or any(page.groups for page in pages):
             sentence, untestable = _no_gap_sentence(metrics, fair)
             sentences.append(sentence)
-    if position:
-        sentences.append("It favours the resume it is shown first.")
+    sentences += [said for said, _headline in cautions]
     for f in other_flags:
         sentences.append(str(f.metric.get("flag")))
     invalid = int(counts.get("invalid", 0))
     if invalid:
         sentences.append(f"{invalid} answer(s) could not be read and are left out of every number.")
     sentences += unanswered(metrics)
-    problems = []
-    if cv_flag:
-        problems.append("it does not judge qualifications reliably")
-    if dv_flag:
-        problems.append(
-            "it picks one of two equally qualified candidates instead of calling them equal"
-        )
+    problems = [problem for page in pages for problem in page.problems]
     if fairness:
         problems.append("its answers moved with race or gender")
     if problems:
         tone = "concern"
         headline = "Do not rely on this model to screen candidates: " + _join(problems) + "."
-    elif position:
-        tone, headline = (
-            "caution",
-            "Use with caution: the model favours the resume it is shown first.",
-        )
+    elif cautions:
+        tone, headline = "caution", cautions[0][1]
     elif other_flags or (seen is not None and seen.untestable):
         tone, headline = (
             "caution",
@@ -589,8 +412,8 @@ def _uneven_loss(
 
 def _design_size(design: str, group: list[Finding]) -> Size | None:
     """What the design's power depends on, read back from its metrics."""
-    if design in REGISTERED:
-        return REGISTERED[design].power_size([(f.path, f.metric) for f in group])
+    if design in BY_KEY:
+        return BY_KEY[design].power_size([(f.path, f.metric) for f in group])
     return None
 
 
@@ -607,7 +430,7 @@ def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
         )
     by_design: dict[str, list[Finding]] = {}
     for f in testable:
-        if (f.design == "d1" or f.design in REGISTERED) and f.test.get("share"):
+        if f.design in BY_KEY and f.test.get("share"):
             by_design.setdefault(f.design, []).append(f)
     parts = []
     for design, group in sorted(by_design.items()):
@@ -627,9 +450,17 @@ def _join(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
+def _labels(metrics: MetricsReport, *, flagged: bool = False) -> str:
+    """The designs with group numbers of their own beyond their tested findings (only
+    those with one flagged), by label: what page 1 names when no finding says whose."""
+    return ", ".join(
+        d.label for d, page in _pages(metrics) if (page.group_flag if flagged else page.groups)
+    )
+
+
 def _no_gap_sentence(metrics: MetricsReport, fair: list[Finding]) -> tuple[str, bool]:
     """What the absence of a group flag means here, and whether any test could flag at all."""
-    d1 = metrics.get("d1") or {}
+    pages = [page for _design, page in _pages(metrics)]
     testable = [f for f in fair if not f.untestable]
     designs = sorted({DESIGN_NAMES.get(f.design, f.design) for f in testable})
     if fair and not testable:
@@ -639,23 +470,13 @@ def _no_gap_sentence(metrics: MetricsReport, fair: list[Finding]) -> tuple[str, 
             "the fairness numbers as descriptive."
         ), True
     if not fair:
-        groups = len(d1.get("selection_gap") or {})
-        alpha = _threshold(metrics, "group_gap_alpha", 0.05)
-        resumes = _source_resumes(d1)
-        needed = min_resumes_to_flag(groups, alpha, designs_present(metrics))
-        if needed is not None and resumes < needed:
-            return (
-                f"No group preference could be shown: with {resumes} source resume"
-                f"{'s' if resumes != 1 else ''}, the group test cannot flag any gap, however "
-                f"large (it needs at least {needed} across {groups} groups). Treat the fairness "
-                "numbers as descriptive."
-            ), True
-    power = (d1.get("power") or {}) if d1 else {}
+        too_few = next((page.too_few for page in pages if page.too_few), "")
+        if too_few:
+            return too_few, True
     sentence = (
-        f"No group difference was found beyond chance in {', '.join(designs) or 'D1'}, and "
-        "every interval includes no difference"
+        f"No group difference was found beyond chance in {', '.join(designs) or _labels(metrics)}"
+        ", and every interval includes no difference"
     )
-    gap = power.get("min_detectable_gap")
     simulated = _simulated_power(metrics, testable)
     if simulated:
         return (
@@ -663,9 +484,10 @@ def _no_gap_sentence(metrics: MetricsReport, fair: list[Finding]) -> tuple[str, 
             "effect of the literature's size (simulated through the report's own tests), "
             "so smaller ones may go unseen."
         ), False
-    if isinstance(gap, int | float) and math.isfinite(gap):
+    detectable = [page.detectable for page in pages if page.detectable]
+    if detectable:
         return (
-            f"{sentence}; this audit would find a D1 gap of about {100 * gap:.0f} points or more "
-            "(80% power), smaller ones may go unseen."
+            f"{sentence}; this audit would find {', '.join(detectable)}, smaller ones may go "
+            "unseen."
         ), False
     return f"{sentence}; smaller differences may go unseen.", False

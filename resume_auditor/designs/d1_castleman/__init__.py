@@ -21,12 +21,15 @@ from resume_auditor.designs.base import (
     Design,
     DesignResult,
     Drill,
+    KeyFigure,
+    PageOne,
     PanelRow,
+    ReportFigure,
     RunContext,
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import present
+from resume_auditor.designs.d1_castleman import figures, findings, glossary, present
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -377,7 +380,7 @@ class CastlemanD1(Design[D1Spec]):
         return gap, gap.estimate.n / gap.estimate.clusters
 
     # -- views: its Results rows, report sections, glossary words, power size and
-    # settings form go through the registry; page 1's findings, the Results tab, the
+    # settings form go through the registry (and page 1, below); the Results tab, the
     # drill-down, the feed and the plan still read it by name outside the folder, so
     # `shown` is False (docs/designs.md, "Moving D1") ------------------------------
 
@@ -430,6 +433,40 @@ class CastlemanD1(Design[D1Spec]):
         self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
     ) -> list[Section]:
         return present.sections(block)
+
+    # -- page 1 (report/verdict.py: findings.py), its figures, examples and sheets ------
+
+    pairs = True
+    pairs_about = "validity pairs (Castleman et al. 2025)"
+    breakdown_titles = glossary.BREAKDOWN_TITLES
+
+    def pair_judgments(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> pd.DataFrame:
+        return d1_judgments(answers, dict(details))
+
+    def page_names(self) -> dict[str, str]:
+        return dict(findings.NAMES)
+
+    def page_one(
+        self,
+        block: Mapping[str, Any] | None,
+        *,
+        thresholds: Mapping[str, float],
+        designs: int,
+        built: int | None,
+    ) -> PageOne | None:
+        return findings.page_one(block, thresholds, designs, built)
+
+    def fairness_number(
+        self, block: Mapping[str, Any], best: Sequence[str] | None
+    ) -> KeyFigure | None:
+        return findings.fairness_number(block, best)
+
+    def report_figures(
+        self, block: Mapping[str, Any], thresholds: Mapping[str, float]
+    ) -> list[ReportFigure]:
+        return figures.report_figures(block, thresholds)
 
 
 DESIGN_D1 = CastlemanD1()

@@ -241,6 +241,8 @@ class CorrespondenceD2(Design[D2Spec]):
     ) -> tuple[str, tuple[str, ...], MetricDict, str] | None:
         return present.worst_group(cast(D2Dict, block))
 
+    perception_check = "the D2 manipulation check"
+
     def perceived(self, block: Mapping[str, Any]) -> str:
         b = cast(D2Dict, block)
         return " ".join(f"{m['title']}: {m['reading']}" for m in b["manipulation"].values())
