@@ -18,6 +18,7 @@ from typing import Any, cast
 import pandas as pd
 
 from resume_auditor.designs.base import (
+    Chart,
     Design,
     DesignResult,
     Drill,
@@ -26,7 +27,7 @@ from resume_auditor.designs.base import (
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import present
+from resume_auditor.designs.d1_castleman import present, views
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -430,6 +431,30 @@ class CastlemanD1(Design[D1Spec]):
         self, block: Mapping[str, Any], thresholds: Mapping[str, float] | None = None
     ) -> list[Section]:
         return present.sections(block)
+
+    # -- views (ui): its cards, charts, pair tab, feed and presenter words (views.py) --
+    headline = views.HEADLINE
+    results_intro = views.RESULTS_INTRO
+    pair_tab = views.PAIR_TAB
+    summary = views.SUMMARY
+    charts = views.CHARTS
+
+    def feed_title(self) -> str:
+        return views.FEED_TITLE
+
+    def view_chart(
+        self, name: str, block: Mapping[str, Any] | None, thresholds: Mapping[str, float]
+    ) -> Chart | None:
+        return views.view_chart(name, block, thresholds)
+
+    def compared(self, block: Mapping[str, Any]) -> list[PanelRow]:
+        return views.compared(block)
+
+    def measure_title(self, path: Sequence[str]) -> str | None:
+        return views.measure_title(path)
+
+    def presenter_charts(self, block: Mapping[str, Any]) -> list[Chart]:
+        return views.presenter_charts(block)
 
 
 DESIGN_D1 = CastlemanD1()
