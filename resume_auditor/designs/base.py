@@ -620,6 +620,16 @@ class Design(ABC, Generic[SpecT]):
         the one (a breakdown named by its cut); None: the glossary's."""
         return None
 
+    def drill_answers(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
+        """Its answers as the drill-down reads them, for a design that does not read them
+        through its cases' `meta` (`answer_facts`): per answer, its row (`request_id`,
+        `ord`, `rep`, `label`, `justification`) and its facts (what `Drill.keep` reads).
+        `answers`: the run's answers of every design; `details`: the variants' details
+        (stats.inputs.VariantDetails). None: the generic reading."""
+        return None
+
     def presenter_charts(self, block: Mapping[str, Any]) -> list[Chart]:
         """The presenter's charts of its numbers, in words for a room (no paper terms);
         empty: it has none there."""

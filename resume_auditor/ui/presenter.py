@@ -342,7 +342,7 @@ class PresenterWindow(QWidget):
                 scale = min(2.4, max(1.3, size[1] / 140))
                 chars = max(16, int(size[0] / (7.0 * scale)))
                 wrapped = textwrap.fill(title, chars)
-                out.append(render_rates(wrapped, rates, refs, size, dpr, font_scale=scale))
+                out.append(render_rates(wrapped, list(rates), refs, size, dpr, font_scale=scale))
             return out
 
         def done(images: list[tuple[bytes, int, int]]) -> None:

@@ -456,5 +456,10 @@ class CastlemanD1(Design[D1Spec]):
     def presenter_charts(self, block: Mapping[str, Any]) -> list[Chart]:
         return views.presenter_charts(block)
 
+    def drill_answers(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
+        return views.drill_answers(answers, details)
+
 
 DESIGN_D1 = CastlemanD1()

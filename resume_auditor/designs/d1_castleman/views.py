@@ -13,10 +13,13 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+import pandas as pd
+
 from resume_auditor.designs.base import Chart, PanelRow
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.designs.d1_castleman.present import WORDS
 from resume_auditor.domain.groups import group_label
+from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.model import MetricDict
 
@@ -117,3 +120,46 @@ def presenter_charts(block: Mapping[str, Any]) -> list[Chart]:
         Chart("rates", "D1 validity (dashed: 90% and 95%)", validity, (0.9, 0.95)),
         Chart("rates", "D1 how often each group is picked, equal pairs", selection),
     ]
+
+
+# The judgments' columns a pair answer's facts carry when the table has them.
+_FACT_COLUMNS = (
+    "k",
+    "gap",
+    "signal",
+    "pair_type",
+    "qual_type",
+    "change_location",
+    "generator",
+    "construction",
+)
+
+
+def drill_answers(
+    answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each pair answer (its judgments row, stats.inputs.d1_judgments) and what its
+    drill-down (present.drill) reads of it: the pair, its kind and truth, the groups, the
+    roles in the order shown, the label read and the order, and what changed."""
+    pairs = d1_judgments(answers, dict(details))
+    if pairs.empty:
+        return []
+    columns = set(pairs.columns)
+    out = []
+    for r in pairs.to_dict("records"):
+        facts: dict[str, Any] = {
+            "pair": int(r["pair_id"]),
+            "pair_kind": str(r["kind"]),
+            "truth": str(r["truth"]),
+            "cluster": int(r["cluster"]),
+            "group_a": str(r.get("group_a") or ""),
+            "group_b": str(r.get("group_b") or ""),
+            "roles": ["A", "B"] if r["ord"] == "ab" else ["B", "A"],
+            "label": str(r["label"]),  # what its drill-down (Design.drill) reads
+            "order": str(r["ord"]),
+        }
+        for col in _FACT_COLUMNS:
+            if col in columns:
+                facts[col] = r.get(col)
+        out.append(({str(k): v for k, v in r.items()}, facts))
+    return out
