@@ -438,6 +438,7 @@ class CastlemanD1(Design[D1Spec]):
     pair_tab = views.PAIR_TAB
     summary = views.SUMMARY
     charts = views.CHARTS
+    screen_words = views.SCREEN_WORDS
 
     def feed_title(self) -> str:
         return views.FEED_TITLE

@@ -41,6 +41,8 @@ PAIR_TAB = "Pair by pair (D1)"
 SUMMARY = "validity pairs (Castleman et al. 2025)"
 FEED_TITLE = "D1 pair with a known right answer"
 CHARTS = ("d1_validity", "d1_gaps")
+# The plan's power words as the screen says them (ui/plain_words.py)
+SCREEN_WORDS = ((r"\bD1 forced choice\b", "pairs answered without a tie"),)
 
 # The Results table's names of its breakdowns (as report/terms.py words them).
 BREAKDOWNS = {
