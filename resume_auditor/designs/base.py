@@ -261,9 +261,10 @@ class Design(ABC, Generic[SpecT]):
     # default effect is (D1: a gap as a fraction, its test counting net wins per resume);
     # otherwise a raw effect is already in its test's own units.
     raw_scaled: bool = False
-    # Shown through the generic views (Results tab, report sections, page 1, settings tab,
-    # drill-down, plan words, exports). False while those still reach it by name outside
-    # its folder (D1's, its move under way: docs/designs.md, "Moving D1").
+    # Shown through the views still split by it (page 1's findings and facts, the Report
+    # page's design sections, the plan, the CLI: registry.SHOWN). False while those still
+    # reach it by name outside its folder (D1's, its move under way: docs/designs.md,
+    # "Moving D1"); the screens (Results page, settings tabs, feed, drill-down) take all.
     shown: bool = True
 
     # -- where its numbers sit ------------------------------------------------------
