@@ -16,7 +16,6 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.domain.case import Case
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
@@ -26,26 +25,10 @@ from resume_auditor.store.resultfile import ResultFile
 PAIR_DESIGNS = tuple(d.label for d in DESIGNS if d.pair_tab)
 
 
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return None if math.isnan(float(value)) else float(value)
-
-
-def _sets(result: ResultFile, design: str) -> dict[int, Case]:
-    return {c.id or 0: c for c in result.cases(design)}
-
-
-def _rows(answers: pd.DataFrame, sets: dict[int, Case]) -> list[dict[str, Any]]:
-    if answers.empty:
-        return []
-    mask = answers["case_id"].isin(list(sets))
-    return [dict(r) for r in answers[mask].to_dict("records")]
-
-
 def d1_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
     """D1's judgments from a run's answers (stats.inputs.d1_judgments, the one place
-    its columns are derived) and the variants' details."""
+    its columns are derived) and the variants' details: what the store's, runner's and
+    report's tests read (no view calls it; docs/designs.md, "Moving D1")."""
     return d1_judgments(answers, result.variant_details())
 
 
