@@ -168,8 +168,8 @@ def test_the_tally_compares_both_orders_of_a_pair(audit: tuple[Roster, list[Answ
             )
     both = [v for v in first.values() if len(v) == 2]
     same = sum(v["ab"] == v["ba"] for v in both)
-    assert both and tally.d1_consistent == [same, len(both)]
-    shares = tally.d1_shares()
+    assert both and tally.pairs["D1"].consistent == [same, len(both)]
+    shares = tally.pair_shares()
     assert shares["order_consistency"] == same / len(both)
-    right, n = tally.d1_unequal
+    right, n = tally.pairs["D1"].unequal
     assert shares["criterion_validity"] == right / n

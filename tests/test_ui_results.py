@@ -83,7 +83,7 @@ def test_a_tab_for_every_design_the_audit_ran(page: ResultsPage) -> None:
         page.tabs.setCurrentWidget(page._tab_of[design][0][0])
         assert panel.isVisible() and panel.model.rowCount() > 0, design
         assert all(chart.isVisible() for chart in panel.charts), design
-    page.tabs.setCurrentWidget(page.d1_tab)
+    page.tabs.setCurrentWidget(page._tab_of["d1"][0][0])
     assert all(card.isVisible() for card in page.cards.values())
     # D2 has 70% intervals (Gaebler et al.), shown beside the 95% ones
     d2 = page.panels["d2"]

@@ -261,9 +261,10 @@ class Design(ABC, Generic[SpecT]):
     # default effect is (D1: a gap as a fraction, its test counting net wins per resume);
     # otherwise a raw effect is already in its test's own units.
     raw_scaled: bool = False
-    # Shown through the generic views (Results tab, report sections, page 1, settings tab,
-    # drill-down, plan words, exports). False while those still reach it by name outside
-    # its folder (D1's, its move under way: docs/designs.md, "Moving D1").
+    # Shown through the views still split by it (page 1's findings and facts, the Report
+    # page's design sections, the plan, the CLI: registry.SHOWN). False while those still
+    # reach it by name outside its folder (D1's, its move under way: docs/designs.md,
+    # "Moving D1"); the screens (Results page, settings tabs, feed, drill-down) take all.
     shown: bool = True
 
     # -- where its numbers sit ------------------------------------------------------
@@ -643,6 +644,57 @@ class Design(ABC, Generic[SpecT]):
         """The report's own figures of its block, each drawn by report/figures.py under
         the section whose `figures` name its key (`thresholds`: the report's by key, for
         its dashed lines); empty: its `charts` are all it draws."""
+        return []
+
+    # --- views (ui) ---
+    # The paths (in the metrics JSON) of its headline numbers: cards on top of its Results
+    # tab (a click opens the answers behind one) and the first rows of the Results page's
+    # "Compare runs" table. Empty: its tab is its table and charts alone.
+    headline: tuple[tuple[str, ...], ...] = ()
+    # What its Results tab says above its table, and the tab's tooltip ("": its `intro`).
+    results_intro: str = ""
+    # Its cases are pairs with a right answer (`Case.variant_a`, `variant_b`, `truth`): the
+    # Results page lists them one by one in a tab of this title, and the live feed marks
+    # each of their answers right or wrong and keeps the running shares. "": they are not.
+    pair_tab: str = ""
+    # What a tooltip says of it after "Design <label>: " ("": its `intro`).
+    summary: str = ""
+
+    def feed_title(self) -> str:
+        """What the live feed (Run page, presenter) calls one answer of it."""
+        return f"{self.label} {self.cell_words('').lower()}"
+
+    def view_chart(
+        self, name: str, block: Mapping[str, Any] | None, thresholds: Mapping[str, float]
+    ) -> Chart | None:
+        """The Results page's chart `name` (one of `charts`) from its block (None: the run
+        has none yet); `thresholds`: the report's by key, for a chart whose dashed lines
+        are the user's bars. Default: `chart`, when there is a block."""
+        return self.chart(name, block) if block else None
+
+    def compared(self, block: Mapping[str, Any]) -> list[PanelRow]:
+        """The "Compare runs" table's rows after its `headline` (each found in the other
+        run by its path); empty: the headline alone."""
+        return []
+
+    def measure_title(self, path: Sequence[str]) -> str | None:
+        """The Results table's name for the metric at `path` when its glossary word is not
+        the one (a breakdown named by its cut); None: the glossary's."""
+        return None
+
+    def drill_answers(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
+        """Its answers as the drill-down reads them, for a design that does not read them
+        through its cases' `meta` (`answer_facts`): per answer, its row (`request_id`,
+        `ord`, `rep`, `label`, `justification`) and its facts (what `Drill.keep` reads).
+        `answers`: the run's answers of every design; `details`: the variants' details
+        (stats.inputs.VariantDetails). None: the generic reading."""
+        return None
+
+    def presenter_charts(self, block: Mapping[str, Any]) -> list[Chart]:
+        """The presenter's charts of its numbers, in words for a room (no paper terms);
+        empty: it has none there."""
         return []
 
 

@@ -17,8 +17,9 @@ from resume_auditor.designs.d4_faire import DESIGN_D4
 from resume_auditor.designs.d5_bloomberg import DESIGN_D5
 
 DESIGNS: tuple[Design[Any], ...] = (DESIGN_D1, DESIGN_D2, DESIGN_D3, DESIGN_D4, DESIGN_D5)
-# The designs the generic views (Results tabs, report sections, page 1, settings tabs,
-# drill-down, plan words, exports) show; a design not yet `shown` is shown by name.
+# The designs the views still split by `shown` show (page 1's findings and facts, the
+# Report page's design sections, the plan, the CLI); a design not yet `shown` is shown
+# there by name. The screens (Results page, settings tabs, feed, drill-down) take DESIGNS.
 SHOWN: tuple[Design[Any], ...] = tuple(d for d in DESIGNS if d.shown)
 
 

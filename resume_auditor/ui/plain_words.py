@@ -11,15 +11,12 @@ from __future__ import annotations
 import re
 
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import group_label
 
 _GROUP_KEY = re.compile(r"\b(?:white|black|asian|hispanic)_(?:woman|man)\b")
 
 # The designs as the screen names them; the paper's code and name go in a tooltip.
-DESIGN_NAMES = {
-    "D1": ("Who is better? (pairs)", "Design D1: validity pairs (Castleman et al. 2025)"),
-} | {d.label: (d.name, f"Design {d.label}: {d.intro}") for d in REGISTRY}
+DESIGN_NAMES = {d.label: (d.name, f"Design {d.label}: {d.summary or d.intro}") for d in DESIGNS}
 # The papers' shorthand in the notes the case builders write, in words.
 _PAIR_NAMES = (
     (re.compile(r"\(c\+, c\)"), "“extra skills vs just qualified”"),
@@ -69,22 +66,18 @@ def readable_cell(cell: str) -> str:
 _POWER_WORDS = (
     (
         re.compile(
-            r"; the effect sizes can be chosen with --effect-d1 \.\. --effect-d4 and "
+            r"; the effect sizes can be chosen with --effect-\w+ \.\. --effect-\w+ and "
             r"--effect-ir\)"
         ),
         ")",
-    ),
-    (
-        re.compile(r"raise `race_batches` / `gender_batches` in \[designs\.d4\]\."),
-        "raise the Rankings batches on the Scores and rankings tab.",
     ),
     (
         re.compile(r"\ba (\d+(?:\.\d+)?) SD difference\b"),
         r"a difference of \1 standard deviations (SD)",
     ),
     (re.compile(r"\b(\d+(?:\.\d+)?) SD\b"), r"\1 standard deviations (SD)"),
-    (re.compile(r"\bD1 forced choice\b"), "pairs answered without a tie"),
-) + tuple((re.compile(p), w) for d in REGISTRY for p, w in d.screen_words)
+    # each design's own words (`Design.screen_words`), in the registry's order
+) + tuple((re.compile(p), w) for d in DESIGNS for p, w in d.screen_words)
 _POWER_DESIGN = re.compile(r"^(D[1-4]|IR):", re.MULTILINE)
 _POWER_STILL = re.compile(r"Still under 80%: (D[1-4]|IR)\b")
 

@@ -3,10 +3,10 @@
 Full screen on the screen the main window is on, with type sized from that
 screen's height so it reads from the back of a room: the answers as they arrive,
 in words (workflow/feed.py) with what the model said, the running numbers of
-every design the audit runs, and the D1 charts. Opened mid-run it starts with the
-answers that came before, read off the UI thread. It only reads what the app
-already has (the run controller's answers, the Results page's report) plus that
-one background read, so it adds no work to a run.
+every design the audit runs, and a design's charts (`Design.presenter_charts`).
+Opened mid-run it starts with the answers that came before, read off the UI thread.
+It only reads what the app already has (the run controller's answers, the Results
+page's report) plus that one background read, so it adds no work to a run.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.domain.groups import group_label
+from resume_auditor.designs.base import Chart
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.stats.model import MetricsReport
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.results_page import ResultsPage
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.tasks import run_in_background
-from resume_auditor.ui.widgets.charts import Rates, render_rates
+from resume_auditor.ui.widgets.charts import render_rates
 from resume_auditor.ui.widgets.metric_card import pct
 from resume_auditor.workflow.feed import Roster, Tally, answer_from_row, describe
 
@@ -269,7 +270,7 @@ class PresenterWindow(QWidget):
             if lines
             else ""
         )
-        for key, share in self.tally.d1_shares().items():
+        for key, share in self.tally.pair_shares().items():
             self.numbers[key].setText(pct(share))
         self._show_headline()
 
@@ -320,19 +321,17 @@ class PresenterWindow(QWidget):
             return
         self._rendering = True
         self._redraw = False
-        validity, selection = plain_charts(report)
         jobs = [
             (
                 target,
-                title,
-                refs,
-                rates,
+                chart.title,
+                chart.references,
+                chart.items,
                 (target.width(), target.height()),
                 float(target.devicePixelRatioF()),
             )
-            for target, title, refs, rates in (
-                (self.chart_a, "D1 validity (dashed: 90% and 95%)", (0.9, 0.95), validity),
-                (self.chart_b, "D1 how often each group is picked, equal pairs", (), selection),
+            for target, chart in zip(
+                (self.chart_a, self.chart_b), plain_charts(report), strict=False
             )
         ]
 
@@ -343,7 +342,7 @@ class PresenterWindow(QWidget):
                 scale = min(2.4, max(1.3, size[1] / 140))
                 chars = max(16, int(size[0] / (7.0 * scale)))
                 wrapped = textwrap.fill(title, chars)
-                out.append(render_rates(wrapped, rates, refs, size, dpr, font_scale=scale))
+                out.append(render_rates(wrapped, list(rates), refs, size, dpr, font_scale=scale))
             return out
 
         def done(images: list[tuple[bytes, int, int]]) -> None:
@@ -369,11 +368,12 @@ class PresenterWindow(QWidget):
         run_in_background(work, done, failed, owner=self)
 
 
-def plain_charts(report: MetricsReport) -> tuple[Rates, Rates]:
-    """The D1 charts' bars in plain words (no paper terms on a projector)."""
-    d1 = report.get("d1")
-    metrics = (d1.get("metrics") or {}) if d1 else {}
-    validity: Rates = [(title, metrics.get(key) or {}) for key, title in NUMBERS]
-    rates = (d1.get("selection_rate") or {}) if d1 else {}
-    selection: Rates = [(group_label(g), m) for g, m in rates.items()]
-    return validity, selection
+def plain_charts(report: MetricsReport) -> list[Chart]:
+    """The charts of the first design that has some for a room (`Design.presenter_charts`:
+    plain words, no paper terms on a projector)."""
+    for unit in DESIGNS:
+        block = unit.block(report)
+        charts = unit.presenter_charts(block) if block else []
+        if charts:
+            return charts
+    return []

@@ -17,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.qualtext import QualText
@@ -49,7 +50,7 @@ class AuditData:
     answered: int
     notes: list[str] = field(default_factory=list)
     quals: list[QualText] = field(default_factory=list)  # qualification texts (any origin)
-    case_count: int = 0  # the registry designs' cases (D1 pairs are `pairs`)
+    case_count: int = 0  # every other case (the pairs with a right answer are `pairs`)
     # what the study asks that no built case can answer (the Test cases step's ⚠)
     unbuilt: list[Unbuilt] = field(default_factory=list)
     answered_by_run: dict[int, int] = field(default_factory=dict)  # answers per run id
@@ -92,13 +93,13 @@ def read_audit(
     resumes = result.resumes()
     step(f"Opening {path.name}: the test cases…")
     variants = {v.id or 0: v for v in result.variants()}
-    pairs = result.cases("D1")
+    pairs = [c for d in DESIGNS if d.pair_tab for c in result.cases(d.label)]
     step(f"Opening {path.name}: the runs and answers…")
     runs = result.runs()
     answered = result.answered_count()
     by_run = result.answered_by_run()
     quals = result.qual_texts()
-    case_count = result.case_count() - result.case_count("D1")  # all but D1's pairs
+    case_count = result.case_count() - len(pairs)  # all but the pairs
     unbuilt = unbuilt_questions(result, study) if result.case_count() else []
     step(f"Opening {path.name}: showing it…")
     return AuditData(
@@ -388,7 +389,7 @@ class Session(QObject):
         result = self.db()
         with result.transaction():
             out = change(result)
-            if clears_cases and result.case_count("D1"):
+            if clears_cases and result.case_count():
                 result.clear_cases()
         self.reload()
         return out

@@ -1,5 +1,6 @@
-"""D1 tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers
-(the registry's designs build their own: `Design.compute`, `Design.answer_frames`).
+"""Tidy tables (docs/stats-inputs.md) from a run's stored, parsed answers: the pairs'
+judgments (the registry's designs build their own: `Design.compute`,
+`Design.answer_frames`) and stats.missing's table of every design.
 
 Each answer names the variants it showed (`variants`, in presentation order) and
 its case (`case_id`); the case's `meta` says what each of its variants is
@@ -14,32 +15,20 @@ from typing import Any
 
 import pandas as pd
 
-from resume_auditor.domain.case import Case
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
 
-
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return None if math.isnan(float(value)) else float(value)
-
-
-def _sets(result: ResultFile, design: str) -> dict[int, Case]:
-    return {c.id or 0: c for c in result.cases(design)}
-
-
-def _rows(answers: pd.DataFrame, sets: dict[int, Case]) -> list[dict[str, Any]]:
-    if answers.empty:
-        return []
-    mask = answers["case_id"].isin(list(sets))
-    return [dict(r) for r in answers[mask].to_dict("records")]
+# The designs whose cases are pairs with a right answer (`Design.pair_tab`): a request
+# shows the pair's two candidates, whose groups are the case's `group_a` and `group_b`.
+PAIR_DESIGNS = tuple(d.label for d in DESIGNS if d.pair_tab)
 
 
 def d1_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
     """D1's judgments from a run's answers (stats.inputs.d1_judgments, the one place
-    its columns are derived) and the variants' details."""
+    its columns are derived) and the variants' details: what the store's, runner's and
+    report's tests read (no view calls it; docs/designs.md, "Moving D1")."""
     return d1_judgments(answers, result.variant_details())
 
 
@@ -103,7 +92,7 @@ def _left_out(a: dict[str, Any], status: str) -> set[int] | None:
 
 def _shown_groups(a: dict[str, Any]) -> list[str]:
     """The group of each candidate a request showed, in the order shown ('' if none)."""
-    if a["design"] == "D1":
+    if a["design"] in PAIR_DESIGNS:  # a pair's two candidates, in the order shown
         pair = [str(a.get("group_a") or ""), str(a.get("group_b") or "")]
         return pair if a.get("ord") != "ba" else pair[::-1]
     meta = a.get("case_meta") or {}

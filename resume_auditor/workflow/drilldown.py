@@ -35,10 +35,8 @@ import pandas as pd
 
 from resume_auditor.designs.base import Drill
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.domain.groups import GENDERS, RACES, Group, group_label, group_part
 from resume_auditor.report.privacy import IdentityMask, identity_mask, resume_labels
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.pair_choice import choice_of
 from resume_auditor.store.parts import AuditReader
@@ -46,7 +44,10 @@ from resume_auditor.store.resultfile import ResultFile
 
 logger = logging.getLogger(__name__)
 
-UNITS = {d.label: d for d in REGISTRY}
+UNITS = {d.label: d for d in DESIGNS}
+# The designs whose cases are pairs with a right answer (`Design.pair_tab`): an answer
+# of theirs is worded as a pair, and said right or wrong.
+PAIR_DESIGNS = tuple(d.label for d in DESIGNS if d.pair_tab)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,14 @@ class AnswerIndex:
         sources = resume_labels([r.id for r in result.resumes()])
         mask = identity_mask(result, {n for n, _, _ in names.values() if n})
         answers = result.answers(run_id)
-        pairs = d1_judgments(answers, result.variant_details())
+        details = result.variant_details()
+        own: list[_Answer] = []
+        handled: set[str] = set()
+        for unit in DESIGNS:  # a design that reads its answers itself (Design.drill_answers)
+            found = unit.drill_answers(answers, details)
+            if found is not None:
+                handled.add(unit.label)
+                own += _own_answers(unit.label, found, answers)
         sets = {
             int(c.id or 0): {
                 "id": c.id,
@@ -141,9 +149,9 @@ class AnswerIndex:
                 "meta": c.meta,
             }
             for c in result.cases()
-            if c.design != "D1"
+            if c.design not in handled
         }
-        out = _d1_answers(pairs, answers) + _design_answers(answers, sets)
+        out = own + _design_answers(answers, sets, handled)
         return cls(out, names, sources, mask, metrics)
 
     @classmethod
@@ -229,8 +237,12 @@ def _obj(value: Any) -> Any:
     return value
 
 
-def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
-    if pairs.empty:
+def _own_answers(
+    design: str, found: list[tuple[dict[str, Any], dict[str, Any]]], answers: pd.DataFrame
+) -> list[_Answer]:
+    """A design's answers as it read them (`Design.drill_answers`: each answer's row and
+    facts), with what the model was shown and how it was asked from the store's rows."""
+    if not found:
         return []
     shown: dict[int, list[int]] = {}
     kinds: dict[int, tuple[str, str]] = {}
@@ -245,37 +257,13 @@ def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
             shown[int(rid)] = [int(v) for v in (_obj(variants) or [])]
             kinds[int(rid)] = (str(kind), str(preset))
     out = []
-    columns = set(pairs.columns)
-    for r in pairs.to_dict("records"):
+    for r, facts in found:
         rid = int(r["request_id"])
         kind, preset = kinds.get(rid, ("pairwise", ""))
-        facts = {
-            "pair": int(r["pair_id"]),
-            "pair_kind": str(r["kind"]),
-            "truth": str(r["truth"]),
-            "cluster": int(r["cluster"]),
-            "group_a": str(r.get("group_a") or ""),
-            "group_b": str(r.get("group_b") or ""),
-            "roles": ["A", "B"] if r["ord"] == "ab" else ["B", "A"],
-            "label": str(r["label"]),  # what its drill-down (Design.drill) reads
-            "order": str(r["ord"]),
-        }
-        for col in (
-            "k",
-            "gap",
-            "signal",
-            "pair_type",
-            "qual_type",
-            "change_location",
-            "generator",
-            "construction",
-        ):
-            if col in columns:
-                facts[col] = r.get(col)
         out.append(
             _Answer(
                 rid,
-                "D1",
+                design,
                 kind,
                 preset,
                 str(r["ord"]),
@@ -290,11 +278,13 @@ def _d1_answers(pairs: pd.DataFrame, answers: pd.DataFrame) -> list[_Answer]:
     return out
 
 
-def _design_answers(answers: pd.DataFrame, sets: dict[int, dict[str, Any]]) -> list[_Answer]:
+def _design_answers(
+    answers: pd.DataFrame, sets: dict[int, dict[str, Any]], handled: set[str]
+) -> list[_Answer]:
     if answers.empty or not sets:
         return []
     out = []
-    rows = answers[answers["design"] != "D1"]
+    rows = answers[~answers["design"].isin(handled)]
     for a in rows.to_dict("records"):
         s = sets.get(int(a["case_id"]))
         if s is None:
@@ -401,7 +391,7 @@ _WHAT = {
 
 
 def _what(a: _Answer) -> str:
-    if a.design == "D1":
+    if a.design in PAIR_DESIGNS:
         kind = "Equal pair" if a.facts.get("pair_kind") == "equal" else "Unequal pair"
         first = "A" if a.order == "ab" else "B"
         return f"{kind}, {first} shown first"
@@ -419,7 +409,7 @@ def _num(value: Any) -> str:
 
 def _reading(a: _Answer, shown: tuple[str, ...]) -> str:
     p = a.parsed
-    if a.design == "D1" or a.kind in _PAIR:
+    if a.design in PAIR_DESIGNS or a.kind in _PAIR:
         if a.label in ("first", "second"):
             i = 0 if a.label == "first" else 1
             who = shown[i] if i < len(shown) else a.label
@@ -429,7 +419,7 @@ def _reading(a: _Answer, shown: tuple[str, ...]) -> str:
         else:
             text = a.label
         truth = a.facts.get("truth")
-        if a.design == "D1" and truth in ("a", "b", "equal"):
+        if a.design in PAIR_DESIGNS and truth in ("a", "b", "equal"):
             right = _choice(a) == ("abstain" if truth == "equal" else truth)
             answer = "equal" if truth == "equal" else f"{str(truth).upper()} is more qualified"
             text += " — right" if right else f" — wrong (right answer: {answer})"

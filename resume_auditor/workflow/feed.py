@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from resume_auditor.designs.registry import SHOWN as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.privacy import identity_mask, resume_labels
 from resume_auditor.runner.answering import pairwise_label
@@ -29,9 +29,10 @@ logger = logging.getLogger(__name__)
 
 MAX_WORDS = 240  # characters of the model's words kept on one feed line
 
-DESIGN_TITLES = {
-    "D1": "D1 pair with a known right answer",
-} | {d.label: f"{d.label} {d.cell_words('').lower()}" for d in REGISTRY}
+DESIGN_TITLES = {d.label: d.feed_title() for d in DESIGNS}
+# The designs whose cases are pairs with a right answer (`Design.pair_tab`): each of
+# their answers is marked right or wrong, and their running shares are kept.
+PAIR_DESIGNS = tuple(d.label for d in DESIGNS if d.pair_tab)
 
 DIMENSIONS = (
     ("relevance", "relevance"),
@@ -63,7 +64,7 @@ class Roster:
     """What the words need from the result file, read once off the UI thread."""
 
     candidates: dict[int, Candidate] = field(default_factory=dict)
-    # D1 pair id -> (variant_a, variant_b, truth "a" / "b" / "equal")
+    # pair id (of a design in PAIR_DESIGNS) -> (variant_a, variant_b, truth "a"/"b"/"equal")
     pairs: dict[int, tuple[int, int, str]] = field(default_factory=dict)
     mask: Callable[[str], str] = _no_mask
 
@@ -77,7 +78,8 @@ class Roster:
         }
         pairs = {
             int(p.id): (p.variant_a, p.variant_b, p.truth.value)
-            for p in result.cases("D1")
+            for design in PAIR_DESIGNS
+            for p in result.cases(design)
             if p.id is not None and p.truth is not None
         }
         try:
@@ -98,7 +100,7 @@ class Roster:
 class FeedLine:
     """One answer in words; `right` is known only where the design has a right answer."""
 
-    design: str  # "D1".."D4" ("" when the request names none)
+    design: str  # the design's label ("" when the request names none)
     title: str  # the design in words
     shown: str  # who was shown
     verdict: str  # what the model answered
@@ -118,7 +120,8 @@ def design_of(answer: Answer) -> str:
     head = answer.cell.split(" ", 1)[0]
     if head in DESIGN_TITLES:
         return head
-    return "D1" if answer.pair_id is not None else ""
+    # a pair answer whose cell names no design (an older file): the pairs' design
+    return PAIR_DESIGNS[0] if answer.pair_id is not None and PAIR_DESIGNS else ""
 
 
 def _shorten(text: str) -> str:
@@ -146,12 +149,12 @@ def describe(answer: Answer, roster: Roster) -> FeedLine:
     if kind in ("pairwise_abstain", "forced_choice"):
         who = " vs ".join(c.words() for c in shown) or f"pair {answer.pair_id}"
         verdict = unreadable or _pairwise_verdict(answer, shown)
-        right = _pair_right(answer, roster) if design == "D1" else None
-        if design == "D1":
+        if design in PAIR_DESIGNS:  # a pair with a right answer: right or wrong
+            right = _pair_right(answer, roster)
             truth = _pair_truth(answer, roster)
             if truth:
                 who += f" ({truth})"
-        if design != "D1":  # a design that compares two of its candidates says so
+        else:  # a design that compares two of its candidates says so
             title = f"{title}, two at a time"
         return FeedLine(design, title, who, verdict, words, right)
     who = shown[0].words() if len(shown) == 1 else ", ".join(c.words() for c in shown)
@@ -289,8 +292,8 @@ def _manipulation_verdict(parsed: Mapping[str, Any]) -> str:
 
 def answer_from_row(row: Mapping[str, Any]) -> Answer:
     """A stored answer (a row of `ResultFile.answers`) as the runner would have sent it."""
-    # A D1 answer's pair is its case (store answers(): one case shape for every design).
-    raw_pair = row.get("case_id") if row.get("design") == "D1" else None
+    # A pair answer's pair is its case (store answers(): one case shape for every design).
+    raw_pair = row.get("case_id") if row.get("design") in PAIR_DESIGNS else None
     # pandas gives NaN (which is not equal to itself) where a request has no pair
     pair_id = int(raw_pair) if raw_pair is not None and raw_pair == raw_pair else None
     label = str(row.get("label") or "invalid")
@@ -320,14 +323,21 @@ def recent_answers(result: ResultFile, run_id: int, limit: int) -> list[Answer]:
 
 
 @dataclass
+class PairCounts:
+    """Running counts of one design's pairs with a right answer."""
+
+    unequal: list[int] = field(default_factory=lambda: [0, 0])  # right, answered
+    equal: list[int] = field(default_factory=lambda: [0, 0])  # called equal, answered
+    orders: dict[int, dict[str, int | None]] = field(default_factory=dict)  # pair: order: pick
+    consistent: list[int] = field(default_factory=lambda: [0, 0])  # same verdict, both seen
+
+
+@dataclass
 class Tally:
     """Plain running counts per design, updated answer by answer (no statistics: the
     Results page has the intervals). What a room watches fill in during a run."""
 
-    d1_unequal: list[int] = field(default_factory=lambda: [0, 0])  # right, answered
-    d1_equal: list[int] = field(default_factory=lambda: [0, 0])  # called equal, answered
-    d1_orders: dict[int, dict[str, int | None]] = field(default_factory=dict)  # pair: order: pick
-    d1_consistent: list[int] = field(default_factory=lambda: [0, 0])  # same verdict, both seen
+    pairs: dict[str, PairCounts] = field(default_factory=dict)  # by design (PAIR_DESIGNS)
     by_group: dict[tuple[str, str], list[float]] = field(
         default_factory=lambda: defaultdict(lambda: [0.0, 0.0])
     )
@@ -339,14 +349,15 @@ class Tally:
         if answer.value == "invalid":
             return
         kind, parsed = answer.kind, answer.parsed
-        if design == "D1":
+        if design in PAIR_DESIGNS:
             pair = roster.pairs.get(answer.pair_id or -1)
             right = _pair_right(answer, roster)
             if pair is not None and right is not None:
-                box = self.d1_equal if pair[2] == "equal" else self.d1_unequal
+                counts = self.pairs.setdefault(design, PairCounts())
+                box = counts.equal if pair[2] == "equal" else counts.unequal
                 box[0] += right
                 box[1] += 1
-                self._note_order(answer)
+                self._note_order(answer, counts)
             return
         groups = [roster.candidate(v).group for v in answer.variants]
         if kind == "rating" and isinstance(parsed.get("rating"), int | float) and groups:
@@ -366,28 +377,35 @@ class Tally:
             for i, group in enumerate(groups[:2]):
                 self._note(f"{design} share picked, two at a time", group, float(i == position))
 
-    def _note_order(self, answer: Answer) -> None:
+    def _note_order(self, answer: Answer, counts: PairCounts) -> None:
         """The first answer in each order of a pair; once both are in, were they the same?"""
-        seen = self.d1_orders.setdefault(answer.pair_id or 0, {})
+        seen = counts.orders.setdefault(answer.pair_id or 0, {})
         if answer.order in seen or len(seen) >= 2:
             return
         position = _picked(answer)
         seen[answer.order] = None if position is None else answer.variants[position]
         if len(seen) == 2:
             first, second = seen.values()
-            self.d1_consistent[0] += first == second
-            self.d1_consistent[1] += 1
+            counts.consistent[0] += first == second
+            counts.consistent[1] += 1
 
-    def d1_shares(self) -> dict[str, float | None]:
-        """D1's three headline shares so far (None before any answer counts)."""
-        return {
-            key: box[0] / box[1] if box[1] else None
-            for key, box in (
-                ("criterion_validity", self.d1_unequal),
-                ("discrim_validity", self.d1_equal),
-                ("order_consistency", self.d1_consistent),
-            )
+    def pair_shares(self) -> dict[str, float | None]:
+        """The pairs' three headline shares so far, over every design whose cases are
+        pairs with a right answer (None before any answer counts)."""
+        boxes = {
+            "criterion_validity": [0, 0],
+            "discrim_validity": [0, 0],
+            "order_consistency": [0, 0],
         }
+        for counts in self.pairs.values():
+            for key, box in (
+                ("criterion_validity", counts.unequal),
+                ("discrim_validity", counts.equal),
+                ("order_consistency", counts.consistent),
+            ):
+                boxes[key][0] += box[0]
+                boxes[key][1] += box[1]
+        return {key: box[0] / box[1] if box[1] else None for key, box in boxes.items()}
 
     def _note(self, what: str, group: str, value: float) -> None:
         box = self.by_group[(what, group)]
@@ -397,12 +415,13 @@ class Tally:
     def lines(self) -> list[str]:
         """One sentence per measure, so far."""
         out = []
-        right, n = self.d1_unequal
-        if n:
-            out.append(f"D1 picks the more qualified: {right} of {n} ({right / n:.0%})")
-        same, n = self.d1_equal
-        if n:
-            out.append(f"D1 calls equal candidates equal: {same} of {n} ({same / n:.0%})")
+        for design, counts in self.pairs.items():
+            right, n = counts.unequal
+            if n:
+                out.append(f"{design} picks the more qualified: {right} of {n} ({right / n:.0%})")
+            same, n = counts.equal
+            if n:
+                out.append(f"{design} calls equal candidates equal: {same} of {n} ({same / n:.0%})")
         measures: dict[str, list[str]] = defaultdict(list)
         for (what, group), (total, count) in sorted(self.by_group.items()):
             if not count:

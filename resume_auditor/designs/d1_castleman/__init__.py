@@ -18,6 +18,7 @@ from typing import Any, cast
 import pandas as pd
 
 from resume_auditor.designs.base import (
+    Chart,
     Design,
     DesignResult,
     Drill,
@@ -29,7 +30,7 @@ from resume_auditor.designs.base import (
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import figures, findings, glossary, present
+from resume_auditor.designs.d1_castleman import figures, findings, glossary, present, views
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -467,6 +468,36 @@ class CastlemanD1(Design[D1Spec]):
         self, block: Mapping[str, Any], thresholds: Mapping[str, float]
     ) -> list[ReportFigure]:
         return figures.report_figures(block, thresholds)
+
+    # -- views (ui): its cards, charts, pair tab, feed and presenter words (views.py) --
+    headline = views.HEADLINE
+    results_intro = views.RESULTS_INTRO
+    pair_tab = views.PAIR_TAB
+    summary = views.SUMMARY
+    charts = views.CHARTS
+    screen_words = views.SCREEN_WORDS
+
+    def feed_title(self) -> str:
+        return views.FEED_TITLE
+
+    def view_chart(
+        self, name: str, block: Mapping[str, Any] | None, thresholds: Mapping[str, float]
+    ) -> Chart | None:
+        return views.view_chart(name, block, thresholds)
+
+    def compared(self, block: Mapping[str, Any]) -> list[PanelRow]:
+        return views.compared(block)
+
+    def measure_title(self, path: Sequence[str]) -> str | None:
+        return views.measure_title(path)
+
+    def presenter_charts(self, block: Mapping[str, Any]) -> list[Chart]:
+        return views.presenter_charts(block)
+
+    def drill_answers(
+        self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
+        return views.drill_answers(answers, details)
 
 
 DESIGN_D1 = CastlemanD1()

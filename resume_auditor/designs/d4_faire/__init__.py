@@ -101,6 +101,12 @@ class FaireD4(Design[D4Spec]):
         "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
         "`gender_batches` in [designs.d4]."
     )
+    screen_words = (
+        (
+            r"raise `race_batches` / `gender_batches` in \[designs\.d4\]\.",
+            "raise the Rankings batches on the Scores and rankings tab.",
+        ),
+    )
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D4Spec:
         raw = values["groups"]

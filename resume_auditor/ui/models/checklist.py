@@ -7,7 +7,11 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.job import Qualification, QualKind, QualType
+
+# The designs whose unequal pairs measure criterion validity (`Design.pair_tab`).
+PAIRS = ", ".join(d.label for d in DESIGNS if d.pair_tab)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -55,7 +59,7 @@ class ChecklistModel(QAbstractTableModel):
         if not any(q.kind is QualKind.REQUIRED for q in self.rows):
             return (
                 "No required qualification: without one no unequal pairs can be built, so "
-                "criterion validity (D1) cannot be measured. Add the job's requirements with "
+                f"criterion validity ({PAIRS}) cannot be measured. Add the job's requirements with "
                 "'Add required', or paste a posting that lists them and read it again."
             )
         return ""

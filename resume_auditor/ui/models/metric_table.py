@@ -18,14 +18,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.designs.registry import SHOWN as REGISTRY
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.panels import ALL, panel_rows
-from resume_auditor.report.terms import TERMS, Term, breakdown_title, term_for
+from resume_auditor.report.terms import TERMS, Term, term_for
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.ui.models.view_table import Index, ViewTableModel
 
-DESIGN_TITLES = {d.key: d.title for d in REGISTRY} | {"d1": "Pairs (D1)"}
+DESIGN_TITLES = {d.key: d.title for d in DESIGNS}
 
 
 @dataclass(frozen=True)
@@ -106,9 +105,8 @@ def plain_flag(flag: str) -> str:
 def _row(path: list[str], m: MetricDict, group: str, detail: str = "") -> MetricRow:
     term = term_for(path)
     measure = term.label if term else str(m.get("title", path[-1]))
-    if path[:2] == ["d1", "breakdowns"]:
-        measure = breakdown_title(path[2])
-    return MetricRow(tuple(path), measure, detail, group, m, term)
+    named = next((d.measure_title(path) for d in DESIGNS if d.holds(path)), None)
+    return MetricRow(tuple(path), named or measure, detail, group, m, term)
 
 
 def design_rows(metrics: MetricsReport | None, design: str) -> list[MetricRow]:

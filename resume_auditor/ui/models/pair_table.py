@@ -16,6 +16,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.store.parts import AnswerReader, AuditReader
 from resume_auditor.store.resultfile import ResultFile
@@ -122,7 +123,7 @@ def rows_of(
     labels = result.variant_labels()
     resumes = {r.id: r.filename for r in result.resumes()}
     rows: dict[int, PairRow] = {}
-    for p in result.cases("D1"):
+    for p in (c for d in DESIGNS if d.pair_tab for c in result.cases(d.label)):
         name_a = labels.get(p.variant_a, ("", "", ""))[0]
         name_b = labels.get(p.variant_b, ("", "", ""))[0]
         rows[p.id or 0] = PairRow(

@@ -19,9 +19,10 @@ import gc
 import html
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -41,12 +42,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from resume_auditor.designs.registry import SHOWN as REGISTRY
+from resume_auditor.designs.registry import DESIGNS as REGISTRY
 from resume_auditor.domain.groups import group_label
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
-from resume_auditor.report.terms import TERMS, term_for
-from resume_auditor.stats.labels import label
+from resume_auditor.report.terms import term_for
 from resume_auditor.stats.model import MetricDict, MetricsReport
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFileError
@@ -76,7 +76,6 @@ from resume_auditor.ui.widgets.answers_dialog import AnswersDialog
 from resume_auditor.ui.widgets.charts import (
     ChartView,
     Pixels,
-    Rates,
     chart_spec,
     render_spec,
 )
@@ -93,19 +92,12 @@ from resume_auditor.workflow.metrics import metrics_report
 
 logger = logging.getLogger(__name__)
 
-CARD_KEYS = ("criterion_validity", "discrim_validity", "order_consistency", "first_position_rate")
-# kept for callers that list the cards: (key, plain title, meaning with the paper's term)
-CARDS = [(k, TERMS[k].label, TERMS[k].tooltip()) for k in CARD_KEYS]
-
-DESIGNS = ("d1", *(d.key for d in REGISTRY))
-INTROS = {d.key: d.intro for d in REGISTRY} | {
-    "d1": "Pairs of resumes with a known right answer: one candidate more qualified, or both "
-    "equal and differing only in name. Does the model pick the better one, and say 'equal' "
-    "when they are? Are equal candidates of each group picked equally often?",
-}
-CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY} | {
-    "d1": ("d1_validity", "d1_gaps"),
-}
+# Every design of the registry, in its order: a tab each (its cards, its table and charts)
+# and, for a design whose cases are pairs with a right answer, the pair-by-pair tab.
+DESIGNS = tuple(d.key for d in REGISTRY)
+INTROS = {d.key: d.results_intro or d.intro for d in REGISTRY}
+CHARTS: dict[str, tuple[str, ...]] = {d.key: d.charts for d in REGISTRY}
+CHART_OWNER = {key: d.key for d in REGISTRY for key in d.charts}
 
 REGISTERED = {d.key: d for d in REGISTRY}
 MODELS = "models"  # the "Models compared" tab, beside the designs' (issue 28)
@@ -207,7 +199,7 @@ class ResultsPage(Page):
         self.flags.setTextFormat(Qt.TextFormat.RichText)
         self.body.addWidget(self.flags)
 
-        # one chart view per chart key; the D1 ones keep their old names
+        # one chart view per chart key (each design's `charts`)
         self.charts: dict[str, ChartView] = {}
         for keys in CHARTS.values():
             for key in keys:
@@ -220,28 +212,38 @@ class ResultsPage(Page):
         self.compare_panel.chart_view.resized.connect(self._redraw_charts)
         self.compare_panel.differing.connect(self._show_differing)
         self.charts[COMPARE_CHART] = self.compare_panel.chart_view
-        self.validity_chart = self.charts["d1_validity"]
-        self.selection_chart = self.charts["d1_gaps"]
         self.panels: dict[str, DesignPanel] = {}
         for design in DESIGNS:
             panel = DesignPanel(design, INTROS[design], [self.charts[k] for k in CHARTS[design]])
             panel.drill.connect(self._drill)
             self.panels[design] = panel
 
-        # D1's tab: the headline cards, its panel, and the per-pair table with its detail
-        cards_row = QHBoxLayout()
+        # A design with headline numbers (`Design.headline`): its cards on top of its panel
+        # in its tab, each by its metric's key in `cards`; the others' tab is the panel.
         self.cards: dict[str, MetricCard] = {}
-        for key, title, help_text in CARDS:
-            card = MetricCard(title, help_text)
-            card.setAccessibleName(title)
-            card.activated.connect(lambda key=key, title=title: self._drill_card(key, title))
-            self.cards[key] = card
-            cards_row.addWidget(card)
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addLayout(cards_row)
-        top_layout.addWidget(self.panels["d1"], 1)
+        self._card_paths: list[tuple[tuple[str, ...], MetricCard]] = []
+        design_tab: dict[str, QWidget] = {}
+        for unit in REGISTRY:
+            if not unit.headline:
+                design_tab[unit.key] = self.panels[unit.key]
+                continue
+            cards_row = QHBoxLayout()
+            for path in unit.headline:
+                title, help_text = _words(path)
+                card = MetricCard(title, help_text)
+                card.setAccessibleName(title)
+                card.activated.connect(lambda path=path, title=title: self._drill_card(path, title))
+                self.cards[path[-1]] = card
+                self._card_paths.append((path, card))
+                cards_row.addWidget(card)
+            top = QWidget()
+            top_layout = QVBoxLayout(top)
+            top_layout.setContentsMargins(0, 0, 0, 0)
+            top_layout.addLayout(cards_row)
+            top_layout.addWidget(self.panels[unit.key], 1)
+            design_tab[unit.key] = top
+
+        # The pairs with a right answer one by one (`Design.pair_tab`), with their detail
 
         table_box = QWidget()
         table_layout = QVBoxLayout(table_box)
@@ -302,7 +304,7 @@ class ResultsPage(Page):
         compare_layout.addWidget(self.compare_note)
         self.detail.addTab(compare_box, "Compare runs")
 
-        # D1's pairs one by one get a tab of their own: at 1280x800 the table needs
+        # The pairs one by one get a tab of their own: at 1280x800 the table needs
         # the height, and its verdict columns the width.
         self.pairs_tab = QSplitter(Qt.Orientation.Horizontal)
         self.pairs_tab.addWidget(table_box)
@@ -310,15 +312,16 @@ class ResultsPage(Page):
         self.pairs_tab.setStretchFactor(0, 3)
         self.pairs_tab.setStretchFactor(1, 2)
         self.pairs_tab.setSizes([760, 480])
-        self.d1_tab = top
 
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName("Results by design")
-        self._tab_of: dict[str, list[tuple[QWidget, str]]] = {
-            "d1": [(self.d1_tab, DESIGN_TITLES["d1"]), (self.pairs_tab, "Pair by pair (D1)")]
-        }
-        for design in DESIGNS[1:]:
-            self._tab_of[design] = [(self.panels[design], DESIGN_TITLES[design])]
+        # each design's tab, then (the first design that has one) the pair-by-pair tab
+        self._tab_of: dict[str, list[tuple[QWidget, str]]] = {}
+        pair_tab = next((d for d in REGISTRY if d.pair_tab), None)
+        for unit in REGISTRY:
+            self._tab_of[unit.key] = [(design_tab[unit.key], DESIGN_TITLES[unit.key])]
+            if unit is pair_tab:
+                self._tab_of[unit.key].append((self.pairs_tab, unit.pair_tab))
         self._tab_of[MODELS] = [(self.compare_panel, "Models compared")]
         self._pairs_sized = False
         self.tabs.currentChanged.connect(self._pairs_shown)
@@ -429,7 +432,7 @@ class ResultsPage(Page):
         key_now = self._loaded_key
         since = self._newest
         jobs = self._chart_jobs()
-        dark = self.validity_chart.dark()
+        dark = self.compare_panel.chart_view.dark()
         mask = self._mask if self._mask_path == path else None
         chosen = self.run_combo.currentData()
         other = self.compare_combo.currentData()
@@ -528,7 +531,7 @@ class ResultsPage(Page):
             # worker started while the window is torn down would outlive its receiver.
             return
         self._drawing = True
-        report, jobs, dark = self._report, self._chart_jobs(), self.validity_chart.dark()
+        report, jobs, dark = self._report, self._chart_jobs(), self.compare_panel.chart_view.dark()
 
         def done(images: dict[str, tuple[Pixels, float]]) -> None:
             self._drawing = False
@@ -598,9 +601,8 @@ class ResultsPage(Page):
             f"answered, {counts['failed']} failed, {counts['invalid']} unreadable. "
             + " ".join(report["notes"])
         )
-        metrics = (report.get("d1") or {}).get("metrics") or {}
-        for key, card in self.cards.items():
-            card.show_metric(metrics.get(key))
+        for path, card in self._card_paths:
+            card.show_metric(metric_at(report, path))
 
     def _show_flags(self, report: MetricsReport | None, rows: dict[str, list[MetricRow]]) -> None:
         """Each flag in plain words (the statistics' own sentence, with the paper's
@@ -637,27 +639,18 @@ class ResultsPage(Page):
                 "to see the two side by side."
             )
             return
+        # each design's headline numbers, then its own rows (`Design.compared`), each
+        # found in the other run by its path
         rows: list[tuple[str, str, MetricDict | None, MetricDict | None]] = []
-        mine, theirs = report.get("d1") or {}, versus.get("d1") or {}
-        for key, title, tip in CARDS:
-            rows.append(
-                (
-                    title,
-                    tip,
-                    (mine.get("metrics") or {}).get(key),
-                    (theirs.get("metrics") or {}).get(key),
-                )
-            )
-        tip = TERMS["selection_rate"].tooltip()
-        for group, metric in (mine.get("selection_rate") or {}).items():
-            rows.append(
-                (
-                    f"{TERMS['selection_rate'].label}: {group_label(group)}",
-                    tip,
-                    metric,
-                    (theirs.get("selection_rate") or {}).get(group),
-                )
-            )
+        for unit in REGISTRY:
+            for path in unit.headline:
+                title, tip = _words(path)
+                rows.append((title, tip, metric_at(report, path), metric_at(versus, path)))
+            block = unit.block(report)
+            for row in unit.compared(block) if block else []:
+                title, tip = _words(row.path)
+                title = f"{title}: {row.group}" if row.group else title
+                rows.append((title, tip, row.metric, metric_at(versus, row.path)))
         self.compare.setRowCount(len(rows))
         for i, (title, tooltip, a, b) in enumerate(rows):
             for col, text in enumerate((title, _with_ci(a), _with_ci(b))):
@@ -737,11 +730,10 @@ class ResultsPage(Page):
         run_in_background(work, done, failed, owner=dialog)
         self._last_dialog = dialog  # for tests and screenshots
 
-    def _drill_card(self, key: str, title: str) -> None:
-        d1 = self._report.get("d1") if self._report else None
-        metric = (d1.get("metrics") or {}).get(key) if d1 else None
+    def _drill_card(self, path: tuple[str, ...], title: str) -> None:
+        metric = metric_at(self._report, path)
         if metric and metric.get("n"):
-            self._drill(("d1", "metrics", key), f"{title}: {value_text(metric)}")
+            self._drill(path, f"{title}: {value_text(metric)}")
 
     def _pairs_shown(self, _index: int) -> None:
         """The first time the pair-by-pair tab shows, give the table 60% of the width."""
@@ -828,12 +820,27 @@ class ResultsPage(Page):
 
 
 def _ran(report: MetricsReport, design: str) -> bool:
-    """A design the run has answers for (D1: any pair answer; a registry design: its
-    block, where it sits)."""
-    if design == "d1":
-        return bool((report.get("d1") or {}).get("judgments"))
+    """A design the run has answers for: its block, where it sits, holding answers (a
+    design computed on every run has a block without any: `Design.answered`)."""
     unit = REGISTERED.get(design)
-    return bool(unit.block(report) if unit is not None else report.get(design))
+    if unit is None:
+        return bool(report.get(design))
+    block = unit.block(report)
+    return bool(block) and unit.answered(block or {})
+
+
+def metric_at(report: Mapping[str, Any] | None, path: Sequence[str]) -> MetricDict | None:
+    """The metric at `path` in a metrics report (None: not there)."""
+    node: Any = report
+    for key in path:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return cast(MetricDict, node) if isinstance(node, Mapping) else None
+
+
+def _words(path: Sequence[str]) -> tuple[str, str]:
+    """A number's plain title and its tooltip (the meaning, with the paper's term)."""
+    term = term_for(path)
+    return (term.label, term.tooltip()) if term is not None else (str(path[-1]), "")
 
 
 def draw_charts(
@@ -852,26 +859,11 @@ def draw_charts(
                 spec = comparison_chart(report.get("comparison"))
                 out[key] = (render_spec(spec, size, dpr, dark=dark), dpr)
             continue
-        design = key.split("_", 1)[0]
+        design = CHART_OWNER.get(key, "")
         if report is not None and not _ran(report, design):
             continue
         out[key] = (render_spec(chart_spec(key, report), size, dpr, dark=dark), dpr)
     return out
-
-
-def chart_items(report: MetricsReport | None) -> tuple[Rates, Rates]:
-    """What the presenter's two charts show: validity rates, and SelectionRate per group."""
-    if report is None:
-        return [], []
-    d1 = report.get("d1")
-    metrics = (d1.get("metrics") or {}) if d1 else {}
-    validity: Rates = [
-        (TERMS[k].label, metrics.get(k) or {})
-        for k in ("criterion_validity", "discrim_validity", "order_consistency")
-    ]
-    rates = (d1.get("selection_rate") or {}) if d1 else {}
-    selection: Rates = [(label(g), m) for g, m in rates.items()]
-    return validity, selection
 
 
 def _with_ci(metric: MetricDict | None) -> str:
@@ -890,4 +882,4 @@ def _elide_middle(text: str, width: int) -> str:
     return text[: keep - keep // 2] + "…" + text[-(keep // 2) :]
 
 
-__all__ = ["CARDS", "ResultsPage", "chart_items", "draw_charts", "pct"]
+__all__ = ["ResultsPage", "draw_charts", "metric_at", "pct"]

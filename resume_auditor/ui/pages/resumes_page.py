@@ -213,7 +213,7 @@ class ResumesPage(Page):
                         raise
                     record_unreadable(result, path.name, data, exc.message)
                     note = f"✗ {exc.message}"
-                if result.case_count("D1"):
+                if result.case_count():
                     result.clear_cases()
             return note or f"Added {path.name}."
 
@@ -255,7 +255,7 @@ class ResumesPage(Page):
         record = self._data.resumes[row]
 
         def change(result: ResultFile) -> None:
-            if result.case_count("D1"):
+            if result.case_count():
                 result.clear_cases()
             result.delete_resume(record.id)
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from resume_auditor.designs.registry import run_prompt_design
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.prompts import presets
 from resume_auditor.prompts.kinds import get_kind
@@ -236,9 +237,11 @@ class RunPage(Page):
             self.preset.setItemData(
                 self.preset.count() - 1, preset.citation, Qt.ItemDataRole.ToolTipRole
             )
+        asking = run_prompt_design()  # the design whose cases the run's prompt asks
+        asked = asking.label if asking is not None else "pairwise"
         self.preset.setToolTip(
-            "The instructions sent with every pair. The D1 presets are the three phrasings "
-            "of Castleman et al. (2025); a different preset becomes a separate run."
+            f"The instructions sent with every pair. The {asked} presets are the three "
+            "phrasings of Castleman et al. (2025); a different preset becomes a separate run."
         )
         self.concurrency = QSpinBox()
         self.concurrency.setRange(0, 256)

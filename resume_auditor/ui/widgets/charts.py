@@ -7,18 +7,15 @@ worker and returns pixels, and `ChartView` only shows them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPalette, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from resume_auditor.designs.registry import SHOWN as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.charts import Rates, render_gaps, render_rates
-from resume_auditor.report.terms import TERMS
-from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import MetricDict, MetricsReport
+from resume_auditor.stats.model import MetricsReport
 
 __all__ = ["ChartSpec", "ChartView", "Rates", "chart_spec", "render_rates", "render_spec"]
 
@@ -36,43 +33,17 @@ class ChartSpec:
     unit: str = "points"
 
 
-def _threshold(metrics: MetricsReport, key: str, default: float) -> float:
-    for t in metrics["thresholds"]:
-        if t["key"] == key:
-            return float(t["value"])
-    return default
-
-
-def _cells(block: Mapping[str, MetricDict] | None) -> Rates:
-    return [(label(k), m) for k, m in (block or {}).items() if isinstance(m, dict) and "value" in m]
+def thresholds_of(metrics: MetricsReport | None) -> dict[str, float]:
+    """The report's thresholds by key ({} without a report: each chart's own defaults)."""
+    return {t["key"]: float(t["value"]) for t in metrics["thresholds"]} if metrics else {}
 
 
 def chart_spec(key: str, metrics: MetricsReport | None) -> ChartSpec:
-    """The chart `key` of a ChartView, from the metrics (runs in a worker: no Qt)."""
-    d1 = metrics.get("d1") if metrics else None
-    if key == "d1_validity":
-        cells = (d1.get("metrics") or {}) if d1 else {}
-        items: Rates = [
-            (TERMS[k].label, cells[k])
-            for k in ("criterion_validity", "discrim_validity", "order_consistency")
-            if k in cells
-        ]
-        refs = (
-            _threshold(metrics, "criterion_validity", 0.95) if metrics else 0.95,
-            _threshold(metrics, "discrim_validity", 0.90) if metrics else 0.90,
-        )
-        return ChartSpec("rates", "How valid (dashed: the bar)", items, refs)
-    if key == "d1_gaps":
-        return ChartSpec(
-            "gaps",
-            "Picked vs an equal candidate, points",
-            _cells(d1.get("selection_gap") if d1 else None),
-        )
-    design, _, name = key.partition("_")
-    for unit in REGISTRY:
-        if unit.key == design and key in unit.charts:
-            block = unit.block(metrics)
-            chart = unit.chart(key, block) if block else None
+    """The chart `key` of a ChartView, from the metrics (runs in a worker: no Qt): the
+    design whose `charts` name it draws it (`Design.view_chart`)."""
+    for unit in DESIGNS:
+        if key in unit.charts:
+            chart = unit.view_chart(key, unit.block(metrics), thresholds_of(metrics))
             if chart is not None:
                 return ChartSpec(
                     chart.kind, chart.title, list(chart.items), chart.references, chart.unit
