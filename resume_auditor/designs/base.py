@@ -599,9 +599,12 @@ class Design(ABC, Generic[SpecT]):
     # words ("D1 forced choice"); "": nothing more.
     power_assumes: str = ""
     # The effects the CLI's `cases --effect-<code>` sizes its power for: (code as the
-    # option spells it, its default as typed, its unit in words, the factor from what is
-    # typed to power_sim's effect: a gap typed in points is a fraction).
-    effect_options: tuple[tuple[str, str, str, float], ...] = ()
+    # option spells it, its default as typed, its unit in words, what the typed value is
+    # divided by for power_sim's effect: 100 for a gap typed in points, a fraction there).
+    effect_options: tuple[tuple[str, str, str, int], ...] = ()
+    # What `cases --enlarge` may raise of its own settings, in the CLI's help ("more D3
+    # rounds"); "": only repeats.
+    enlarge_words: str = ""
 
     def kept_table(self, table: Mapping[str, Any]) -> dict[str, Any]:
         """Its settings table as the audit file keeps it once the study is read (default:

@@ -433,8 +433,8 @@ class CastlemanD1(Design[D1Spec]):
     )
     power_assumes = f"{LABEL} forced choice"
     effect_options = (
-        ("d1", "10", "points of selection gap", 0.01),
-        ("ir", "0.8", "D1 impact ratio (NYC LL144's four-fifths line)", 1.0),
+        ("d1", "10", "points of selection gap", 100),
+        ("ir", "0.8", "D1 impact ratio (NYC LL144's four-fifths line)", 1),
     )
 
     def kept_table(self, table: Mapping[str, Any]) -> dict[str, Any]:

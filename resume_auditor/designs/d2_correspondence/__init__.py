@@ -94,6 +94,7 @@ class CorrespondenceD2(Design[D2Spec]):
     words = present.WORDS
     input_tables = (D2_RATINGS,)
     power_grow = "Add source resumes, or repeats at a temperature above 0 (more ratings per copy)."
+    effect_options = (("d2", "0.3", "SD of ratings", 1),)
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D2Spec:
         raw = values["groups"]

@@ -95,6 +95,8 @@ class RabbiD3(Design[D3Spec]):
     words = present.WORDS
     input_tables = (D3_POINTWISE, D3_PAIRWISE)
     power_grow = "Raise `rounds` in [designs.d3]."
+    effect_options = (("d3", "0.3", "SD of scores", 1),)
+    enlarge_words = "more D3 rounds"
     screen_words = (
         (r"\bRaise `rounds` in \[designs\.d3\]\.", "Raise Rounds on the Candidate pools tab."),
         (r"\bD3 rounds (\d+)", r"Candidate pools: \1 rounds"),

@@ -101,6 +101,7 @@ class FaireD4(Design[D4Spec]):
         "Add source resumes, repeats at a temperature above 0, and raise `race_batches` / "
         "`gender_batches` in [designs.d4]."
     )
+    effect_options = (("d4", "0.3", "SD of the overall score", 1),)
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D4Spec:
         raw = values["groups"]
