@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.designs.registry import DESIGNS, enabled, head, schemas
+from resume_auditor.designs.registry import DESIGNS, enabled, schemas
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES
 from resume_auditor.domain.study import (
     StudyConfig,
@@ -251,19 +251,17 @@ def study_from_text(path: Path, text: str) -> StudyFile:
 
 def kept_tables(config: StudyConfig) -> StudyConfig:
     """The study with its designs' tables as the audit file keeps them (`Design.kept_table`:
-    D1 writes every setting, as it always did): the designs placed "head" first, as their
-    blocks come first, then the others as written. A design on by default that the study
-    leaves unnamed is then named, so the audit file reads back the same designs."""
+    D1 writes every setting, as it always did). A design on by default that the study
+    leaves unnamed gets its table, so the audit file reads back the same designs."""
     units = {d.key: d for d in DESIGNS}
-    tables: dict[str, Mapping[str, Any]] = {}
-    for design in head():
-        table = design.table(config)
-        if table is not None:
-            tables[design.key] = design.kept_table(table)
-    for key, table in config.more.items():
-        if key not in tables:
-            unit = units.get(key)
-            tables[key] = unit.kept_table(table) if unit is not None else dict(table)
+    tables: dict[str, Mapping[str, Any]] = {
+        key: units[key].kept_table(table) if key in units else dict(table)
+        for key, table in config.more.items()
+    }
+    for design in DESIGNS:
+        found = design.table(config)
+        if design.key not in tables and found is not None:
+            tables[design.key] = design.kept_table(found)
     return replace(config, more=tables, designs_named=config.designs_named or bool(tables))
 
 
