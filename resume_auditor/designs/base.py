@@ -485,8 +485,8 @@ class Design(ABC, Generic[SpecT]):
         return None
 
     def power_counts(self, cases: Sequence[Case]) -> dict[str, int] | None:
-        """What its power depends on, counted from its built cases, in the terms of
-        stats/power.design_power_lines (None: nothing to count)."""
+        """What its power depends on, counted from its built cases, in the terms of its
+        `approx_power` and `plan_size` (None: nothing to count)."""
         return None
 
     def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
@@ -642,6 +642,13 @@ class Design(ABC, Generic[SpecT]):
         audit's `job` (None: none yet) cannot give, by the case kind (`Unbuilt.kind`)
         whose unbuilt question the note then says instead; `cells`: the plan's cells."""
         return {}
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        """Before a run, by the normal approximation (stats/power.py's helpers), in one
+        line: the smallest group effect its test can flag with 80% power at its share of
+        `alpha` among `designs` designs, from `run_counts`' `counts`, or that it has too
+        few to flag even a large one (the plan keeps only that). None: it says nothing."""
+        return None
 
 
 def _choice(value: Any, loose: bool) -> Any:

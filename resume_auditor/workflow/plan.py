@@ -223,7 +223,9 @@ def plan_run(
     # not have (issue 25); only its "too few to flag even a large effect" is kept, and
     # power itself is simulated on request (it takes seconds to a minute the first time).
     plan.power = [POWER_POINTER] + [
-        line for line in design_power_lines(_sizes(result, study), alpha) if "too few" in line
+        line
+        for line in design_power_lines(_approx_lines(result, study, alpha), alpha)
+        if "too few" in line
     ]
     plan.power += _unsized_lines(plan)
     if simulate:
@@ -231,6 +233,19 @@ def plan_run(
         registry = _registry_power(result, study, alpha)
         plan.sizing_lines = (sizing_lines(plan) if plan.sizing else []) + registry
     return plan
+
+
+def _approx_lines(result: ResultFile, study: StudyConfig, alpha: float) -> list[str]:
+    """Each design's power by the normal approximation (`Design.approx_power`), in the
+    order of their labels, every design present sharing alpha."""
+    sizes = _sizes(result, study)
+    out = []
+    for label, counts in sorted(sizes.items()):
+        unit = UNITS.get(label)
+        line = unit.approx_power(counts, alpha, len(sizes)) if unit is not None else None
+        if line is not None:
+            out.append(line)
+    return out
 
 
 def _unsized_lines(plan: RunPlan) -> list[str]:

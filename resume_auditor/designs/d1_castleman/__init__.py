@@ -462,5 +462,8 @@ class CastlemanD1(Design[D1Spec]):
     def plan_notes(self, spec: D1Spec, job: Job | None, cells: Collection[str]) -> dict[str, str]:
         return plan.plan_notes(spec.unequal_pairs, job, cells)
 
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        return plan.approx_power(LABEL, counts, alpha, designs)
+
 
 DESIGN_D1 = CastlemanD1()

@@ -10,13 +10,22 @@ The empty checklist's note is said here, in the words it always had.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
+
+import pandas as pd
 
 from resume_auditor.domain.case import Case, CaseKind
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import StudyConfig
 from resume_auditor.prompts.presets import get_preset
+from resume_auditor.stats.power import (
+    can_flag,
+    design_alpha,
+    min_detectable_gap,
+    power_sentence,
+)
 from resume_auditor.stats.power_sim import ABSTAINING, Size
 
 IMPACT = "IR"  # the code of its impact-ratio sizing (power_sim's Size.design)
@@ -94,4 +103,68 @@ def plan_notes(unequal_pairs: bool, job: Job | None, cells: Collection[str]) -> 
             "requirements on the Job page (or as `required` in the study file), then build "
             "the test cases again."
         )
+    }
+
+
+def approx_power(label: str, counts: Mapping[str, int], alpha: float, designs: int) -> str:
+    """The smallest selection gap its gap test can flag at 80% power before a run (normal
+    approximation, forced choice), or that it has too few resumes or answers."""
+    groups = max(int(counts.get("groups", 2)), 2)
+    a = design_alpha(alpha, designs, groups)
+    gap = None
+    if can_flag(counts.get("resumes", 0), a):
+        gap = min_detectable_gap(counts.get("answers_per_group", 0), groups=1, alpha=a)
+    return (
+        f"{label}: a selection gap of {100 * gap:.0f} points or more (forced choice)."
+        if gap is not None
+        else f"{label}: too few source resumes or answers to flag even a large selection gap."
+    )
+
+
+def plan_d1(
+    pairs: pd.DataFrame,
+    *,
+    orders: int = 2,
+    reps: int = 1,
+    abstain_rate: float = 0.0,
+    alpha: float = 0.05,
+    design_effect: float = 1.0,
+) -> dict[str, Any]:
+    """Before a run: answers per group on equal cross-group pairs, and what they can find.
+
+    `pairs` has one row per D1 case with `kind`, `group_a`, `group_b` (as the
+    result file's pair table); each is asked in `orders` orders `reps` times.
+    `abstain_rate` is a guess of how often the model will abstain (0 for forced
+    choice, the cautious default).
+    """
+    cross = pairs[
+        (pairs["kind"] == "equal")
+        & pairs["group_a"].notna()
+        & pairs["group_b"].notna()
+        & (pairs["group_a"] != pairs["group_b"])
+    ]
+    groups = sorted(set(cross["group_a"]).union(cross["group_b"]))
+    if not groups:
+        return {"comparisons_per_group": {}, "min_detectable_gap": None, "sentence": ""}
+    per_pair = orders * reps
+    counts = {
+        g: int(((cross["group_a"] == g) | (cross["group_b"] == g)).sum()) * per_pair for g in groups
+    }
+    n = min(counts.values())
+    return {
+        "comparisons_per_group": counts,
+        "min_detectable_gap": min_detectable_gap(
+            n,
+            groups=len(groups),
+            alpha=alpha,
+            abstain_rate=abstain_rate,
+            design_effect=design_effect,
+        ),
+        "sentence": power_sentence(
+            n,
+            groups=len(groups),
+            alpha=alpha,
+            abstain_rate=abstain_rate,
+            design_effect=design_effect,
+        ),
     }
