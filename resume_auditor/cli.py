@@ -51,7 +51,7 @@ class CliError(Exception):
     """A problem with what the user asked for: printed plainly, exit code 2."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="resume-auditor",
         description=f"{APP_NAME}: audit an LLM's resume screening for validity and fairness.",
@@ -107,26 +107,8 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="simulate each design's power through the report's tests and the size for 80%%",
     )
-    for design, default, unit in (
-        ("d1", "10", "points of selection gap"),
-        ("d2", "0.3", "SD of ratings"),
-        ("d3", "0.3", "SD of scores"),
-        ("d4", "0.3", "SD of the overall score"),
-        ("ir", "0.8", "D1 impact ratio (NYC LL144's four-fifths line)"),
-    ):
-        c.add_argument(
-            f"--effect-{design}",
-            type=float,
-            default=None,
-            help=f"the {design.upper()} effect to size for, in {unit} (default {default})",
-        )
-    c.add_argument(
-        "--enlarge",
-        action="store_true",
-        help="size for power, show the settings that reach 80%% with these resumes (more "
-        "repeats at a temperature above 0, more D3 rounds) with their requests and cost, and "
-        "apply them after asking; refused once the audit has answers",
-    )
+    if "cases" in (sys.argv[1:] if argv is None else argv):
+        _design_options(c)  # the registry takes a second to load: only when asked
     c.add_argument(
         "--yes", action="store_true", help="with --enlarge: apply without asking (for scripts)"
     )
@@ -203,6 +185,38 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=2)
     s.add_argument("--parent-pid", type=int, default=0)
     return p
+
+
+def _design_options(c: argparse.ArgumentParser) -> None:
+    """`cases`' options that each design gives (`Design.effect_options`, `enlarge_words`):
+    every design's first effect, in the registry's order, then their further ones."""
+    from resume_auditor.designs.registry import DESIGNS
+
+    for code, default, unit, _per in _effect_options():
+        c.add_argument(
+            f"--effect-{code}",
+            type=float,
+            default=None,
+            help=f"the {code.upper()} effect to size for, in {unit} (default {default})",
+        )
+    grows = "".join(f", {d.enlarge_words}" for d in DESIGNS if d.enlarge_words)
+    c.add_argument(
+        "--enlarge",
+        action="store_true",
+        help="size for power, show the settings that reach 80%% with these resumes (more "
+        f"repeats at a temperature above 0{grows}) with their requests and cost, and "
+        "apply them after asking; refused once the audit has answers",
+    )
+
+
+def _effect_options() -> list[tuple[str, str, str, int]]:
+    """Every design's `effect_options`: each design's first, in the registry's order,
+    then their further ones (D1's impact ratio)."""
+    from resume_auditor.designs.registry import DESIGNS
+
+    return [o for d in DESIGNS for o in d.effect_options[:1]] + [
+        o for d in DESIGNS for o in d.effect_options[1:]
+    ]
 
 
 def _positive(text: str) -> float:
@@ -619,9 +633,9 @@ def _sizing_costs(path: Path, plan: Any) -> list[str]:
 
 def cmd_cases(args: argparse.Namespace) -> int:
     effects = {
-        design.upper(): value / 100 if design == "d1" else value
-        for design in ("d1", "d2", "d3", "d4", "ir")
-        if (value := getattr(args, f"effect_{design}", None)) is not None
+        code.upper(): value / per if per != 1 else value
+        for code, _default, _unit, per in _effect_options()
+        if (value := getattr(args, f"effect_{code}", None)) is not None
     }
     if getattr(args, "enlarge", False):
         return _enlarge(Path(args.result), effects, yes=bool(getattr(args, "yes", False)))
@@ -1091,7 +1105,7 @@ def cmd_serve_local(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(argv).parse_args(argv)
     if getattr(args, "app_quit_after_load", False) and args.command not in (None, "gui"):
         print(
             "resume-auditor: --quit-after-load opens the desktop app, loads the audit and "

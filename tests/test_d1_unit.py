@@ -5,15 +5,24 @@ questions, its share of alpha) asked through the interface rather than by name."
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pandas as pd
 
 from resume_auditor.designs.base import OtherRun, RunContext
 from resume_auditor.designs.d1_castleman import DESIGN_D1
-from resume_auditor.designs.registry import DESIGNS, SHOWN, head, run_prompt_design, schemas
+from resume_auditor.designs.d1_castleman.spec import D1Spec, d1_to_table
+from resume_auditor.designs.registry import (
+    DESIGNS,
+    SHOWN,
+    enabled,
+    head,
+    run_prompt_design,
+    schemas,
+)
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import SCHEMA, D1Spec, study_from_dict
+from resume_auditor.domain.study import study_from_dict, study_to_dict
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 from resume_auditor.workflow.studyfile import read_study
 
@@ -38,9 +47,22 @@ def test_d1_is_first_placed_head_and_owns_the_run_prompt() -> None:
     assert DESIGN_D1.head_keys[0] == DESIGN_D1.key == "d1"
 
 
+# `[designs.d1]`'s schema as domain/study.py's SCHEMA had it before D1's settings moved
+ALWAYS = {
+    "groups": "strs",
+    "equal_pairs": "bool",
+    "unequal_pairs": "bool",
+    "k": "ints",
+    "signals": "strs",
+    "unequal_groups": "str",
+    "pair_types": "strs",
+    "summary_block": "str",
+}
+
+
 def test_its_settings_have_the_schema_the_study_file_always_had() -> None:
-    assert DESIGN_D1.schema() == SCHEMA["designs"]["d1"]
-    assert schemas()["d1"] == SCHEMA["designs"]["d1"]
+    assert DESIGN_D1.schema() == ALWAYS
+    assert schemas()["d1"] == ALWAYS
     defaults = {s.name: s.default for s in DESIGN_D1.settings}
     assert DESIGN_D1.parse(defaults, study_from_dict(_study({}))) == D1Spec()
 
@@ -49,7 +71,27 @@ def test_it_is_on_unless_the_study_lists_only_other_designs() -> None:
     assert DESIGN_D1.spec(study_from_dict(_study({}), extra_designs=schemas())) == D1Spec()
     only_d5 = study_from_dict(_study({"d5": {}}), extra_designs=schemas())
     assert DESIGN_D1.spec(only_d5) is None
-    assert DESIGN_D1.spec(read_study(SAMPLE).config) == read_study(SAMPLE).config.d1
+    sample = read_study(SAMPLE).config
+    assert DESIGN_D1.spec(sample) == DESIGN_D1.spec(
+        study_from_dict(tomllib.loads(SAMPLE.read_text()), strict=False)
+    )
+    # the audit file keeps its whole table, first, and reads back the same designs
+    kept = study_to_dict(sample)["designs"]
+    assert list(kept)[0] == "d1" and set(kept["d1"]) == set(ALWAYS)
+    again = study_from_dict(study_to_dict(sample), require_sources=False)
+    assert [(d.key, s) for d, s in enabled(again)] == [(d.key, s) for d, s in enabled(sample)]
+
+
+def test_a_study_that_names_no_design_gets_d1_and_leaving_it_out_names_them() -> None:
+    bare = study_from_dict(_study({}), extra_designs=schemas())
+    assert not bare.designs_named and DESIGN_D1.table(bare) == {}
+    assert [d.key for d, _ in enabled(bare)] == ["d1"]
+    off = DESIGN_D1.with_table(bare, None)
+    assert off.designs_named and enabled(off) == []
+    # another design switched on beside it leaves D1 on, as StudyConfig.d1 did
+    both = DESIGN_D1.with_table(bare, {"k": 2})
+    assert DESIGN_D1.spec(both) == D1Spec(k=(2,))
+    assert both.more["d1"] == d1_to_table(D1Spec(k=(2,)))  # written whole, as it always was
 
 
 def test_its_block_is_the_map_of_its_top_level_blocks() -> None:
@@ -130,18 +172,18 @@ def test_the_generic_form_edits_d1_and_writes_the_study_back(qtbot: object) -> N
     assert signals.boxes["explicit"].isChecked() and not signals.boxes["name"].isChecked()
     assert form.problem(study) == ""
     written = DESIGN_D1.with_table(study, form.apply(study))
-    assert written.d1 == study.d1  # k = 5 is kept though no box offers it
+    assert DESIGN_D1.spec(written) == DESIGN_D1.spec(study)  # k = 5 is kept, unoffered
     ks.boxes[2].setChecked(True)
-    edited = DESIGN_D1.with_table(study, form.apply(study))
-    assert edited.d1 is not None and sorted(edited.d1.k) == [1, 2, 5]
+    edited = DESIGN_D1.spec(DESIGN_D1.with_table(study, form.apply(study)))
+    assert edited is not None and sorted(edited.k) == [1, 2, 5]
     groups = form.fields["groups"]
     assert isinstance(groups, Choices)
     for cb in groups.boxes.values():
         cb.setChecked(False)
     assert "need at least two groups" in form.problem(study)
-    form.fill(replace(study, d1=D1Spec(k=(1,))))
+    form.fill(replace(study, more={"d1": {"k": [1]}}))
     for cb in ks.boxes.values():
         cb.setChecked(False)
     assert "Unequal pairs need a size of difference" in form.problem(study)
     form.on.setChecked(False)
-    assert DESIGN_D1.with_table(study, form.apply(study)).d1 is None
+    assert DESIGN_D1.spec(DESIGN_D1.with_table(study, form.apply(study))) is None

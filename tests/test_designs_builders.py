@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
+from resume_auditor.designs.d1_castleman.spec import D1Spec
 from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.d2_correspondence.settings import D2Spec
 from resume_auditor.designs.d3_rabbi.cases import build_d3
@@ -22,7 +23,6 @@ from resume_auditor.domain.case import CaseKind, Truth, VariantKind
 from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
 from resume_auditor.domain.identity import Template
 from resume_auditor.domain.qualtext import QualOrigin, QualStatus, QualText
-from resume_auditor.domain.study import D1Spec
 from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"

@@ -83,7 +83,8 @@ def test_build_an_audit_from_scratch_and_run_it(
     d1 = next(f for f in vp.settings.forms if f.design.key == "d1")
     for key, cb in d1.fields["groups"].boxes.items():  # type: ignore[attr-defined]
         cb.setChecked(key in ("black_man", "white_woman"))
-    assert {g.key for g in win.session.data.study.d1.groups} == {"black_man", "white_woman"}
+    d1_spec = d1.design.spec(win.session.data.study)
+    assert {g.key for g in d1_spec.groups} == {"black_man", "white_woman"}
     with qtbot.waitSignal(win.session.loaded, timeout=20000):
         vp.build_button.click()
     # per resume: 3 equal + 2 unequal (c, c-) by deleting a line + 4 from the

@@ -175,7 +175,7 @@ def test_every_input_column_is_documented() -> None:
 
 
 def test_power_plan_before_a_run() -> None:
-    from resume_auditor.stats.power import plan_d1
+    from resume_auditor.designs.d1_castleman.plan import plan_d1
 
     groups = ["black_woman", "black_man", "white_woman", "white_man"]
     rows = [("equal", a, b) for i, a in enumerate(groups) for b in groups[i:]]  # 10 per resume

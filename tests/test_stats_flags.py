@@ -98,13 +98,19 @@ def test_null_false_alarm_rate_of_the_ratio_test() -> None:
 
 
 def test_power_before_a_run_says_when_nothing_can_be_flagged() -> None:
+    from resume_auditor.designs.registry import by_label
     from resume_auditor.stats.power import can_flag, design_power_lines
 
+    d2, d3 = by_label()["D2"], by_label()["D3"]
     assert not can_flag(4, 0.05) and can_flag(8, 0.01)
-    small = design_power_lines({"D2": {"resumes": 4, "groups": 4}})
+    small = design_power_lines([d2.approx_power({"resumes": 4, "groups": 4}, 0.05, 1) or ""])
     assert "too few source resumes" in small[1]
     big = design_power_lines(
-        {"D2": {"resumes": 40, "groups": 8}, "D3": {"pools": 60, "groups": 8}}, alpha=0.05
+        [
+            d2.approx_power({"resumes": 40, "groups": 8}, 0.05, 2) or "",
+            d3.approx_power({"pools": 60, "groups": 8}, 0.05, 2) or "",
+        ],
+        alpha=0.05,
     )
     # D2: z(1 - 0.05 / 2 * 0.8 / 7 / 2) + z(0.8) over sqrt(40); two designs share alpha
     from statistics import NormalDist

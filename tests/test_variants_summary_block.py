@@ -24,13 +24,13 @@ from devtools import corpus
 from devtools.corpus_render import render_text
 
 from resume_auditor.designs.d1_castleman.cases import build_d1
+from resume_auditor.designs.d1_castleman.spec import D1Spec
 from resume_auditor.documents.extract import analyse_resume
 from resume_auditor.documents.load import load_file
 from resume_auditor.documents.resumecheck import resume_refusal
 from resume_auditor.domain.case import CaseKind, VariantKind
 from resume_auditor.domain.identity import Slot, SlotKind, Template
 from resume_auditor.domain.job import Job, Qualification, QualKind
-from resume_auditor.domain.study import D1Spec
 from resume_auditor.variants.summary_block import (
     block_texts,
     mentioned,

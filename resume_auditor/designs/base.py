@@ -10,7 +10,7 @@ design the same way (docs/designs.md, "Designs as units").
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -309,8 +309,12 @@ class Design(ABC, Generic[SpecT]):
         return {s.name: s.kind for s in self.settings}
 
     def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
-        """The design's settings table as written, or None when the study leaves it out."""
-        return config.more.get(self.key)
+        """The design's settings table as written, or None when the study leaves it out
+        (a design `on_by_default` has its defaults when the study names no design)."""
+        found = config.more.get(self.key)
+        if found is None and self.on_by_default and not config.designs_named:
+            return {}
+        return found
 
     def with_table(self, config: StudyConfig, table: Mapping[str, Any] | None) -> StudyConfig:
         """`config` with the design's settings table replaced (None: the design left out),
@@ -318,7 +322,9 @@ class Design(ABC, Generic[SpecT]):
         more = {k: v for k, v in config.more.items() if k != self.key}
         if table is not None:
             more[self.key] = dict(table)
-        return replace(config, more=more)
+        # a design on by default that is left out names the study's designs (none of it)
+        named = config.designs_named or (table is None and self.on_by_default)
+        return replace(config, more=more, designs_named=named)
 
     def spec(self, config: StudyConfig) -> SpecT | None:
         """The design's typed settings, or None when the study does not ask for it."""
@@ -480,8 +486,8 @@ class Design(ABC, Generic[SpecT]):
         return None
 
     def power_counts(self, cases: Sequence[Case]) -> dict[str, int] | None:
-        """What its power depends on, counted from its built cases, in the terms of
-        stats/power.design_power_lines (None: nothing to count)."""
+        """What its power depends on, counted from its built cases, in the terms of its
+        `approx_power` and `plan_size` (None: nothing to count)."""
         return None
 
     def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
@@ -696,6 +702,66 @@ class Design(ABC, Generic[SpecT]):
         """The presenter's charts of its numbers, in words for a room (no paper terms);
         empty: it has none there."""
         return []
+
+    # --- study and plan (core) ---
+
+    # On when the study names no design (`StudyConfig.designs_named` False), as D1's pairs
+    # always were: its table is then its defaults.
+    on_by_default: bool = False
+    # What its simulated power assumes beyond the shared spread and noise, for the plan's
+    # words ("D1 forced choice"); "": nothing more.
+    power_assumes: str = ""
+    # The effects the CLI's `cases --effect-<code>` sizes its power for: (code as the
+    # option spells it, its default as typed, its unit in words, what the typed value is
+    # divided by for power_sim's effect: 100 for a gap typed in points, a fraction there).
+    effect_options: tuple[tuple[str, str, str, int], ...] = ()
+    # What `cases --enlarge` may raise of its own settings, in the CLI's help ("more D3
+    # rounds"); "": only repeats.
+    enlarge_words: str = ""
+
+    def kept_table(self, table: Mapping[str, Any]) -> dict[str, Any]:
+        """Its settings table as the audit file keeps it once the study is read (default:
+        as written; D1 writes every setting, as its table always was)."""
+        return dict(table)
+
+    @property
+    def power_codes(self) -> tuple[str, ...]:
+        """The codes of the tests the plan sizes for it (power_sim's `Size.design`): its
+        label, and any second test it is sized for (D1's impact ratio, "IR")."""
+        return (self.label,)
+
+    def run_counts(self, cases: Sequence[Case], study: StudyConfig) -> dict[str, int] | None:
+        """`power_counts` for a run asked in the `study`'s orders and repeats (a design
+        whose counts are answers per order and repeat needs them); default: `power_counts`."""
+        return self.power_counts(cases)
+
+    def sized_tests(self, size: Size, prompt: str) -> list[Size]:
+        """Each test the plan sizes for it, from `plan_size`'s size, under the assumptions
+        the run's `prompt` implies (default: that one size)."""
+        return [size]
+
+    def power_note(self, code: str, effect: float) -> str:
+        """What the plan says after the power of its test `code` at `effect`, before any
+        answer (e.g. how an impact ratio is read); "": nothing."""
+        return ""
+
+    def whole_case(self, cell: str) -> bool:
+        """Whether the plan counts a request of its `cell` as its whole case (every order
+        and repeat of it one case, as a ranked batch is) rather than per candidates shown."""
+        return "ranking" in cell
+
+    def plan_notes(self, spec: SpecT, job: Job | None, cells: Collection[str]) -> dict[str, str]:
+        """Before the run, what the plan says of the cases its settings ask that the
+        audit's `job` (None: none yet) cannot give, by the case kind (`Unbuilt.kind`)
+        whose unbuilt question the note then says instead; `cells`: the plan's cells."""
+        return {}
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        """Before a run, by the normal approximation (stats/power.py's helpers), in one
+        line: the smallest group effect its test can flag with 80% power at its share of
+        `alpha` among `designs` designs, from `run_counts`' `counts`, or that it has too
+        few to flag even a large one (the plan keeps only that). None: it says nothing."""
+        return None
 
 
 # --- page 1 (report) ---

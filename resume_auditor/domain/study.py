@@ -21,7 +21,6 @@ from resume_auditor.domain.generation import (
     generation_from_dict,
     generation_to_dict,
 )
-from resume_auditor.domain.groups import D1_GROUPS, Group
 
 FORMAT_VERSION = 1
 # Provider ids (providers/registry.py describes each; a test keeps the two in step).
@@ -37,13 +36,6 @@ PROVIDERS = (
 # Providers that have no fixed address: the study must give one.
 NEEDS_BASE_URL = ("openai-compatible", "azure")
 ORDERS = ("both", "ab")
-D1_SIGNALS = ("name", "explicit")  # names (implicit) or awards and organisations (explicit)
-D1_UNEQUAL_GROUPS = ("same", "cross", "both")
-D1_PAIR_TYPES = ("more_base", "base_less", "more_less")  # (c+,c), (c,c-), (c+,c-)
-# When unequal pairs use the qualifications block (variants/summary_block.py): never;
-# where the body edits (generator, lexical deletion) give no pair of that type and k;
-# always, beside the body edits; or only the block.
-D1_SUMMARY_BLOCK = ("never", "missing", "always", "only")
 
 
 class StudyError(ValueError):
@@ -86,18 +78,9 @@ SCHEMA: dict[str, Any] = {
         "concurrency": "int",
         "timeout_s": "number",
     },
-    "designs": {
-        "d1": {
-            "groups": "strs",
-            "equal_pairs": "bool",
-            "unequal_pairs": "bool",
-            "k": "ints",
-            "signals": "strs",
-            "unequal_groups": "str",
-            "pair_types": "strs",
-            "summary_block": "str",
-        },
-    },
+    # every design's `[designs.<key>]` table: each design gives its own schema
+    # (`resume_auditor.designs.registry.schemas()`, passed in as `extra_designs`)
+    "designs": {},
     "variants": {"keep_real_contact": "bool", "keep_instructions": "bool"},
     "generation": {
         "generators": (_MODEL_KEYS,),
@@ -162,15 +145,22 @@ def _is_kind(value: Any, kind: str) -> bool:
 
 
 def schema_problems(
-    data: dict[str, Any], schema: dict[str, Any] = SCHEMA, path: str = ""
+    data: dict[str, Any],
+    schema: dict[str, Any] = SCHEMA,
+    path: str = "",
+    whole: dict[str, Any] | None = None,
 ) -> list[str]:
-    """Every unknown key and every value of the wrong kind, each as one plain sentence."""
+    """Every unknown key and every value of the wrong kind, each as one plain sentence.
+
+    `whole`: the study file's whole schema (default: SCHEMA), searched for the table a
+    misplaced key belongs in."""
+    whole = SCHEMA if whole is None else whole
     out: list[str] = []
     for key, value in data.items():
         where = _where(path, key)
         if key not in schema:
             close = difflib.get_close_matches(key, list(schema), n=1, cutoff=0.6)
-            other = [w for w in _elsewhere(key, SCHEMA) if w != where]
+            other = [w for w in _elsewhere(key, whole) if w != where]
             if close:
                 hint = f" Did you mean {_where(path, close[0])!r}?"
             elif other:
@@ -187,12 +177,12 @@ def schema_problems(
                 continue
             for i, item in enumerate(items):
                 at = f"{where}[{i}]" if isinstance(value, list) else where
-                out.extend(schema_problems(item, kind[0], at))
+                out.extend(schema_problems(item, kind[0], at, whole))
         elif isinstance(kind, dict):
             if not isinstance(value, dict):
                 out.append(f"{where} should be a table ([{where}]), not {_kind_of(value)}")
                 continue
-            out.extend(schema_problems(value, kind, where))
+            out.extend(schema_problems(value, kind, where, whole))
         elif not _is_kind(value, kind):
             out.append(f"{where} should be {_KIND_TEXT[kind]}, not {_kind_of(value)}")
     return out
@@ -228,7 +218,8 @@ def check_schema(
     `extra_designs`: the settings schema of each design of the registry
     (`resume_auditor.designs.registry.schemas()`), by its key.
     """
-    problems = schema_problems(data, schema_with(extra_designs))
+    schema = schema_with(extra_designs)
+    problems = schema_problems(data, schema, whole=schema)
     if len(problems) == 1:
         raise StudyError(problems[0])
     if problems:
@@ -488,18 +479,6 @@ class JobSpec:
 
 
 @dataclass(frozen=True)
-class D1Spec:
-    groups: tuple[Group, ...] = D1_GROUPS
-    equal_pairs: bool = True
-    unequal_pairs: bool = True
-    k: tuple[int, ...] = (1,)
-    signals: tuple[str, ...] = ("name",)
-    unequal_groups: str = "same"  # same-group pairs, cross-group pairs, or both
-    pair_types: tuple[str, ...] = D1_PAIR_TYPES
-    summary_block: str = "missing"  # one of D1_SUMMARY_BLOCK
-
-
-@dataclass(frozen=True)
 class RunSpec:
     prompt: str = "d1-baseline"
     orders: str = "both"
@@ -519,15 +498,17 @@ class StudyConfig:
     # further models asked the same test cases (`[[models]]`), one run each, compared
     # with `model` and each other (workflow/compare.py)
     also: tuple[ModelSpec, ...] = ()
-    d1: D1Spec | None = field(default_factory=D1Spec)
     keep_real_contact: bool = False  # let the source's phone, address and links through
     # keep instructions to an AI found in a resume (removed from every copy by default)
     keep_instructions: bool = False
     generation: GenerationSpec | None = None  # generator models (domain/generation.py)
-    # The settings tables of the designs kept in `resume_auditor.designs` (D2-D5), by key,
-    # as the study file wrote them: each design reads its own (`Design.spec`), and a
-    # lenient read (an audit file written by a newer app) carries them through unchanged.
+    # The settings table of every design (`resume_auditor.designs`), by key, as the study
+    # file wrote them: each design reads its own (`Design.spec`), and a lenient read (an
+    # audit file written by a newer app) carries them through unchanged.
     more: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Whether the study names its designs (a `[designs.<key>]` table): one that names
+    # none runs the designs that are on by default (`Design.on_by_default`).
+    designs_named: bool = False
 
     @property
     def models(self) -> tuple[ModelSpec, ...]:
@@ -628,53 +609,6 @@ def _choices(value: Any, where: str, allowed: tuple[str, ...]) -> tuple[str, ...
     return items
 
 
-def d1_from_table(d1: Mapping[str, Any]) -> D1Spec:
-    """D1's settings from its `[designs.d1]` table (absent keys: the defaults), with the
-    messages a bad value has always had (designs/d1_castleman reads it through this)."""
-    try:
-        groups = tuple(Group.parse(g) for g in _strings(d1.get("groups"), "designs.d1.groups"))
-    except ValueError as exc:
-        raise StudyError(f"designs.d1.groups: {exc}") from exc
-    ks = d1.get("k", [1])
-    k_values = tuple(_int(k, "designs.d1.k", 1) for k in (ks if isinstance(ks, list) else [ks]))
-    d1_spec = D1Spec(
-        groups=groups or D1_GROUPS,
-        equal_pairs=_bool(d1.get("equal_pairs", True), "designs.d1.equal_pairs"),
-        unequal_pairs=_bool(d1.get("unequal_pairs", True), "designs.d1.unequal_pairs"),
-        k=k_values,
-        signals=_choices(d1.get("signals", ["name"]), "designs.d1.signals", D1_SIGNALS)
-        or ("name",),
-        unequal_groups=str(d1.get("unequal_groups", "same")),
-        pair_types=_choices(
-            d1.get("pair_types", list(D1_PAIR_TYPES)), "designs.d1.pair_types", D1_PAIR_TYPES
-        ),
-        summary_block=str(d1.get("summary_block", "missing")),
-    )
-    if d1_spec.summary_block not in D1_SUMMARY_BLOCK:
-        raise StudyError(f"designs.d1.summary_block should be one of {', '.join(D1_SUMMARY_BLOCK)}")
-    if d1_spec.unequal_groups not in D1_UNEQUAL_GROUPS:
-        raise StudyError(
-            f"designs.d1.unequal_groups should be one of {', '.join(D1_UNEQUAL_GROUPS)}"
-        )
-    if len(d1_spec.groups) < 2 and d1_spec.equal_pairs:
-        raise StudyError("designs.d1.groups needs at least two groups for equal pairs")
-    return d1_spec
-
-
-def d1_to_table(spec: D1Spec) -> dict[str, Any]:
-    """D1's settings as its `[designs.d1]` table (what `d1_from_table` reads back)."""
-    return {
-        "groups": [g.key for g in spec.groups],
-        "equal_pairs": spec.equal_pairs,
-        "unequal_pairs": spec.unequal_pairs,
-        "k": list(spec.k),
-        "signals": list(spec.signals),
-        "unequal_groups": spec.unequal_groups,
-        "pair_types": list(spec.pair_types),
-        "summary_block": spec.summary_block,
-    }
-
-
 def _float(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StudyError(f"{where} should be a number")
@@ -726,7 +660,7 @@ def study_from_dict(
     `require_sources`, i.e. for study files) refuses unknown keys and values of the
     wrong kind; settings kept in an audit file, written by this or a newer app, are
     read leniently. `extra_designs`: see `check_schema`; every `[designs.<key>]` table
-    other than D1's is kept as written in `StudyConfig.more` for its design to read.
+    is kept as written in `StudyConfig.more` for its design to read.
     """
     strict = strict if strict is not None else require_sources
     if strict:
@@ -786,17 +720,8 @@ def study_from_dict(
     )
 
     designs = _table(data, "designs")
-    d1_spec: D1Spec | None = None
-    if "d1" in designs or not designs:
-        d1 = designs.get("d1", {})
-        if not isinstance(d1, dict):
-            raise StudyError("[designs.d1] should be a table")
-        d1_spec = d1_from_table(d1)
-
     more: dict[str, Mapping[str, Any]] = {}
     for key, table in designs.items():
-        if key == "d1":
-            continue
         if not isinstance(table, dict):
             raise StudyError(f"[designs.{key}] should be a table")
         more[key] = dict(table)
@@ -828,7 +753,6 @@ def study_from_dict(
         model=model_spec,
         also=also,
         run=run_spec,
-        d1=d1_spec,
         generation=generation,
         keep_real_contact=_bool(
             _table(data, "variants").get("keep_real_contact", False), "variants.keep_real_contact"
@@ -837,6 +761,7 @@ def study_from_dict(
             _table(data, "variants").get("keep_instructions", False), "variants.keep_instructions"
         ),
         more=more,
+        designs_named=bool(designs),
     )
 
 
@@ -871,8 +796,6 @@ def study_to_dict(config: StudyConfig) -> dict[str, Any]:
         },
         "designs": {},
     }
-    if config.d1 is not None:
-        out["designs"]["d1"] = d1_to_table(config.d1)
     for key, table in config.more.items():
         out["designs"][key] = dict(table)
     variants = {

@@ -77,7 +77,7 @@ MISSING_ROWS = TableSpec(
     "one candidate shown in one request",
     (
         Column("request", "id", "request id: the rows of one request share it"),
-        Column("design", "text", "D1, D2, D3 or D4"),
+        Column("design", "text", "the test case's design label (test_case.design)"),
         Column("prompt", "text", "prompt preset id"),
         Column("cluster", "id", "source resume: requests of one resume share it"),
         Column("position", "int", "where the candidate was shown, 1 = first", low=1, high=1000),

@@ -17,10 +17,9 @@ benchmarks/stats_power.py.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Any
 
-import pandas as pd
 from scipy import optimize
 
 _NORMAL = NormalDist()
@@ -125,55 +124,6 @@ def power_sentence(
     )
 
 
-def plan_d1(
-    pairs: pd.DataFrame,
-    *,
-    orders: int = 2,
-    reps: int = 1,
-    abstain_rate: float = 0.0,
-    alpha: float = 0.05,
-    design_effect: float = 1.0,
-) -> dict[str, Any]:
-    """Before a run: answers per group on equal cross-group pairs, and what they can find.
-
-    `pairs` has one row per D1 case with `kind`, `group_a`, `group_b` (as the
-    result file's pair table); each is asked in `orders` orders `reps` times.
-    `abstain_rate` is a guess of how often the model will abstain (0 for forced
-    choice, the cautious default).
-    """
-    cross = pairs[
-        (pairs["kind"] == "equal")
-        & pairs["group_a"].notna()
-        & pairs["group_b"].notna()
-        & (pairs["group_a"] != pairs["group_b"])
-    ]
-    groups = sorted(set(cross["group_a"]).union(cross["group_b"]))
-    if not groups:
-        return {"comparisons_per_group": {}, "min_detectable_gap": None, "sentence": ""}
-    per_pair = orders * reps
-    counts = {
-        g: int(((cross["group_a"] == g) | (cross["group_b"] == g)).sum()) * per_pair for g in groups
-    }
-    n = min(counts.values())
-    return {
-        "comparisons_per_group": counts,
-        "min_detectable_gap": min_detectable_gap(
-            n,
-            groups=len(groups),
-            alpha=alpha,
-            abstain_rate=abstain_rate,
-            design_effect=design_effect,
-        ),
-        "sentence": power_sentence(
-            n,
-            groups=len(groups),
-            alpha=alpha,
-            abstain_rate=abstain_rate,
-            design_effect=design_effect,
-        ),
-    }
-
-
 def design_alpha(alpha: float, designs: int, primary_tests: int) -> float:
     """The share of alpha one primary test of a design gets in the report's family.
 
@@ -208,73 +158,16 @@ def min_detectable_effect(units: int, alpha_test: float, power: float = 0.8) -> 
     return (_NORMAL.inv_cdf(1 - alpha_test / 2) + _NORMAL.inv_cdf(power)) / math.sqrt(units)
 
 
-def design_power_lines(sizes: dict[str, dict[str, int]], alpha: float = 0.05) -> list[str]:
-    """Before a run: the smallest group effect each design can flag with 80% power.
-
-    `sizes`: per design present ("D1".."D4"), its counts: D1 `answers_per_group`,
-    `resumes` and `groups`; D2 `resumes`, `groups`; D3 `pools`, `groups`; D4 `resumes`,
-    `groups`, `batches`, `batch_size`. Normal approximations at the share of alpha
-    each test gets in the report's family (stats/flags.py); checked against
-    planted-effect audits through the real path in benchmarks/null_calibration.py.
-    Effects are in each design's own unit: D2 and D4 scores in standard deviations
-    of a resume's difference between two names (about the SD of the ratings when
-    copies of a resume are rated alike half the time), D3 as RABBI, D4 ranks in
-    places.
-    """
-    designs = len(sizes)
-    out: list[str] = []
-    for design, n in sorted(sizes.items()):
-        groups = max(int(n.get("groups", 2)), 2)
-        if design == "D1":
-            a = design_alpha(alpha, designs, groups)
-            gap = None
-            if can_flag(n.get("resumes", 0), a):
-                gap = min_detectable_gap(n.get("answers_per_group", 0), groups=1, alpha=a)
-            out.append(
-                f"D1: a selection gap of {100 * gap:.0f} points or more (forced choice)."
-                if gap is not None
-                else "D1: too few source resumes or answers to flag even a large selection gap."
-            )
-        elif design == "D2":
-            a = design_alpha(alpha, designs, groups - 1)
-            mde = min_detectable_effect(n.get("resumes", 0), a)
-            out.append(
-                f"D2: a standardized difference of {mde:.2f} SD or more."
-                if mde is not None
-                else "D2: too few source resumes to flag even a large rating difference."
-            )
-        elif design == "D3":
-            a = design_alpha(alpha, designs, groups - 1)
-            mde = min_detectable_effect(n.get("pools", 0), a)
-            out.append(
-                f"D3: a RABBI of {min(mde, 1.0):.2f} or more (pointwise)."
-                if mde is not None and mde < 1
-                else "D3: too few pools to flag even a strong ranking preference."
-            )
-        elif design == "D4":
-            batch = max(int(n.get("batch_size", 5)), 2)
-            tests = 2 * groups + groups  # differences (2 perturbations) and ranks
-            a = design_alpha(alpha, designs, tests)
-            mde = min_detectable_effect(n.get("resumes", 0), a)
-            rank_sd = math.sqrt((batch * batch - 1) / 12)
-            mde_rank = min_detectable_effect(n.get("batches", 0), a)
-            parts = []
-            if mde is not None:
-                parts.append(f"a score difference of {mde:.2f} SD")
-            if mde_rank is not None:
-                parts.append(f"an average rank {mde_rank * rank_sd:.2f} places off chance")
-            out.append(
-                "D4: "
-                + (
-                    " or ".join(parts) + " or more."
-                    if parts
-                    else "too few source resumes and batches to flag even a large effect."
-                )
-            )
-    if out:
-        out.insert(
-            0,
-            "Power before the run (80% chance to flag, false-alarm rate "
-            f"{alpha:g} shared by every fairness test of the report):",
-        )
-    return out
+def design_power_lines(found: Sequence[str], alpha: float = 0.05) -> list[str]:
+    """Before a run: each design's line of the smallest group effect its test can flag
+    with 80% power (`Design.approx_power`, from the helpers above: normal approximations
+    at the share of alpha each test gets in the report's family, stats/flags.py; checked
+    against planted-effect audits through the real path in benchmarks/null_calibration.py),
+    under one line that says what they are."""
+    if not found:
+        return []
+    return [
+        "Power before the run (80% chance to flag, false-alarm rate "
+        f"{alpha:g} shared by every fairness test of the report):",
+        *found,
+    ]

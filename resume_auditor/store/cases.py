@@ -13,6 +13,10 @@ from resume_auditor.store.errors import ResultFileError
 from resume_auditor.store.runs import audit_answer_count
 from resume_auditor.store.tables import Tables
 
+# The kinds of a pair with a known right answer (equal or unequal: D1's); any other
+# design's kind is its own string.
+PAIR_KINDS = frozenset(k.value for k in CaseKind)
+
 
 class CaseTables(Tables):
     """The `variant` and `test_case` tables; mixed into ResultFile."""
@@ -68,10 +72,10 @@ class CaseTables(Tables):
     def add_case(self, c: Case) -> int:
         """Store a test case of any design (its variants stored first); sets `c.id`.
 
-        A D1 unequal pair's type and true gap come from its variants' kinds, as
+        An unequal pair's type and true gap come from its variants' kinds, as
         migration 5 derived them, so the two can never disagree.
         """
-        if c.design == "D1" and c.kind == CaseKind.UNEQUAL:
+        if c.kind == CaseKind.UNEQUAL:
             c.pair_type, c.gap = self._pair_type(c)
         cur = self._db.execute(
             "INSERT INTO test_case(design, kind, cluster, variants_json, meta_json, truth, k, "
@@ -159,7 +163,7 @@ class CaseTables(Tables):
             Case(
                 id=r[0],
                 design=r[1],
-                kind=CaseKind(r[2]) if r[1] == "D1" else r[2],
+                kind=CaseKind(r[2]) if r[2] in PAIR_KINDS else r[2],
                 cluster=r[3],
                 variants=json.loads(r[4]),
                 meta=json.loads(r[5]),

@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.domain.case import Order
+from resume_auditor.store.cases import PAIR_KINDS
 from resume_auditor.store.packing import now_iso, pack, unpack
 from resume_auditor.store.tables import Tables
 
@@ -74,11 +75,13 @@ class PendingRequest:
     cell: str = ""
     status: str = "pending"
     design: str = ""
+    case_kind: str = ""  # its case's kind (a pair's: equal or unequal)
 
     @property
     def pair_id(self) -> int | None:
-        """The D1 pair asked about (the D1 views key their rows by it); None otherwise."""
-        return self.case_id if self.design == "D1" else None
+        """The pair asked about, when its case is a pair with a known right answer (its
+        kind a CaseKind: the pair views key their rows by it); None otherwise."""
+        return self.case_id if self.case_kind in PAIR_KINDS else None
 
 
 @dataclass(frozen=True)
@@ -556,10 +559,12 @@ class RequestTables(Tables):
                 cell=r[11],
                 status=r[12],
                 design=r[13] or "",
+                case_kind=r[14] or "",
             )
             for r in self._db.execute(
                 f"SELECT request.id, case_id, ord, rep, body, attempts, request.kind, preset, "
-                f"ukey, request.variants_json, context_json, cell, status, test_case.design "
+                f"ukey, request.variants_json, context_json, cell, status, test_case.design, "
+                f"test_case.kind "
                 f"FROM request LEFT JOIN test_case ON test_case.id = request.case_id "
                 f"WHERE run_id = ? AND status IN ({marks}) AND request.id > ? AND {in_batch} "
                 f"ORDER BY request.id{page}",
@@ -595,7 +600,8 @@ class RequestTables(Tables):
         self, run_id: int, since: str = ""
     ) -> list[tuple[int, int, str, int, str, str, str]]:
         """Answers received at or after `since` (ISO time), oldest first:
-        (request_id, case_id, ord, rep, label, justification, received_at) of D1 pairs.
+        (request_id, case_id, ord, rep, label, justification, received_at) of pairs
+        (cases of a CaseKind, D1's).
 
         Lets a live view pick up only what is new instead of re-reading everything.
         """
@@ -607,9 +613,9 @@ class RequestTables(Tables):
                 "JOIN request ON request.id = response.request_id "
                 "JOIN test_case ON test_case.id = request.case_id "
                 "WHERE request.run_id = ? AND response.received_at >= ? "
-                "AND test_case.design = 'D1' "
+                f"AND test_case.kind IN ({', '.join('?' * len(PAIR_KINDS))}) "
                 "ORDER BY response.received_at",
-                (run_id, since),
+                (run_id, since, *sorted(PAIR_KINDS)),
             )
         ]
 

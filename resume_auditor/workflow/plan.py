@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from resume_auditor.designs.base import Design
-from resume_auditor.designs.registry import SHOWN as DESIGNS
-from resume_auditor.designs.registry import enabled
+from resume_auditor.designs.registry import DESIGNS, by_label, enabled
 from resume_auditor.documents.jobparse import read_checklist
-from resume_auditor.domain.case import CaseKind
+from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig
 from resume_auditor.prompts import get_preset
 from resume_auditor.runner.estimate import Estimate, estimate_run
@@ -28,7 +27,6 @@ from resume_auditor.settings.power import PowerCache
 from resume_auditor.settings.thresholds import active_thresholds
 from resume_auditor.stats.power import design_power_lines
 from resume_auditor.stats.power_sim import (
-    ABSTAINING,
     CAUTIOUS,
     DEFAULT_ASSUMPTIONS,
     DEFAULT_EFFECTS,
@@ -54,7 +52,7 @@ from resume_auditor.workflow.prepare import _queue_run, request_specs, study_of
 
 logger = logging.getLogger(__name__)
 
-UNITS = {d.label: d for d in DESIGNS}
+UNITS = by_label()
 
 POWER_POINTER = (
     "Power for the literature's effect sizes (a 10-point selection gap, an impact ratio of "
@@ -192,9 +190,11 @@ def plan_run(
         specs = request_specs(result, study, model or study.model)
     cells: dict[str, tuple[set[Any], int]] = {}
     for spec in specs:
-        # A D1 pair or a ranked batch is one case in every order; a D2-D4 request
-        # about one candidate (or a pool's pair in one order) counts per what it shows.
-        whole = spec.cell.startswith("D1 ") or "ranking" in spec.cell
+        # A pair or a ranked batch is one case in every order (`Design.whole_case`); a
+        # request about one candidate (or a pool's pair in one order) counts per what it
+        # shows.
+        unit = UNITS.get(spec.cell.split(" ", 1)[0])
+        whole = unit.whole_case(spec.cell) if unit is not None else "ranking" in spec.cell
         case = spec.case_id if whole else (spec.case_id, spec.variants)
         seen, n = cells.get(spec.cell, (set(), 0))
         seen.add(case)
@@ -207,14 +207,13 @@ def plan_run(
             else ""
         )
         plan.cells.append(PlanCell(cell.split(" ", 1)[0], cell, len(seen), n, warning))
-    plan.notes = _checklist_notes(result, study, set(cells)) + _doubt_notes(result)
+    checklist, said = _checklist_notes(result, study, set(cells))
+    plan.notes = checklist + _doubt_notes(result)
     if result.case_count():
-        # what the study asks that its cases cannot answer (the empty checklist's own
-        # note above says it for D1's unequal pairs already)
+        # what the study asks that its cases cannot answer (a design's note on the job's
+        # checklist above says it for the cases it names already)
         plan.notes += [
-            u.line()
-            for u in unbuilt_questions(result, study)
-            if not (plan.notes and u.design == "D1" and "criterion" in u.question)
+            u.line() for u in unbuilt_questions(result, study) if (u.design, u.question) not in said
         ]
     plan.notes += logprob_notes(study, model or study.model)
     plan.generation = _generation_line(result, study)
@@ -224,7 +223,9 @@ def plan_run(
     # not have (issue 25); only its "too few to flag even a large effect" is kept, and
     # power itself is simulated on request (it takes seconds to a minute the first time).
     plan.power = [POWER_POINTER] + [
-        line for line in design_power_lines(_sizes(result, study), alpha) if "too few" in line
+        line
+        for line in design_power_lines(_approx_lines(result, study, alpha), alpha)
+        if "too few" in line
     ]
     plan.power += _unsized_lines(plan)
     if simulate:
@@ -232,6 +233,19 @@ def plan_run(
         registry = _registry_power(result, study, alpha)
         plan.sizing_lines = (sizing_lines(plan) if plan.sizing else []) + registry
     return plan
+
+
+def _approx_lines(result: ResultFile, study: StudyConfig, alpha: float) -> list[str]:
+    """Each design's power by the normal approximation (`Design.approx_power`), in the
+    order of their labels, every design present sharing alpha."""
+    sizes = _sizes(result, study)
+    out = []
+    for label, counts in sorted(sizes.items()):
+        unit = UNITS.get(label)
+        line = unit.approx_power(counts, alpha, len(sizes)) if unit is not None else None
+        if line is not None:
+            out.append(line)
+    return out
 
 
 def _unsized_lines(plan: RunPlan) -> list[str]:
@@ -278,8 +292,9 @@ def simulated_sizing(
     on the latest run's answers when there are some (a pilot run), else from the
     screener model's stated assumptions (power_sim.Assumptions), with the power the
     recommended size keeps under the cautious ones, and the informative repeats that
-    reach 80% with the resumes the audit has. D1 also sizes for an LL144 impact ratio
-    ("IR"): the same gap test, with the effect given as a ratio of selection rates."""
+    reach 80% with the resumes the audit has. A design may be sized for more than one
+    test (`Design.sized_tests`: D1 also for an LL144 impact ratio, "IR", the same gap
+    test with the effect given as a ratio of selection rates)."""
     sizes = _sizes(result, study)
     chosen = DEFAULT_EFFECTS | (effects or {})
     designs = len(sizes)
@@ -289,44 +304,19 @@ def simulated_sizing(
     out = []
     for design, n in sorted(sizes.items()):
         unit = UNITS.get(design)
-        share = alpha / max(designs, 1) * (0.8 if design == "D1" else 1.0)
-        if unit is not None:
-            share *= unit.power_share
-        groups = max(int(n.get("groups", 2)), 2)
-        wanted = [design]
-        if design == "D1":
-            units = n.get("resumes", 0)
-            # answers_per_group counts every repeat; at temperature 0 they are one answer
-            per = n.get("answers_per_group", 0) // max(study.run.repeats, 1) * repeats
-            size = Size("D1", units, groups, max(1, per // max(units, 1)))
-            wanted.append("IR")
-        else:  # a design kept as a unit sizes itself
-            found = unit.plan_size(n, repeats) if unit is not None else None
-            if found is None:
-                continue
-            size = found
-        if size.units < 2:
+        if unit is None:
             continue
-        for what in wanted:
-            if what in pilot:
-                out.append(pilot[what])
+        share = alpha / max(designs, 1) * unit.power_share
+        size = unit.plan_size(n, repeats)  # each design sizes itself
+        if size is None or size.units < 2:
+            continue
+        for sized in unit.sized_tests(size, study.run.prompt):
+            if sized.design in pilot:
+                out.append(pilot[sized.design])
                 continue
-            sized = dataclasses.replace(size, design=what)
-            careful = what in UNITS and UNITS[what].cautious
-            cautious = CAUTIOUS if careful else None
-            if what == "IR" and _abstains(study):
-                # at a fixed impact ratio abstentions shrink the gap, so forced choice would
-                # promise too much (measured: 84% claimed, 60% found at 87 resumes)
-                sized = dataclasses.replace(sized, assume=ABSTAINING)
-            out.append(_sized(sized, chosen[what], share, cache, cautious))
+            cautious = CAUTIOUS if unit.cautious and sized.design == unit.label else None
+            out.append(_sized(sized, chosen[sized.design], share, cache, cautious))
     return out
-
-
-def _abstains(study: StudyConfig) -> bool:
-    try:
-        return get_preset(study.run.prompt).kind != "forced_choice"
-    except (KeyError, ValueError):
-        return True
 
 
 def _sized(
@@ -370,11 +360,17 @@ def sizing_lines(plan: RunPlan) -> list[str]:
     if not plan.sizing:
         return []
     a = DEFAULT_ASSUMPTIONS
+    simulated = [d for d in DESIGNS if d.simulated_power]
+    codes = [d.label.lower() for d in simulated]
+    more = "".join(
+        f" and --effect-{c.lower()}" for d in simulated for c in d.power_codes if c != d.label
+    )
+    assumes = "".join(f"; {d.power_assumes}" for d in simulated if d.power_assumes)
     out = [
         f"Power, simulated through the report's own tests ({TARGET:.0%} target; the effect "
-        "sizes can be chosen with --effect-d1 .. --effect-d4 and --effect-ir). Before any "
-        f"answer it assumes resumes differ by {a.spread:g} and one answer varies by "
-        f"{a.noise:g} (of a rating step; D1 forced choice); after a run, from its answers:"
+        f"sizes can be chosen with --effect-{codes[0]} .. --effect-{codes[-1]}{more}). Before "
+        f"any answer it assumes resumes differ by {a.spread:g} and one answer varies by "
+        f"{a.noise:g} (of a rating step{assumes}); after a run, from its answers:"
     ]
     for z in plan.sizing:
         what = effect_words(z.design, z.effect)
@@ -382,12 +378,8 @@ def sizing_lines(plan: RunPlan) -> list[str]:
         line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
         if z.basis == "answers":
             line += " (simulated on this audit's own answers)"
-        elif z.design == "IR":
-            line += (
-                f" (LL144: its selection rate {z.effect:g} times the others'; a prompt that allows "
-                "abstaining is assumed to get it on about a third of equal pairs, which makes "
-                "the same ratio a smaller gap)"
-            )
+        else:
+            line += _unit_of(z.design).power_note(z.design, z.effect)
         needed = plan.requests_needed(z)
         if z.units_needed is None or needed is None:
             line += f"; even {MOST} {unit} would not reach {TARGET:.0%}"
@@ -414,39 +406,40 @@ def sizing_lines(plan: RunPlan) -> list[str]:
     return out
 
 
+def _unit_of(code: str) -> Design[Any]:
+    """The design whose test `code` is (a Sizing's `design`: its label, or another of its
+    `power_codes`)."""
+    return next(d for d in DESIGNS if code in d.power_codes)
+
+
 def _design_of(z: Sizing) -> str:
-    return "D1" if z.design == "IR" else z.design
+    return _unit_of(z.design).label
 
 
 def _how_to_grow(design: str) -> str:
-    return {
-        "D1": "Add source resumes (each brings its own pairs), or repeats at a temperature "
-        "above 0.",
-        "IR": "Add source resumes (each brings its own pairs), or repeats at a temperature "
-        "above 0.",
-    }.get(design) or UNITS[design].power_grow
+    return _unit_of(design).power_grow
 
 
-def _checklist_notes(result: ResultFile, study: StudyConfig, cells: set[str]) -> list[str]:
-    """Say before the run, not in a report's notes after it, that D1 unequal pairs are
-    missing because the job's checklist has no required qualification."""
-    if study.d1 is None or not study.d1.unequal_pairs:
-        return []
-    if any(c.startswith(f"D1 {CaseKind.UNEQUAL.value} pairs") for c in cells):
-        return []
+def _checklist_notes(
+    result: ResultFile, study: StudyConfig, cells: set[str]
+) -> tuple[list[str], set[tuple[str, str]]]:
+    """Said before the run, not in a report's notes after it: what each design's settings
+    ask that the job's checklist cannot give (`Design.plan_notes`), and the (design,
+    question) of the unbuilt questions those notes say instead."""
+    job: Job | None = None
     try:
         job = result.job()
     except ResultFileError:
-        return []
-    if job.required:
-        return []
-    return [
-        "No D1 unequal pairs can be built: the job's checklist has no required "
-        "qualification, so there is no less-qualified copy of any resume and criterion "
-        "validity (which candidate is more qualified) will show no cases. Add the job's "
-        "requirements on the Job page (or as `required` in the study file), then build "
-        "the test cases again."
-    ]
+        job = None
+    notes: list[str] = []
+    said: set[tuple[str, str]] = set()
+    for design, spec in enabled(study):
+        found = design.plan_notes(spec, job, cells)
+        notes += found.values()
+        said |= {
+            (design.label, u.question) for u in design.unbuilt_for(spec, job) if u.kind in found
+        }
+    return notes, said
 
 
 def _generation_line(result: ResultFile, study: StudyConfig) -> str:
@@ -559,23 +552,8 @@ def _sizes(result: ResultFile, study: StudyConfig) -> dict[str, dict[str, int]]:
     """What each design's power depends on, counted from the built cases."""
     out: dict[str, dict[str, int]] = {}
     cases = result.cases()
-    pairs = [c for c in cases if c.design == "D1"]
-    if pairs:
-        cross = [p for p in pairs if p.kind == "equal" and p.group_a and p.group_a != p.group_b]
-        groups = sorted({g for p in cross for g in (p.group_a, p.group_b) if g})
-        per = 2 if study.run.orders == "both" else 1
-        if groups:
-            counts = [
-                sum(1 for p in cross if g in (p.group_a, p.group_b)) * per * study.run.repeats
-                for g in groups
-            ]
-            out["D1"] = {
-                "answers_per_group": min(counts),
-                "groups": len(groups),
-                "resumes": len({p.cluster for p in cross}),
-            }
-    for unit in DESIGNS:  # the designs kept as units count their own
-        found = unit.power_counts([c for c in cases if c.design == unit.label])
+    for unit in DESIGNS:  # each design counts its own
+        found = unit.run_counts([c for c in cases if c.design == unit.label], study)
         if found is not None:
             out[unit.label] = found
     return out

@@ -39,7 +39,7 @@ from resume_auditor.workflow.ingest import (
     template_from_json,
     template_to_json,
 )
-from resume_auditor.workflow.studyfile import StudyFile
+from resume_auditor.workflow.studyfile import StudyFile, kept_tables
 
 __all__ = [
     "Prepared",
@@ -91,7 +91,7 @@ def new_audit(path: str | Path, config: StudyConfig) -> Path:
         remove_partial(partial)
         try:
             with ResultFile(partial, create=True) as result, result.transaction():
-                result.save_study(config.name, "", study_to_dict(config), None)
+                result.save_study(config.name, "", study_to_dict(kept_tables(config)), None)
             install_new(partial, path)
         finally:
             remove_partial(partial)

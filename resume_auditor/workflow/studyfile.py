@@ -11,11 +11,12 @@ from __future__ import annotations
 import glob
 import logging
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from resume_auditor.designs.registry import enabled, schemas
+from resume_auditor.designs.registry import DESIGNS, enabled, schemas
 from resume_auditor.documents.load import MAX_BYTES, MAX_PAGES
 from resume_auditor.domain.study import (
     StudyConfig,
@@ -221,6 +222,7 @@ def study_from_text(path: Path, text: str) -> StudyFile:
     config = study_from_dict(data, extra_designs=schemas())
     for design, _spec in enabled(config):  # each registry design checks its own table
         design.spec(config)
+    config = kept_tables(config)
     resumes = data.get("resumes", {})
     password = resumes.get("password")
     passwords = dict(resumes.get("passwords", {}))
@@ -245,6 +247,22 @@ def study_from_text(path: Path, text: str) -> StudyFile:
         max_bytes=max_bytes,
         url_keys=tuple(url_keys),
     )
+
+
+def kept_tables(config: StudyConfig) -> StudyConfig:
+    """The study with its designs' tables as the audit file keeps them (`Design.kept_table`:
+    D1 writes every setting, as it always did). A design on by default that the study
+    leaves unnamed gets its table, so the audit file reads back the same designs."""
+    units = {d.key: d for d in DESIGNS}
+    tables: dict[str, Mapping[str, Any]] = {
+        key: units[key].kept_table(table) if key in units else dict(table)
+        for key, table in config.more.items()
+    }
+    for design in DESIGNS:
+        found = design.table(config)
+        if design.key not in tables and found is not None:
+            tables[design.key] = design.kept_table(found)
+    return replace(config, more=tables, designs_named=config.designs_named or bool(tables))
 
 
 def _urls(data: dict[str, Any]) -> list[tuple[str, str]]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from devtools.identity_truth import _value_pattern
-from resume_auditor.domain.study import D1Spec, JobSpec, StudyConfig
+from resume_auditor.domain.study import JobSpec, StudyConfig
 
 JOB_TEXT = (
     "Operations Analyst\n\nRequirements\n- Experience with Excel\n- Strong written English\n"
@@ -74,8 +74,7 @@ def study_config(keep_real_contact: bool = False) -> StudyConfig:
         seed=11,
         job=JobSpec(text=JOB_TEXT),
         resumes=(),
-        d1=D1Spec(),
-        more={"d2": {}},  # D2 with its defaults
+        more={"d1": {}, "d2": {}},  # D1 and D2 with their defaults
         keep_real_contact=keep_real_contact,
     )
 

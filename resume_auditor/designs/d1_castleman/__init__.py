@@ -11,8 +11,7 @@ What still names it outside this folder: docs/designs.md, "Moving D1".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, cast
 
 import pandas as pd
@@ -30,7 +29,7 @@ from resume_auditor.designs.base import (
     Section,
     Unbuilt,
 )
-from resume_auditor.designs.d1_castleman import figures, findings, glossary, present, views
+from resume_auditor.designs.d1_castleman import figures, findings, glossary, plan, present, views
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
@@ -38,17 +37,11 @@ from resume_auditor.designs.d1_castleman.impact import impact_cells, impact_dict
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.designs.d1_castleman.requests import d1_requests
 from resume_auditor.designs.d1_castleman.settings import SETTINGS
+from resume_auditor.designs.d1_castleman.spec import D1Spec, d1_from_table, d1_to_table
 from resume_auditor.designs.d1_castleman.stats import D1Result, compute_d1
 from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.job import Job
-from resume_auditor.domain.study import (
-    D1Spec,
-    ModelSpec,
-    StudyConfig,
-    StudyError,
-    d1_from_table,
-    d1_to_table,
-)
+from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.stats.compare import Comparable
@@ -167,15 +160,14 @@ class CastlemanD1(Design[D1Spec]):
     simulated_power = True  # by stats/power_sim.py, sized in workflow/plan.py by name
     shown = False  # its views are still reached by name (docs/designs.md, "Moving D1")
 
-    # -- settings: `[designs.d1]` is still read by domain.study (StudyConfig.d1) -------
+    # -- settings: `[designs.d1]` read by spec.py, with the messages it always had ------
 
     def spec(self, config: StudyConfig) -> D1Spec | None:
-        """The settings the study file's reader made (`StudyConfig.d1`): D1 is on when
-        the study has `[designs.d1]` or no `[designs]` at all, as it always was."""
-        return config.d1
-
-    def table(self, config: StudyConfig) -> Mapping[str, Any] | None:
-        return None if config.d1 is None else d1_to_table(config.d1)
+        """Its settings (spec.d1_from_table): D1 is on when the study has `[designs.d1]`
+        or names no design at all (`on_by_default`), as it always was. A key it does not
+        know is left alone, as it always was (a strict read has refused it already)."""
+        table = self.table(config)
+        return None if table is None else d1_from_table(table)
 
     def with_table(self, config: StudyConfig, table: Mapping[str, Any] | None) -> StudyConfig:
         """As the Test cases step's form writes it: what the study file fills in for a
@@ -197,7 +189,9 @@ class CastlemanD1(Design[D1Spec]):
                 )
             if unequal and not table.get("pair_types", ["more_base"]):
                 raise StudyError("Unequal pairs need at least one kind of unequal pair.")
-        return replace(config, d1=None if table is None else d1_from_table(table))
+        return super().with_table(
+            config, None if table is None else d1_to_table(d1_from_table(table))
+        )
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D1Spec:
         return d1_from_table(values)
@@ -498,6 +492,46 @@ class CastlemanD1(Design[D1Spec]):
         self, answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
     ) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
         return views.drill_answers(answers, details)
+
+    # --- study and plan (core) ---
+    on_by_default = True
+    power_share = 0.8  # its gap tests get 80% of its share of alpha (stats/flags.py)
+    power_grow = (
+        "Add source resumes (each brings its own pairs), or repeats at a temperature above 0."
+    )
+    power_assumes = f"{LABEL} forced choice"
+    effect_options = (
+        ("d1", "10", "points of selection gap", 100),
+        ("ir", "0.8", "D1 impact ratio (NYC LL144's four-fifths line)", 1),
+    )
+
+    def kept_table(self, table: Mapping[str, Any]) -> dict[str, Any]:
+        return d1_to_table(d1_from_table(table))
+
+    @property
+    def power_codes(self) -> tuple[str, ...]:
+        return (LABEL, plan.IMPACT)
+
+    def run_counts(self, cases: Sequence[Case], study: StudyConfig) -> dict[str, int] | None:
+        return plan.run_counts(cases, study)
+
+    def plan_size(self, counts: Mapping[str, int], repeats: int) -> Size | None:
+        return plan.plan_size(LABEL, dict(counts), repeats)
+
+    def sized_tests(self, size: Size, prompt: str) -> list[Size]:
+        return plan.sized_tests(size, prompt)
+
+    def power_note(self, code: str, effect: float) -> str:
+        return plan.power_note(code, effect)
+
+    def whole_case(self, cell: str) -> bool:
+        return True  # a pair is one case in every order
+
+    def plan_notes(self, spec: D1Spec, job: Job | None, cells: Collection[str]) -> dict[str, str]:
+        return plan.plan_notes(spec.unequal_pairs, job, cells)
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        return plan.approx_power(LABEL, counts, alpha, designs)
 
 
 DESIGN_D1 = CastlemanD1()

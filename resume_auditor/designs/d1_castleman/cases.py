@@ -29,12 +29,12 @@ import itertools
 import random
 from collections.abc import Callable
 
+from resume_auditor.designs.d1_castleman.spec import D1Spec
 from resume_auditor.domain.case import Case, CaseKind, Truth
 from resume_auditor.domain.groups import Group
 from resume_auditor.domain.identity import Persona, Template
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.qualtext import QualOrigin, QualText
-from resume_auditor.domain.study import D1Spec
 from resume_auditor.variants.build import BuiltCases, VariantMaker
 from resume_auditor.variants.colleges import draw_college
 from resume_auditor.variants.designcheck import check_same_outside_identity

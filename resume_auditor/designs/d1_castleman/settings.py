@@ -1,23 +1,23 @@
 """D1's settings (`[designs.d1]` in a study file) as the interface's `Setting`s.
 
 The same keys, kinds and defaults the study file has always had (docs/study-format.md).
-The table is still read into `domain.study.D1Spec` by `domain.study.d1_from_table`
-(`StudyConfig.d1`, which the plan reads too), so every message for a bad value is the
-one it always was; these `Setting`s give the schema the registry checks and the Test
-cases step's form (ui/widgets/design_form.py), in the words its own tab had.
+The table is read into `D1Spec` by `spec.d1_from_table` (not by the generic
+`Design.spec`), so every message for a bad value is the one it always was; these
+`Setting`s give the schema the registry checks and the Test cases step's form
+(ui/widgets/design_form.py), in the words its own tab had.
 """
 
 from __future__ import annotations
 
 from resume_auditor.designs.base import Setting
-from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
-from resume_auditor.domain.study import (
+from resume_auditor.designs.d1_castleman.spec import (
     D1_PAIR_TYPES,
     D1_SIGNALS,
     D1_SUMMARY_BLOCK,
     D1_UNEQUAL_GROUPS,
     D1Spec,
 )
+from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
 
 __all__ = ["SETTINGS", "D1Spec"]
 

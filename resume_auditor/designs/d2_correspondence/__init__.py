@@ -40,6 +40,7 @@ from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.power import design_alpha, min_detectable_effect
 from resume_auditor.stats.power_sim import Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
@@ -94,6 +95,7 @@ class CorrespondenceD2(Design[D2Spec]):
     words = present.WORDS
     input_tables = (D2_RATINGS,)
     power_grow = "Add source resumes, or repeats at a temperature above 0 (more ratings per copy)."
+    effect_options = (("d2", "0.3", "SD of ratings", 1),)
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D2Spec:
         raw = values["groups"]
@@ -256,6 +258,19 @@ class CorrespondenceD2(Design[D2Spec]):
     def counts(self, block: Mapping[str, Any]) -> tuple[int, int, str]:
         b = cast(D2Dict, block)
         return b["ratings"], b["unreadable"], "ratings"
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        """Its group tests' smallest standardized difference at 80% power (normal
+        approximation over its source resumes)."""
+        groups = max(int(counts.get("groups", 2)), 2)
+        mde = min_detectable_effect(
+            counts.get("resumes", 0), design_alpha(alpha, designs, groups - 1)
+        )
+        return (
+            f"{LABEL}: a standardized difference of {mde:.2f} SD or more."
+            if mde is not None
+            else f"{LABEL}: too few source resumes to flag even a large rating difference."
+        )
 
 
 DESIGN_D2 = CorrespondenceD2()

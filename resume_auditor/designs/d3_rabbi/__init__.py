@@ -38,6 +38,7 @@ from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.power import design_alpha, min_detectable_effect
 from resume_auditor.stats.power_sim import MOST, Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
@@ -95,6 +96,8 @@ class RabbiD3(Design[D3Spec]):
     words = present.WORDS
     input_tables = (D3_POINTWISE, D3_PAIRWISE)
     power_grow = "Raise `rounds` in [designs.d3]."
+    effect_options = (("d3", "0.3", "SD of scores", 1),)
+    enlarge_words = "more D3 rounds"
     screen_words = (
         (r"\bRaise `rounds` in \[designs\.d3\]\.", "Raise Rounds on the Candidate pools tab."),
         (r"\bD3 rounds (\d+)", r"Candidate pools: \1 rounds"),
@@ -284,6 +287,18 @@ class RabbiD3(Design[D3Spec]):
         scored = sum(p["candidates"] for p in parts)
         unreadable = sum(p["unreadable"] for p in parts)
         return scored + unreadable, unreadable, "scored candidates"
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        """The smallest RABBI its pools can flag at 80% power (normal approximation)."""
+        groups = max(int(counts.get("groups", 2)), 2)
+        mde = min_detectable_effect(
+            counts.get("pools", 0), design_alpha(alpha, designs, groups - 1)
+        )
+        return (
+            f"{LABEL}: a RABBI of {min(mde, 1.0):.2f} or more (pointwise)."
+            if mde is not None and mde < 1
+            else f"{LABEL}: too few pools to flag even a strong ranking preference."
+        )
 
 
 DESIGN_D3 = RabbiD3()

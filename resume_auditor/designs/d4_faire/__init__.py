@@ -9,6 +9,7 @@ stays at the top level of the metrics JSON (`d4`), where it was before the move.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -39,6 +40,7 @@ from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.power import design_alpha, min_detectable_effect
 from resume_auditor.stats.power_sim import Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
@@ -107,6 +109,7 @@ class FaireD4(Design[D4Spec]):
             "raise the Rankings batches on the Scores and rankings tab.",
         ),
     )
+    effect_options = (("d4", "0.3", "SD of the overall score", 1),)
 
     def parse(self, values: Mapping[str, Any], config: StudyConfig) -> D4Spec:
         raw = values["groups"]
@@ -301,6 +304,27 @@ class FaireD4(Design[D4Spec]):
         answers = b["scores"] + b["rankings"]
         unreadable = b["unreadable"] + b["unreadable_rankings"]
         return answers, unreadable, "scores and rankings"
+
+    def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
+        """The smallest score difference and average-rank shift it can flag at 80% power
+        (normal approximation over source resumes and ranked batches)."""
+        groups = max(int(counts.get("groups", 2)), 2)
+        batch = max(int(counts.get("batch_size", 5)), 2)
+        tests = 2 * groups + groups  # differences (2 perturbations) and ranks
+        a = design_alpha(alpha, designs, tests)
+        mde = min_detectable_effect(counts.get("resumes", 0), a)
+        rank_sd = math.sqrt((batch * batch - 1) / 12)
+        mde_rank = min_detectable_effect(counts.get("batches", 0), a)
+        parts = []
+        if mde is not None:
+            parts.append(f"a score difference of {mde:.2f} SD")
+        if mde_rank is not None:
+            parts.append(f"an average rank {mde_rank * rank_sd:.2f} places off chance")
+        return f"{DESIGN}: " + (
+            " or ".join(parts) + " or more."
+            if parts
+            else "too few source resumes and batches to flag even a large effect."
+        )
 
 
 DESIGN_D4 = FaireD4()
