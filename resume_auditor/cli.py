@@ -718,7 +718,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _print_metrics_text(report: MetricsReport) -> None:
-    from resume_auditor.designs.registry import SHOWN as REGISTRY
+    from resume_auditor.designs.registry import DESIGNS
 
     run = report["run"]
     counts = report["counts"]
@@ -727,23 +727,10 @@ def _print_metrics_text(report: MetricsReport) -> None:
         f"{counts['answered']}/{counts['requests']} answered, {counts['failed']} failed, "
         f"{counts['invalid']} unreadable\n"
     )
-    d1 = report["d1"]
-    for metric in d1["metrics"].values():
-        print(f"- {metric['reading']}")
-    if d1["selection_rate"]:
-        print("\nSelectionRate on equal pairs across groups:")
-        for metric in d1["selection_rate"].values():
-            print(f"- {metric['reading']}")
-    for design in REGISTRY:  # the designs kept as units, each its own section
+    for design in DESIGNS:  # each design's own lines, in the registry's order
         block = design.block(report)
-        section = design.section(block) if block else None
-        if section is None:
-            continue
-        print(f"\n{section.heading}")
-        for table in section.tables:
-            print(f"{table.title}:")
-            for row in table.rows:
-                print(f"- {row.metric['reading']}")
+        for line in design.text_lines(block) if block else []:
+            print(line)
     lost = [m["metric"] for m in (report.get("missing") or {}).values() if m["lost"]]
     if lost:
         print("\nAnswers the metrics could not use:")

@@ -30,7 +30,7 @@ from devtools.simulator_styles import (
 from resume_auditor.cli import main
 from resume_auditor.prompts import read_answer
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 
 SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
 STUDY = """
@@ -72,7 +72,7 @@ def _audit(study: Path, out: Path, policy: StyledPolicy, capsys: Any) -> dict[st
 def _misreads(out: Path, policy: StyledPolicy) -> tuple[int, int, dict[str, int]]:
     """(answers, answers stored with another label than the policy meant, labels meant)."""
     with ResultFile(out) as rf:
-        frame = d1_table(rf, rf.answers(rf.runs()[-1].id, design="D1"))
+        frame = pair_table(rf, rf.answers(rf.runs()[-1].id, design="D1"))
         bodies = {int(r): rf.request_body(int(r)) for r in frame["request_id"]}
     wrong, meant_counts = 0, {}
     for row in frame.itertuples():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from resume_auditor.providers.local import local_model_available
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 
 pytestmark = [
     pytest.mark.local_model,
@@ -31,7 +31,7 @@ def test_local_model_audit_end_to_end(small_study: Path, tmp_path: Path) -> None
         run = rf.latest_run()
         assert run is not None and run.provider == "local"
         progress = rf.progress(run.id)
-        frame = d1_table(rf, rf.answers(run.id, design="D1"))
+        frame = pair_table(rf, rf.answers(run.id, design="D1"))
         raw = rf.raw_response(int(frame.iloc[0]["request_id"]))
     assert progress.total == 10 and progress.done == 10
     # grammar-constrained: the tiny model always gives a readable label

@@ -26,7 +26,7 @@ from resume_auditor.workflow.bundle import (
     is_bundle,
 )
 from resume_auditor.workflow.compare import compare_runs
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 from resume_auditor.workflow.metrics import metrics_report
 
 
@@ -84,8 +84,8 @@ def test_reopens_and_recomputes_every_number(
             assert after == before  # every number, every flag, every note
             assert before["d1"]["metrics"]["criterion_validity"]["n"] > 0
             assert before["error_agreement"]  # the two runs are compared in both
-            pd_before = d1_table(original, original.answers(run_id, design="D1"))
-            pd_after = d1_table(imported, imported.answers(run_id, design="D1"))
+            pd_before = pair_table(original, original.answers(run_id, design="D1"))
+            pd_after = pair_table(imported, imported.answers(run_id, design="D1"))
             assert pd_after.equals(pd_before)
         assert [p.id for p in imported.cases("D1")] == [p.id for p in original.cases("D1")]
         assert imported.variants() == original.variants()

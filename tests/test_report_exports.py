@@ -20,7 +20,7 @@ from resume_auditor.report import pdf as pdf_module
 from resume_auditor.report.pdf import PdfUnavailable
 from resume_auditor.report.verdict import build_verdict
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def outputs(audit: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _d1_answers(result: ResultFile) -> int:
     """D1 answers of every run: the judgments export has one row for each."""
-    return sum(len(d1_table(result, result.answers(r.id, design="D1"))) for r in result.runs())
+    return sum(len(pair_table(result, result.answers(r.id, design="D1"))) for r in result.runs())
 
 
 def _metrics(audit: Path, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]

@@ -22,7 +22,7 @@ from resume_auditor.report.html import field_text, render_html
 from resume_auditor.report.numbers import get_path
 from resume_auditor.report.verdict import build_verdict
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 from resume_auditor.workflow.metrics import metrics_report
 
 SECTIONS = ["summary", "method", "validity", "fairness", "examples", "limitations", "appendix"]
@@ -95,7 +95,7 @@ def test_sections_page_one_and_self_contained(sample_memory: ResultFile) -> None
     doc = build_document(result, metrics)
     said = dict(
         zip(
-            *d1_table(result, result.answers(metrics["run"]["id"], design="D1"))[
+            *pair_table(result, result.answers(metrics["run"]["id"], design="D1"))[
                 ["request_id", "justification"]
             ].T.values,
             strict=True,

@@ -9,7 +9,7 @@ from resume_auditor.domain.case import Case, CaseKind, Order, Truth, Variant, Va
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.store.schema import SCHEMA_VERSION
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 
 
 def _filled(path: Path) -> tuple[ResultFile, int]:
@@ -100,7 +100,7 @@ def test_requests_queue_once_and_response_commits_with_status(tmp_path: Path) ->
     assert rf.raw_response(pending[0].id) == {"raw": 1}
     # the failed one is open again; the answered one never is
     assert [p.id for p in rf.open_requests(run)] == [pending[1].id]
-    frame = d1_table(rf, rf.answers(run, design="D1"))
+    frame = pair_table(rf, rf.answers(run, design="D1"))
     assert list(frame["label"]) == ["first"]
     assert frame.iloc[0]["truth"] == "a"
     rf.close()

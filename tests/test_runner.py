@@ -10,7 +10,7 @@ from devtools.simulator import Fault, Simulator
 
 from resume_auditor.runner import Answer, RunState
 from resume_auditor.store.resultfile import ResultFile
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 from resume_auditor.workflow.execute import make_runner
 from resume_auditor.workflow.prepare import prepare
 from resume_auditor.workflow.studyfile import read_study
@@ -35,7 +35,7 @@ def test_full_run_records_every_answer(
     assert simulator.answered == 10
     assert sum(isinstance(e, Answer) for e in events) == 10
     with ResultFile(out) as rf:
-        frame = d1_table(rf, rf.answers(run_id, design="D1"))
+        frame = pair_table(rf, rf.answers(run_id, design="D1"))
     assert len(frame) == 10 and set(frame["label"]) <= {"first", "second", "abstain"}
     # the simulated screener is valid: every unequal pair answered correctly
     unequal = frame[frame["kind"] == "unequal"]

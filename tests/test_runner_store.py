@@ -14,7 +14,7 @@ from resume_auditor.store.packing import pack
 from resume_auditor.store.requests import ANSWER_COLUMNS
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.store.schema import MIGRATIONS, SCHEMA_VERSION
-from resume_auditor.workflow.design_tables import d1_table
+from resume_auditor.workflow.design_tables import pair_table
 
 
 def _v2_file(path: Path) -> None:
@@ -53,7 +53,7 @@ def test_a_version_2_file_with_answers_migrates_and_reads_as_before(tmp_path: Pa
         progress = rf.progress(1)
         assert (progress.total, progress.done, progress.pending) == (2, 1, 1)
         assert progress.input_tokens == 12 and progress.cost_usd == 0.0  # local: free
-        frame = d1_table(rf, rf.answers(1, design="D1"))
+        frame = pair_table(rf, rf.answers(1, design="D1"))
         assert list(frame["label"]) == ["first"] and frame.iloc[0]["truth"] == "a"
         (pending,) = rf.open_requests(1)
         assert (pending.kind, pending.ukey, pending.variants) == (
@@ -109,7 +109,7 @@ def test_requests_of_any_kind_queue_once_and_answers_keep_their_parsed_result(
     assert list(rf.answers(run).columns) == ANSWER_COLUMNS and pd.isna(no_case["case_id"])
     assert rf.cases()[0].meta == {"round": 1}
     assert rf.answers(run, design="D1").empty  # D1 readers see pairs only
-    assert d1_table(rf, rf.answers(run)).empty
+    assert pair_table(rf, rf.answers(run)).empty
     assert rf.verdicts_since(run) == []
     progress = rf.progress(run)
     assert progress.cached_tokens == 40 and progress.cost_usd == pytest.approx(0.0001)

@@ -6,7 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from resume_auditor.stats.inputs import D1_JUDGMENTS, JUDGMENT_COLUMNS, d1_judgments, validate
+from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS, JUDGMENT_COLUMNS, d1_judgments
+from resume_auditor.stats.inputs import validate
 from resume_auditor.store.requests import ANSWER_COLUMNS
 
 VARIANTS = {

@@ -3,8 +3,7 @@ tidy tables of workflow/ reach every design through the registry and its hooks.
 
 A design code ("D1", "d4") or a design-prefixed name (`d1_tab`) in their code, not in a
 comment or a docstring, is a view that reads one design by name again; the test names
-the module, the line and the token. `workflow/design_tables.d1_table` is the one kept
-(the store's, runner's and report's tests import it), with the shared reader it calls.
+the module, the line and the token.
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ VIEWS = [
     ROOT / "workflow" / "drilldown.py",
     ROOT / "workflow" / "design_tables.py",
 ]
-DESIGN_NAME = re.compile(r"\b[dD]\d\b|\b[dD]\d_|_[dD]\d\b")
-KEPT = {"d1_table", "d1_judgments"}  # workflow/design_tables.py, see the docstring
+DESIGN_NAME = re.compile(r"(?<![a-zA-Z0-9])[dD]\d(?![0-9])")
 
 
 def _docstring_lines(tree: ast.AST) -> set[int]:
@@ -54,7 +52,7 @@ def _named(path: Path, root: Path = ROOT) -> list[str]:
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type not in (tokenize.NAME, tokenize.STRING) or tok.start[0] in docs:
             continue
-        if DESIGN_NAME.search(tok.string) and tok.string not in KEPT:
+        if DESIGN_NAME.search(tok.string):
             found.append(f"{path.relative_to(root)}:{tok.start[0]}: {tok.string[:60]}")
     return found
 

@@ -596,7 +596,11 @@ class Design(ABC, Generic[SpecT]):
     # Its cases are pairs of candidates (`Case.variant_a`, `variant_b`) and its answers a
     # choice between them (`pair_judgments`): the report's examples of wrong choices, the
     # method section's pair counts and the exports' Cases and Judgments sheets are its.
-    pairs: bool = False
+    # They are the pairs with a right answer that its `pair_tab` lists.
+    @property
+    def pairs(self) -> bool:
+        return bool(self.pair_tab)
+
     # The check that asks the model what it perceived of the group signals, as the
     # report's limitations name it when the audit did not run it ("": it has none).
     perception_check: str = ""
@@ -762,6 +766,20 @@ class Design(ABC, Generic[SpecT]):
         `alpha` among `designs` designs, from `run_counts`' `counts`, or that it has too
         few to flag even a large one (the plan keeps only that). None: it says nothing."""
         return None
+
+    # --- the CLI's text (`resume-auditor metrics`) ---
+
+    def text_lines(self, block: Mapping[str, Any]) -> list[str]:
+        """What `resume-auditor metrics` prints of its block, line by line (default: its
+        report section's heading, then each table's title and its rows' readings)."""
+        section = self.section(block)
+        if section is None:
+            return []
+        lines = [f"\n{section.heading}"]
+        for table in section.tables:
+            lines.append(f"{table.title}:")
+            lines += [f"- {row.metric['reading']}" for row in table.rows]
+        return lines
 
 
 # --- page 1 (report) ---

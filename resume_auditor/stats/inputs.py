@@ -162,167 +162,17 @@ def _check_column(values: pd.Series, col: Column, spec: TableSpec) -> pd.Series:
 
 # -- the tables -----------------------------------------------------------------------
 
-_CLUSTER = Column(
+CLUSTER = Column(
     "cluster",
     "id",
     "the source resume the row was built from; rows sharing it are not independent",
 )
 REP = Column("rep", "int", "repeat number of the same request (0, 1, ...)", required=False)
 
-D1_JUDGMENTS = TableSpec(
-    "d1_judgments",
-    "D1 judgments table",
-    "one answer of the model to one pair in one presentation order",
-    (
-        Column("pair_id", "id", "the test case (pair of resumes)"),
-        Column("kind", "choice", "equal or unequal pair", choices=("equal", "unequal")),
-        Column(
-            "truth",
-            "choice",
-            "which variant is more qualified (a, b) or equal",
-            choices=("a", "b", "equal"),
-        ),
-        _CLUSTER,
-        Column("group_a", "text", "group key of variant A, e.g. black_woman", nullable=True),
-        Column("group_b", "text", "group key of variant B", nullable=True),
-        Column("ord", "choice", "ab: A shown first; ba: B shown first", choices=("ab", "ba")),
-        Column(
-            "label",
-            "choice",
-            "the answer in presentation terms",
-            choices=("first", "second", "abstain", "invalid"),
-        ),
-        REP,
-        Column("k", "int", "qualifications that differ (0 on equal pairs)", required=False),
-        Column(
-            "signal",
-            "text",
-            "how demographics are signalled: name, explicit, ...",
-            required=False,
-            nullable=True,
-        ),
-        Column(
-            "qual_type",
-            "text",
-            "kind of qualification changed: soft_skill, education, hard_skill, ...",
-            required=False,
-            nullable=True,
-        ),
-        Column(
-            "gap",
-            "int",
-            "qualifications that truly differ: k, or 2k for a (c+, c-) pair (0 on equal pairs)",
-            required=False,
-        ),
-        Column(
-            "pair_type",
-            "text",
-            "more_base (c+, c), base_less (c, c-) or more_less (c+, c-); empty on equal pairs",
-            required=False,
-            nullable=True,
-        ),
-        Column(
-            "change_location",
-            "choice",
-            "where the change sits in the resume",
-            required=False,
-            nullable=True,
-            choices=("summary", "body", "both"),
-        ),
-        Column(
-            "generator",
-            "text",
-            "model that generated the variant (empty: built without an LLM)",
-            required=False,
-            nullable=True,
-        ),
-    ),
-)
-
-# D2's, D3's and D4's tables are in their folders (designs/<folder>/inputs.py,
+# Every design's tables are in its folder (designs/<folder>/inputs.py,
 # `Design.input_tables`).
-ALL_TABLES = (D1_JUDGMENTS,)
+ALL_TABLES: tuple[TableSpec, ...] = ()
 
-
-# -- D1's table from the common answers frame ------------------------------------------
-
-JUDGMENT_COLUMNS = [
-    "request_id",
-    "run_id",
-    "pair_id",
-    "design",
-    "kind",
-    "truth",
-    "cluster",
-    "k",
-    "group_a",
-    "group_b",
-    "signal",
-    "differs",
-    "ord",
-    "rep",
-    "label",
-    "justification",
-    "pair_type",
-    "gap",
-    "qual_type",
-    "change_location",
-    "generator",
-    "construction",
-]
-"""D1's judgments table (D1_JUDGMENTS' columns and the ids a view shows)."""
 
 VariantDetails = dict[int, tuple[str, str, str, str]]
 """variant id -> (kind, qual_type, change_location, generator), as the store keeps them."""
-
-
-def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFrame:
-    """D1's judgments table from the answers every design shares (store `answers()`).
-
-    The one place the D1 columns are derived: a pair is the answer's case
-    (`pair_id` = `case_id`, `kind` its equal/unequal kind); what changed
-    (`qual_type`, `change_location`, `generator`) comes from the variants the
-    pair was built from. Rows of other designs are left out.
-    """
-    if answers.empty or "design" not in answers:
-        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
-    frame = answers[answers["design"] == "D1"].reset_index(drop=True)
-    frame = frame.drop(columns=["kind"]).rename(columns={"case_id": "pair_id", "case_kind": "kind"})
-    if frame.empty:
-        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
-    for column in ("pair_id", "cluster", "k", "gap"):
-        frame[column] = frame[column].astype("int64")
-    details = [
-        _changed(kind, ids, variants)
-        for kind, ids in zip(frame["kind"], frame["case_variants"], strict=True)
-    ]
-    frame["qual_type"] = [d[0] for d in details]
-    frame["change_location"] = [d[1] for d in details]
-    frame["generator"] = [d[2] for d in details]
-    # '' (an equal pair, or a file from before schema 7 with nothing to say): None, so
-    # the breakdown by construction leaves it out rather than count it as a value
-    frame["construction"] = [
-        c if isinstance(c, str) and c and k == "unequal" else None
-        for c, k in zip(frame["construction"], frame["kind"], strict=True)
-    ]
-    return frame[JUDGMENT_COLUMNS]
-
-
-def _changed(
-    kind: str, ids: list[int], variants: VariantDetails
-) -> tuple[str | None, str | None, str | None]:
-    """(qual_type, change_location, generator) of an unequal pair: the changed
-    variant's (or both's) details; None when not recorded (and on equal pairs), so
-    the D1 breakdowns leave such pairs out rather than count them as a value."""
-    if kind != "unequal":
-        return None, None, None
-    changed = [variants.get(v, ("", "", "", "")) for v in ids]
-    changed = [d for d in changed if d[0] in ("more", "less")]
-    out: list[str | None] = []
-    for i in (1, 2, 3):
-        known = sorted({d[i] for d in changed if d[i]})
-        if i == 2 and len(known) > 1:
-            out.append("both")
-        else:
-            out.append("+".join(known) or None)
-    return out[0], out[1], out[2]

@@ -133,7 +133,7 @@ class CaseTables(Tables):
     def variant_details(self) -> dict[int, tuple[str, str, str, str]]:
         """id -> (kind, qual_type, change_location, generator); '' where not known.
 
-        What the D1 breakdowns read (stats.inputs.d1_judgments), without the texts.
+        What the D1 breakdowns read (d1_castleman/inputs.d1_judgments), without the texts.
         """
         return {
             int(r[0]): (r[1], r[2], r[3], r[4])

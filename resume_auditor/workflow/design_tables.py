@@ -16,7 +16,6 @@ from typing import Any
 import pandas as pd
 
 from resume_auditor.designs.registry import DESIGNS
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.missing import status_of
 from resume_auditor.store.resultfile import ResultFile
 
@@ -25,11 +24,13 @@ from resume_auditor.store.resultfile import ResultFile
 PAIR_DESIGNS = tuple(d.label for d in DESIGNS if d.pair_tab)
 
 
-def d1_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
-    """D1's judgments from a run's answers (stats.inputs.d1_judgments, the one place
-    its columns are derived) and the variants' details: what the store's, runner's and
-    report's tests read (no view calls it; docs/designs.md, "Moving D1")."""
-    return d1_judgments(answers, result.variant_details())
+def pair_table(result: ResultFile, answers: pd.DataFrame) -> pd.DataFrame:
+    """The judgments of a run's answers to pairs (`Design.pair_judgments` of each design
+    whose cases are pairs, `Design.pairs`: D1's, where its columns are derived) with the
+    variants' details: what the store's, runner's and report's tests read."""
+    details = result.variant_details()
+    frames = [d.pair_judgments(answers, details) for d in DESIGNS if d.pairs]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
 def missing_rows(answers: pd.DataFrame, failed: pd.DataFrame) -> pd.DataFrame:

@@ -34,6 +34,7 @@ from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
 from resume_auditor.designs.d1_castleman.compare import comparable
 from resume_auditor.designs.d1_castleman.impact import impact_cells, impact_dict
+from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS, d1_judgments
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.designs.d1_castleman.requests import d1_requests
 from resume_auditor.designs.d1_castleman.settings import SETTINGS
@@ -45,7 +46,6 @@ from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
 from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.prompts.presets import get_preset
 from resume_auditor.stats.compare import Comparable
-from resume_auditor.stats.inputs import D1_JUDGMENTS, d1_judgments
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import AgreementDict, MetricDict
 from resume_auditor.stats.power_sim import Size
@@ -431,7 +431,6 @@ class CastlemanD1(Design[D1Spec]):
 
     # -- page 1 (report/verdict.py: findings.py), its figures, examples and sheets ------
 
-    pairs = True
     pairs_about = "validity pairs (Castleman et al. 2025)"
     breakdown_titles = glossary.BREAKDOWN_TITLES
 
@@ -532,6 +531,11 @@ class CastlemanD1(Design[D1Spec]):
 
     def approx_power(self, counts: Mapping[str, int], alpha: float, designs: int) -> str | None:
         return plan.approx_power(LABEL, counts, alpha, designs)
+
+    # --- the CLI's text ---
+
+    def text_lines(self, block: Mapping[str, Any]) -> list[str]:
+        return views.text_lines(block)
 
 
 DESIGN_D1 = CastlemanD1()

@@ -18,7 +18,8 @@ from typing import TypedDict
 import numpy as np
 import pandas as pd
 
-from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
+from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS
+from resume_auditor.stats.inputs import validate
 from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import MetricDict

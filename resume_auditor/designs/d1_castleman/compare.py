@@ -15,9 +15,10 @@ import logging
 
 import pandas as pd
 
+from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.compare import Comparable, Measure, ratio
-from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
+from resume_auditor.stats.inputs import validate
 from resume_auditor.stats.pair_choice import with_choice
 
 logger = logging.getLogger(__name__)

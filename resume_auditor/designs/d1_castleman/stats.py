@@ -27,8 +27,9 @@ from resume_auditor.designs.d1_castleman.groups import (
     selection_gaps,
     selection_rates,
 )
+from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS
 from resume_auditor.stats.flags import FlagTest, below_p, decide, p_text
-from resume_auditor.stats.inputs import D1_JUDGMENTS, validate
+from resume_auditor.stats.inputs import validate
 from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
 from resume_auditor.stats.model import D1Breakdowns, D1Dict, GapMetric, PowerDict

@@ -16,12 +16,12 @@ from typing import Any, cast
 import pandas as pd
 
 from resume_auditor.designs.base import Chart, PanelRow
+from resume_auditor.designs.d1_castleman.inputs import d1_judgments
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.designs.d1_castleman.present import WORDS
 from resume_auditor.domain.groups import group_label
-from resume_auditor.stats.inputs import d1_judgments
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import MetricDict
+from resume_auditor.stats.model import D1Dict, MetricDict
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ _FACT_COLUMNS = (
 def drill_answers(
     answers: pd.DataFrame, details: Mapping[int, tuple[str, str, str, str]]
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Each pair answer (its judgments row, stats.inputs.d1_judgments) and what its
+    """Each pair answer (its judgments row, d1_castleman/inputs.d1_judgments) and what its
     drill-down (present.drill) reads of it: the pair, its kind and truth, the groups, the
     roles in the order shown, the label read and the order, and what changed."""
     pairs = d1_judgments(answers, dict(details))
@@ -165,3 +165,16 @@ def drill_answers(
                 facts[col] = r.get(col)
         out.append(({str(k): v for k, v in r.items()}, facts))
     return out
+
+
+def text_lines(block: Mapping[str, Any]) -> list[str]:
+    """What `resume-auditor metrics` prints of its blocks: each validity reading, then
+    the selection rates of equal pairs by group."""
+    b = cast(D1Dict, _pairs(block))
+    if not b:
+        return []
+    lines = [f"- {metric['reading']}" for metric in b["metrics"].values()]
+    if b["selection_rate"]:
+        lines.append("\nSelectionRate on equal pairs across groups:")
+        lines += [f"- {metric['reading']}" for metric in b["selection_rate"].values()]
+    return lines
