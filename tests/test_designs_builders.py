@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
-from resume_auditor.designs.d1_castleman.spec import D1Spec
+from resume_auditor.designs.d1_castleman.spec import D1_GROUPS, D1Spec
 from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.d2_correspondence.settings import D2Spec
 from resume_auditor.designs.d3_rabbi.cases import build_d3
@@ -20,7 +20,7 @@ from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.jobparse import parse_job
 from resume_auditor.documents.load import load_file
 from resume_auditor.domain.case import CaseKind, Truth, VariantKind
-from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
+from resume_auditor.domain.groups import ALL_GROUPS
 from resume_auditor.domain.identity import Template
 from resume_auditor.domain.qualtext import QualOrigin, QualStatus, QualText
 from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts

@@ -7,12 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
-from resume_auditor.designs.d1_castleman.spec import D1Spec
+from resume_auditor.designs.d1_castleman.spec import D1_GROUPS, D1Spec
 from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.jobparse import parse_job
 from resume_auditor.documents.load import load_file
 from resume_auditor.domain.case import CaseKind, VariantKind
-from resume_auditor.domain.groups import D1_GROUPS
 from resume_auditor.domain.qualtext import QualText
 from resume_auditor.variants.build import change_location, qualification_type, text_details
 from resume_auditor.variants.texts import TextSet, deterministic_texts, merge_texts

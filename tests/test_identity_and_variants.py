@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from resume_auditor.designs.d1_castleman.cases import build_d1
-from resume_auditor.designs.d1_castleman.spec import D1Spec
+from resume_auditor.designs.d1_castleman.spec import D1_GROUPS, D1Spec
 from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.jobparse import parse_job
 from resume_auditor.documents.load import load_file
 from resume_auditor.domain.case import CaseKind, Truth, VariantKind
-from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS, Group
+from resume_auditor.domain.groups import ALL_GROUPS, Group
 from resume_auditor.domain.identity import Persona, SlotKind
 from resume_auditor.variants.lexical import choose_removals, remove
 from resume_auditor.variants.names import name_lists, personas_for

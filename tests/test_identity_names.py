@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
-from resume_auditor.designs.d1_castleman.spec import D1Spec
+from resume_auditor.designs.d1_castleman.spec import D1_GROUPS, D1Spec
 from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.d2_correspondence.settings import D2Spec
 from resume_auditor.documents.identity import find_identity
 from resume_auditor.documents.names import find_name, is_placeholder_name
 from resume_auditor.domain.case import VariantKind
-from resume_auditor.domain.groups import D1_GROUPS
 from resume_auditor.domain.identity import Persona, SlotKind, Template
 from resume_auditor.domain.job import Job, Qualification, QualKind
 from resume_auditor.domain.qualtext import QualOrigin, QualText

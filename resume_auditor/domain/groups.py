@@ -43,7 +43,6 @@ class Group:
         return cls(race, gender)
 
 
-D1_GROUPS: tuple[Group, ...] = tuple(Group(r, g) for r in ("black", "white") for g in GENDERS)
 ALL_GROUPS: tuple[Group, ...] = tuple(Group(r, g) for r in RACES for g in GENDERS)
 REFERENCE_GROUP = Group("white", "man")
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from resume_auditor.designs.base import Setting
 from resume_auditor.designs.d1_castleman.spec import (
+    D1_GROUPS,
     D1_PAIR_TYPES,
     D1_SIGNALS,
     D1_SUMMARY_BLOCK,
     D1_UNEQUAL_GROUPS,
     D1Spec,
 )
-from resume_auditor.domain.groups import ALL_GROUPS, D1_GROUPS
+from resume_auditor.domain.groups import ALL_GROUPS
 
 __all__ = ["SETTINGS", "D1Spec"]
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from resume_auditor.domain.groups import D1_GROUPS, Group
+from resume_auditor.domain.groups import GENDERS, Group
 from resume_auditor.domain.study import StudyError, _bool, _choices, _int, _strings
 
 D1_SIGNALS = ("name", "explicit")  # names (implicit) or awards and organisations (explicit)
@@ -23,6 +23,10 @@ D1_PAIR_TYPES = ("more_base", "base_less", "more_less")  # (c+,c), (c,c-), (c+,c
 # where the body edits (generator, lexical deletion) give no pair of that type and k;
 # always, beside the body edits; or only the block.
 D1_SUMMARY_BLOCK = ("never", "missing", "always", "only")
+
+
+# Its groups unless the study names others: Black and White, each a man and a woman.
+D1_GROUPS: tuple[Group, ...] = tuple(Group(r, g) for r in ("black", "white") for g in GENDERS)
 
 
 @dataclass(frozen=True)
