@@ -122,7 +122,7 @@ def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     if table.empty:
         return out
     # hashed, not sorted: a comparison of 10,000 answers a model codes them 60 times
-    codes = pd.Categorical(table["cluster"].astype(str), categories=labels).codes
+    codes = pd.Index(labels).get_indexer(table["cluster"].astype(str).to_numpy(dtype=object))
     values = table[list(columns)].to_numpy(dtype=float)
     keep = ~np.isnan(values).any(axis=1)
     for j in range(len(columns)):
