@@ -264,3 +264,49 @@ def test_the_comparison_shows_before_the_shown_runs_metrics(
         assert len(titles()) > 1 and titles()[-1] == "Models compared"  # after the designs
         results._data = None  # noqa: SLF001
         wait_for_background()
+
+
+def test_the_report_page_builds_its_numbers_only_once_shown(
+    qtbot: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Building the report runs every test and the comparison again: a hidden Report page
+    only notes it is due (it held the Results page's comparison back by seconds), and
+    builds it when shown."""
+    from test_compare import two_models
+
+    from resume_auditor.ui.pages import report_page
+    from resume_auditor.ui.pages.report_page import ReportPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+
+    class Factory:
+        def mktemp(self, name: str) -> Any:
+            (tmp_path / name).mkdir()
+            return tmp_path / name
+
+    audit = two_models.__wrapped__(Factory())
+    built: list[Any] = []
+    real = report_page.report_document
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        built.append(args)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(report_page, "report_document", counted)
+    session = Session()
+    with qtbot.waitSignal(session.loaded, timeout=60000):
+        session.open_file(audit)
+    assert session.data is not None
+    page = ReportPage(session)
+    qtbot.addWidget(page)
+    page.show_audit(session.data)
+    wait_for_background()
+    assert built == []
+    page.show()
+    qtbot.waitUntil(lambda: "<h2" in page.verdict.toHtml(), timeout=60000)
+    assert len(built) == 1
+    page.hide()
+    page.show()  # shown again with nothing new: not built again
+    wait_for_background()
+    assert len(built) == 1
+    session.close_audit()

@@ -441,9 +441,7 @@ class ResultsPage(Page):
             return
         self._refreshing = True
         opener, known = self.session.source().opener(), self._comparison
-        chosen, jobs = self.run_combo.currentData(), self._chart_jobs()
-        jobs = [job for job in jobs if job[0] == COMPARE_CHART]
-        dark = self.validity_chart.dark()
+        chosen = self.run_combo.currentData()
 
         def work() -> tuple[Any, ...]:
             """The comparison of every model first (about a second at 5 x 10,000 answers),
@@ -451,28 +449,36 @@ class ResultsPage(Page):
             with opener() as result:  # this worker's own connection (or copy)
                 state = comparison_state(result)
                 if known is not None and known[0] == state:
-                    return state, known[1], {}, None
+                    return state, known[1], None
                 latest = result.latest_run()
                 runs = {r.id for r in result.runs()}
                 shown = chosen if chosen in runs else latest.id if latest else None
-                comparison = compare_runs(result)
-            images: dict[str, tuple[Pixels, float]] = {}
-            if comparison is not None:
-                spec = comparison_chart(comparison)
-                images = {
-                    key: (render_spec(spec, size, dpr, dark=dark), dpr) for key, size, dpr in jobs
-                }
-            return state, comparison, images, shown
+                return state, compare_runs(result), shown
 
         run_in_background(work, self._compared, self._failed, owner=self)
 
     def _compared(self, found: tuple[Any, ...]) -> None:
-        """The comparison is ready: show its tab now if it changed, then the metrics."""
-        state, comparison, images, shown = found
+        """The comparison is ready: show its tab now if it changed (its chart follows from
+        its own job: matplotlib's first drawing takes most of a second), then the metrics."""
+        state, comparison, shown = found
         fresh = self._comparison is None or self._comparison[0] != state
         self._comparison = (state, comparison)
         if fresh and comparison is not None:
-            self._show_images(images)
+            jobs = [job for job in self._chart_jobs() if job[0] == COMPARE_CHART]
+            dark = self.validity_chart.dark()
+
+            def draw() -> dict[str, tuple[Pixels, float]]:
+                spec = comparison_chart(comparison)
+                return {
+                    key: (render_spec(spec, size, dpr, dark=dark), dpr) for key, size, dpr in jobs
+                }
+
+            run_in_background(
+                draw,
+                self._show_images,
+                lambda exc: logger.warning("comparison chart not drawn: %s", exc),
+                owner=self,
+            )
             if self.tabs.indexOf(self.compare_panel) < 0:
                 self.tabs.addTab(self.compare_panel, "Models compared")
                 self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[MODELS])
