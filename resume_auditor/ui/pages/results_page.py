@@ -473,18 +473,19 @@ class ResultsPage(Page):
                     key: (render_spec(spec, size, dpr, dark=dark), dpr) for key, size, dpr in jobs
                 }
 
+            if self.tabs.indexOf(self.compare_panel) < 0:
+                self.tabs.addTab(self.compare_panel, "Models compared")
+                self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[MODELS])
+            self.tabs.setVisible(True)
+            self.empty.setVisible(False)
+            # shown before the next jobs start: they would share the interpreter with it
+            self.compare_panel.show_comparison(comparison, shown)
             run_in_background(
                 draw,
                 self._show_images,
                 lambda exc: logger.warning("comparison chart not drawn: %s", exc),
                 owner=self,
             )
-            if self.tabs.indexOf(self.compare_panel) < 0:
-                self.tabs.addTab(self.compare_panel, "Models compared")
-                self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[MODELS])
-            self.tabs.setVisible(True)
-            self.empty.setVisible(False)
-            self.compare_panel.show_comparison(comparison, shown)
         self._refresh_metrics(comparison)
 
     def _refresh_metrics(self, comparison: ComparisonDict | None) -> None:
