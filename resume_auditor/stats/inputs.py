@@ -307,7 +307,7 @@ def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFram
     # the breakdown by construction leaves it out rather than count it as a value
     frame["construction"] = [
         c if isinstance(c, str) and c and k == "unequal" else None
-        for c, k in zip(frame["construction"], frame["kind"], strict=True)
+        for c, k in zip(frame["construction"].tolist(), frame["kind"].tolist(), strict=True)
     ]
     return frame[JUDGMENT_COLUMNS]
 
