@@ -367,6 +367,7 @@ class ResultsPage(Page):
         if self._data is None or self._data.path != data.path:
             self._mask, self._mask_path = None, None
             self._index, self._index_key = None, None
+            self._comparison = None
         self._data = data
         self._fill_runs(data)
         self.refresh()
