@@ -136,3 +136,56 @@ def test_paired_rabbi_intervals_cover_and_the_null_is_rarely_called(shift: float
         assert calls / n <= 0.065
     else:
         assert calls / n > 0.3
+
+
+def test_both_scoring_methods_give_the_runs_own_rabbi() -> None:
+    """Pointwise and pairwise tables of 12 pools of 4 (repeats, unreadable answers, ties):
+    each group's comparison value is compute_d3's RABBI of the same tables."""
+    from itertools import combinations
+
+    from resume_auditor.designs.d3_rabbi.compare import comparable
+    from resume_auditor.designs.d3_rabbi.stats import compute_d3
+
+    rng = np.random.default_rng(8)
+    groups = ["white_man", "black_woman", "asian_man", "hispanic_woman"]
+    point, pair = [], []
+    for pool in range(12):
+        for i, g in enumerate(groups):
+            for rep in range(2):
+                p = float(rng.random())
+                point.append(
+                    {
+                        "pool_id": pool,
+                        "candidate_id": pool * 10 + i,
+                        "group": g,
+                        "p_yes": None if rng.random() < 0.05 else round(p, 1),
+                        "p_no": round(1 - p, 1),
+                        "rep": rep,
+                    }
+                )
+        for (i, ga), (j, gb) in combinations(enumerate(groups), 2):
+            for order in ("ab", "ba"):
+                pair.append(
+                    {
+                        "pool_id": pool,
+                        "cand_a": pool * 10 + i,
+                        "cand_b": pool * 10 + j,
+                        "group_a": ga,
+                        "group_b": gb,
+                        "ord": order,
+                        "label": str(rng.choice(["first", "second", "tie", "invalid"])),
+                    }
+                )
+    pointwise, pairwise = pd.DataFrame(point), pd.DataFrame(pair)
+    own = compute_d3(pointwise, pairwise, replicates=50, rng=0)
+    found = comparable(pointwise, pairwise)
+    assert found is not None
+    keys = {m.key for m in found.measures}
+    assert keys == {f"{m}.rabbi.{g}" for m in ("pointwise", "pairwise") for g in groups[1:]}
+    for m in found.measures:
+        method, _, group = m.key.split(".")
+        block = own.pointwise if method == "pointwise" else own.pairwise
+        assert block is not None
+        assert value(found.table, m) == pytest.approx(block.rabbi[group].estimate.value)
+        est = single(found.table, m)
+        assert est.clusters == 12 and est.low is not None
