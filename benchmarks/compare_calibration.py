@@ -1,7 +1,7 @@
 """Are two models' differences honest? Calibrated through the real path (issue 28).
 
 Run: .venv/bin/python benchmarks/compare_calibration.py [--audits N] [--resumes K]
-     [--step-b S] [--seed S] [--json FILE]
+     [--step-b S] [--seed S] [--json FILE] [--design d3]
 
 Each audit: resumes-dev's resumes (K drawn afresh every audit) -> D1 pairs -> two runs of
 the same cases, models "model-a" and "model-b", over HTTP to one loopback server
@@ -20,6 +20,10 @@ per-answer noise.
   intervals covering it should be 93-97%, and the share of audits that find it is
   the power at this size. Neither model favours a group, so each gap's true
   difference is 0, and its intervals should cover 0.
+
+`--design d3` runs D3's pools instead of D1's pairs (4 groups, 12 rounds, the yes/no
+question): the comparison's measures are each group's RABBI, whose true difference is 0
+in both modes, since neither model favours a group.
 
 Figures depend on the machine only in time; the counts run are printed with them.
 """
@@ -53,6 +57,16 @@ equal_pairs = true
 unequal_pairs = true
 k = [1]
 """
+
+D3_ONLY = """
+[designs.d3]
+groups = ["black_woman", "white_man", "asian_woman", "hispanic_man"]
+rounds = 12
+prompt = "d3-yes-no"
+"""
+STUDIES = {"d1": D1_ONLY, "d3": D3_ONLY}
+# measures whose true difference is 0 in every mode: neither model favours a group
+NO_GROUP_EFFECT = ("selection_gap.", "pointwise.rabbi.", "pairwise.rabbi.")
 
 
 def one_audit(sim: Any, template: Path, work: Path, seed: int, step_b: float) -> dict[str, Any]:
@@ -122,6 +136,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--step-b", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json")
+    ap.add_argument("--design", choices=sorted(STUDIES), default="d1")
     ap.add_argument(
         "--loso",
         type=int,
@@ -143,7 +158,7 @@ def main(argv: list[str]) -> int:
     ):
         work = Path(tmp)
         os.environ["RESUME_AUDITOR_DATA_DIR"] = str(work / "data")  # no shared cache
-        nc.LARGER_DESIGNS = D1_ONLY
+        nc.LARGER_DESIGNS = STUDIES[args.design]
         nc.ONLY = ()
         for i in range(args.audits):
             if i % 10 == 0:
@@ -179,7 +194,7 @@ def main(argv: list[str]) -> int:
     # is 0; the validity difference's size is the mean of the audits' estimates.
     truth = (
         {
-            k: (0.0 if k.startswith("selection_gap.") else m["mean"])
+            k: (0.0 if k.startswith(NO_GROUP_EFFECT) else m["mean"])
             for k, m in first["measures"].items()
             if m["mean"] is not None
         }
@@ -193,7 +208,8 @@ def main(argv: list[str]) -> int:
         "seconds": round(time.monotonic() - started),
     }
     print(
-        f"{'planted' if planted else 'null'}: {result['audits']} audits of {args.resumes} "
+        f"{args.design} {'planted' if planted else 'null'}: {result['audits']} audits of "
+        f"{args.resumes} "
         f"resumes, any difference declared in {result['any_declared']:.1%}"
     )
     for key, m in result["measures"].items():

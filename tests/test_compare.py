@@ -249,10 +249,10 @@ def test_the_exports_carry_the_comparison(two_models: Path, tmp_path: Path) -> N
     assert {"models_values", "models_differences", "models_alike"} <= set(sheets)
 
 
-def test_d2_and_d4_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
+def test_d2_d3_and_d4_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
     """Every design that offers headline measures gives, per model, its own metric's value
-    (D2's standardized differences, D4's score shifts and average ranks here, over HTTP
-    with two models of the all-designs study)."""
+    (D2's standardized differences, D3's RABBI, D4's score shifts and average ranks here,
+    over HTTP with two models of the all-designs study)."""
     from results_fixtures import make_all_designs_audit
 
     from resume_auditor.store.resultfile import ResultFile
@@ -271,6 +271,15 @@ def test_d2_and_d4_values_are_the_runs_own_metrics(tmp_path: Path) -> None:
         for run_id, metric in row["values"].items():
             assert metric["value"] == pytest.approx(own[int(run_id)]["d2"]["smd"][group]["value"])
             assert metric["unit"] == "sd"
+    d3 = [row for row in comparison["measures"] if row["design"] == "D3"]
+    assert d3, "D3 offers each group's RABBI"
+    for row in d3:
+        method, _, group = row["key"].split(".")
+        for run_id, metric in row["values"].items():
+            want = own[int(run_id)]["d3"][method]["rabbi"][group]["value"]
+            assert metric["value"] == pytest.approx(want)
+            assert metric["clusters"] >= 2
+    assert {d["design"] for d in comparison["differences"]} >= {"D2", "D3", "D4"}
     d4 = [row for row in comparison["measures"] if row["design"] == "D4"]
     kinds = {row["key"].split(".")[0] for row in d4}
     assert kinds == {"differences", "ranks"}

@@ -198,3 +198,115 @@ def test_the_requests_two_models_answered_differently_open_from_the_tab(
         assert expected[0].detail_a in dialog.detail.toPlainText()
         results._data = None  # noqa: SLF001
         wait_for_background()
+
+
+def test_the_comparison_shows_before_the_shown_runs_metrics(
+    qtbot: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """The tab does not wait for the shown run's permutation tests: with the metrics held
+    back, "Models compared" appears with its chart; once they are let through, the
+    report carries the same comparison, computed once."""
+    import threading
+
+    from test_compare import two_models
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.ui.pages import results_page
+    from resume_auditor.ui.pages.results_page import ResultsPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+    from resume_auditor.workflow.metrics import metrics_report
+
+    class Factory:
+        def mktemp(self, name: str) -> Any:
+            (tmp_path / name).mkdir()
+            return tmp_path / name
+
+    audit = two_models.__wrapped__(Factory())
+    held = threading.Event()
+    compared: list[object] = []
+
+    def slow_metrics(result: Any, run_id: int | None = None, **kw: Any) -> Any:
+        assert held.wait(60), "the metrics were never let through"
+        return metrics_report(result, run_id, **kw)
+
+    def counted(result: Any, *args: Any, **kw: Any) -> Any:
+        compared.append(result)
+        return results_page.__dict__["_real_compare"](result, *args, **kw)
+
+    monkeypatch.setitem(results_page.__dict__, "_real_compare", results_page.compare_runs)
+    monkeypatch.setattr(results_page, "metrics_report", slow_metrics)
+    monkeypatch.setattr(results_page, "compare_runs", counted)
+    with ResultFile.in_memory(audit) as memory:
+        session = Session()
+        session.show_in_memory(memory)
+        assert session.data is not None
+        results = ResultsPage(session)
+        qtbot.addWidget(results)
+        results.show()
+        results.show_audit(session.data)
+        panel = results.compare_panel
+        titles = lambda: [results.tabs.tabText(i) for i in range(results.tabs.count())]  # noqa: E731
+        try:
+            qtbot.waitUntil(lambda: "Models compared" in titles(), timeout=30000)
+            assert results._report is None  # noqa: SLF001 - the metrics are still held
+            assert "sim-right" in panel.heading.text()
+            results.tabs.setCurrentWidget(panel)
+            qtbot.waitUntil(lambda: not panel.chart_view.pixmap().isNull(), timeout=30000)
+        finally:
+            held.set()
+        qtbot.waitUntil(lambda: results._report is not None, timeout=30000)  # noqa: SLF001
+        qtbot.waitUntil(lambda: not results._refreshing, timeout=30000)  # noqa: SLF001
+        report = results._report  # noqa: SLF001
+        assert report is not None
+        assert report["comparison"] is results._comparison[1]  # noqa: SLF001
+        assert len(compared) == 1
+        assert len(titles()) > 1 and titles()[-1] == "Models compared"  # after the designs
+        results._data = None  # noqa: SLF001
+        wait_for_background()
+
+
+def test_the_report_page_builds_its_numbers_only_once_shown(
+    qtbot: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Building the report runs every test and the comparison again: a hidden Report page
+    only notes it is due (it held the Results page's comparison back by seconds), and
+    builds it when shown."""
+    from test_compare import two_models
+
+    from resume_auditor.ui.pages import report_page
+    from resume_auditor.ui.pages.report_page import ReportPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+
+    class Factory:
+        def mktemp(self, name: str) -> Any:
+            (tmp_path / name).mkdir()
+            return tmp_path / name
+
+    audit = two_models.__wrapped__(Factory())
+    built: list[Any] = []
+    real = report_page.report_document
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        built.append(args)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(report_page, "report_document", counted)
+    session = Session()
+    with qtbot.waitSignal(session.loaded, timeout=60000):
+        session.open_file(audit)
+    assert session.data is not None
+    page = ReportPage(session)
+    qtbot.addWidget(page)
+    page.show_audit(session.data)
+    wait_for_background()
+    assert built == []
+    page.show()
+    qtbot.waitUntil(lambda: "<h2" in page.verdict.toHtml(), timeout=60000)
+    assert len(built) == 1
+    page.hide()
+    page.show()  # shown again with nothing new: not built again
+    wait_for_background()
+    assert len(built) == 1
+    session.close_audit()

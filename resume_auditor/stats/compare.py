@@ -16,6 +16,11 @@ intervals use (stats/robust.py). For a mean with clusters of equal size the jack
 variance is exactly the cluster-robust one; it needs no model of the answers and no
 random numbers, so the same audit always gives the same interval.
 
+A measure that is not a function of cluster sums brings its own leave-outs
+(`Measure.leave_out`): D3's RABBI compares every candidate of one group with every
+candidate of another across pools, a two-sample U-statistic, whose delete-one-cluster
+jackknife is consistent too (designs/d3_rabbi/compare.py).
+
 The per-cluster sums make leaving a cluster out a subtraction, so a comparison of
 10,000 answers a model costs microseconds per measure (docs/comparison.md).
 """
@@ -40,6 +45,12 @@ logger = logging.getLogger(__name__)
 # f(sums) -> value, vectorised over the leading axes of `sums` (its last axis: the
 # measure's columns, in the order of `Measure.columns`). NaN where undefined.
 SumsFunction = Callable[[np.ndarray], np.ndarray]
+
+# (value on every row, value with each cluster's rows left out, clusters with rows) of a
+# measure that is not a function of per-cluster sums (D3's RABBI compares every candidate
+# of one group with every candidate of another): given a run's table and the clusters'
+# labels. A leave-out that is undefined is NaN.
+LeaveOut = Callable[[pd.DataFrame, np.ndarray], tuple[float, np.ndarray, np.ndarray]]
 
 # The note of a difference that is the same on every cluster (no interval) begins so
 SAME_EVERYWHERE = "the same difference on every"
@@ -84,6 +95,9 @@ class Measure:
     bounds: tuple[float, float] | None = None
     # what one cluster of its rows is, in a recruiter's words (one, several)
     cluster: tuple[str, str] = ("source resume", "source resumes")
+    # a measure that is not a smooth function of cluster sums computes its own leave-outs
+    # (then `f` is not used, and `columns` only says which columns it reads)
+    leave_out: LeaveOut | None = None
 
     @property
     def range(self) -> tuple[float, float]:
@@ -108,7 +122,7 @@ def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     if table.empty:
         return out
     # hashed, not sorted: a comparison of 10,000 answers a model codes them 60 times
-    codes = pd.Categorical(table["cluster"].astype(str), categories=labels).codes
+    codes = pd.Index(labels).get_indexer(table["cluster"].astype(str).to_numpy(dtype=object))
     values = table[list(columns)].to_numpy(dtype=float)
     keep = ~np.isnan(values).any(axis=1)
     for j in range(len(columns)):
@@ -128,6 +142,9 @@ def value(table: pd.DataFrame, measure: Measure) -> float | None:
     """The measure on one run's table (None: undefined, e.g. no such answers)."""
     if table.empty:
         return None
+    if measure.leave_out is not None:
+        theta = measure.leave_out(table, _labels(table))[0]
+        return theta if math.isfinite(theta) else None
     sums = table[list(measure.columns)].to_numpy(dtype=float)
     sums = sums[~np.isnan(sums).any(axis=1)].sum(axis=0)
     out = float(measure.f(sums))
@@ -183,6 +200,8 @@ def paired_difference(
     """
     labels = _labels(a, b)
     n = int(len(a) + len(b))
+    if measure.leave_out is not None:
+        return _own_paired(a, b, measure, labels, n, level)
     sa = cluster_sums(a, measure.columns, labels)
     sb = cluster_sums(b, measure.columns, labels)
     active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
@@ -197,12 +216,43 @@ def paired_difference(
     return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), test=True)
 
 
+def _own_paired(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    measure: Measure,
+    labels: np.ndarray,
+    n: int,
+    level: float,
+) -> Estimate:
+    """`paired_difference` for a measure with its own leave-outs: the same pairing (a
+    cluster left out of both runs at once), the same jackknife."""
+    assert measure.leave_out is not None
+    none = np.zeros(0, dtype=bool)
+    ta, la, aa = measure.leave_out(a, labels) if len(a) else (math.nan, none, none)
+    tb, lb, ab = measure.leave_out(b, labels) if len(b) else (math.nan, none, none)
+    theta = ta - tb
+    if not math.isfinite(theta):
+        return Estimate(None, None, None, n, 0, level, note="not measured by both")
+    active = aa | ab
+    leave = (la - lb)[active]
+    bottom, top = measure.range
+    span = top - bottom
+    return _jackknife(theta, leave, n, int(active.sum()), level, measure, (-span, span), test=True)
+
+
 def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
     """One run's measure with the same jackknife interval (no test: nothing to compare)."""
     labels = _labels(table)
     n = int(len(table))
     if not labels.size:
         return Estimate(None, None, None, 0, 0, level, note="no answers")
+    if measure.leave_out is not None:
+        theta, leave, active = measure.leave_out(table, labels)
+        if not math.isfinite(theta):
+            return Estimate(None, None, None, n, int(active.sum()), level, note="no such answers")
+        return _jackknife(
+            theta, leave[active], n, int(active.sum()), level, measure, measure.range, test=False
+        )
     sums = cluster_sums(table, measure.columns, labels)
     sums = sums[_active(sums)]
     total = sums.sum(axis=0)
@@ -303,6 +353,7 @@ def sentence(
 __all__ = [
     "Comparable",
     "Difference",
+    "LeaveOut",
     "Measure",
     "adjust",
     "cluster_sums",

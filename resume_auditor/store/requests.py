@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -397,6 +398,27 @@ class RequestTables(Tables):
     def _answer_frame(
         self, run_id: int, *, design: str | None, kind: str | None, failed: bool
     ) -> pd.DataFrame:
+        query, params = self._answer_query(run_id, design=design, kind=kind, failed=failed)
+        cursor = self._db.execute(query, params)
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+        # the JSON texts go straight to their decoding; the other columns become a frame
+        # the way pandas.read_sql_query makes one (tests/test_store_answers_frame.py)
+        plain = [i for i, name in enumerate(names) if not name.endswith("_json")]
+        pick = operator.itemgetter(*plain)
+        frame = pd.DataFrame.from_records(
+            [pick(r) for r in rows], columns=[names[i] for i in plain], coerce_float=True
+        )
+        for column in ("variants", "context", "parsed", "case_variants", "case_meta"):
+            # a request that names no case (a generator's) has no case columns: None
+            at = names.index(column + "_json")
+            frame[column] = _decoded(r[at] for r in rows)
+        return frame[ANSWER_COLUMNS]
+
+    def _answer_query(
+        self, run_id: int, *, design: str | None, kind: str | None, failed: bool
+    ) -> tuple[str, tuple[Any, ...]]:
+        """The SQL of `_answer_frame` and its parameters."""
         where = "request.run_id = ?"
         if failed:
             where += " AND request.status = 'failed' AND response.request_id IS NULL"
@@ -422,13 +444,7 @@ class RequestTables(Tables):
             "LEFT JOIN test_case ON test_case.id = request.case_id "
             f"WHERE {where} ORDER BY request.id"
         )
-        frame = pd.read_sql_query(query, self._db, params=tuple(params))
-        for column in ("variants", "context", "parsed", "case_variants", "case_meta"):
-            # a request that names no case (a generator's) has no case columns: None
-            frame[column] = [
-                json.loads(v) if isinstance(v, str) else None for v in frame.pop(column + "_json")
-            ]
-        return frame[ANSWER_COLUMNS]
+        return query, tuple(params)
 
     def cell_requests(
         self, run_id: int
@@ -671,3 +687,21 @@ ANSWER_COLUMNS = [
     "construction",
 ]
 """The columns of `answers()`, the same for every design (docs/runner.md)."""
+
+
+def _decoded(texts: Iterable[object]) -> list[Any]:
+    """Each JSON text decoded, None for a missing one; a text that repeats is decoded
+    once. A run's answers repeat the same few texts thousands of times (the case's
+    variants and meta on every request of the case, a handful of distinct parsed
+    answers), and decoding them was half of reading a run; rows with the same text
+    share one decoded object, which readers of answers only read."""
+    seen: dict[str, Any] = {}
+    out: list[Any] = []
+    for text in texts:
+        if not isinstance(text, str):
+            out.append(None)
+            continue
+        if text not in seen:
+            seen[text] = json.loads(text)
+        out.append(seen[text])
+    return out

@@ -243,9 +243,16 @@ def readings(answers: pd.DataFrame) -> pd.DataFrame:
     """One run's answers as compared between runs: key, repeat, design, case, cluster and
     the answer as read (None: unreadable); read once a run, not once a pair."""
     out = answers[["ukey", "rep", "design", "case_id", "cluster"]].copy()
-    out["reading"] = [
-        _reading(x, y) for x, y in zip(answers["label"], answers["parsed"], strict=True)
-    ]
+    # rows with the same answer share its decoded object (store `answers()`, which
+    # holds them while this runs): read once a label and object, not once a row
+    done: dict[tuple[object, int], str | None] = {}
+    found: list[str | None] = []
+    for label, parsed in zip(answers["label"].tolist(), answers["parsed"].tolist(), strict=True):
+        key = (label, id(parsed))
+        if key not in done:
+            done[key] = _reading(label, parsed)
+        found.append(done[key])
+    out["reading"] = found
     return out
 
 

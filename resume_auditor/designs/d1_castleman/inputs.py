@@ -125,10 +125,14 @@ def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFram
         return pd.DataFrame(columns=JUDGMENT_COLUMNS)
     for column in ("pair_id", "cluster", "k", "gap"):
         frame[column] = frame[column].astype("int64")
-    details = [
-        _changed(kind, ids, variants)
-        for kind, ids in zip(frame["kind"], frame["case_variants"], strict=True)
-    ]
+    # a pair's details are the same on each of its many answers: worked out once a pair
+    known: dict[tuple[str, tuple[int, ...]], tuple[str | None, str | None, str | None]] = {}
+    details = []
+    for kind, ids in zip(frame["kind"].tolist(), frame["case_variants"].tolist(), strict=True):
+        key = (kind, tuple(ids))
+        if key not in known:
+            known[key] = _changed(kind, ids, variants)
+        details.append(known[key])
     frame["qual_type"] = [d[0] for d in details]
     frame["change_location"] = [d[1] for d in details]
     frame["generator"] = [d[2] for d in details]
@@ -136,7 +140,7 @@ def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFram
     # the breakdown by construction leaves it out rather than count it as a value
     frame["construction"] = [
         c if isinstance(c, str) and c and k == "unequal" else None
-        for c, k in zip(frame["construction"], frame["kind"], strict=True)
+        for c, k in zip(frame["construction"].tolist(), frame["kind"].tolist(), strict=True)
     ]
     return frame[JUDGMENT_COLUMNS]
 

@@ -22,6 +22,7 @@ from resume_auditor.designs.base import (
     DesignResult,
     Drill,
     PanelRow,
+    RunContext,
     Section,
     Unbuilt,
 )
@@ -36,6 +37,7 @@ from resume_auditor.domain.case import Case, Variant
 from resume_auditor.domain.groups import ALL_GROUPS, REFERENCE_GROUP, Group
 from resume_auditor.domain.job import Job
 from resume_auditor.domain.study import ModelSpec, StudyConfig, StudyError
+from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.power import design_alpha, min_detectable_effect
@@ -190,6 +192,12 @@ class RabbiD3(Design[D3Spec]):
             rng=0,
         )
         return D3Outcome(result, len(pointwise) + len(pairwise))
+
+    def comparable(self, context: RunContext) -> Comparable | None:
+        """Each group's RABBI per scoring method (designs/d3_rabbi/compare.py)."""
+        from resume_auditor.designs.d3_rabbi.compare import comparable
+
+        return comparable(*d3_tables(context.cases, context.answers))
 
     def answer_frames(
         self, cases: Mapping[int, Case], answers: pd.DataFrame

@@ -47,7 +47,7 @@ from resume_auditor.domain.groups import group_label
 from resume_auditor.report.numbers import ci_text, value_text
 from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.report.terms import term_for
-from resume_auditor.stats.model import MetricDict, MetricsReport
+from resume_auditor.stats.model import ComparisonDict, MetricDict, MetricsReport
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFileError
 from resume_auditor.ui.models.metric_table import (
@@ -126,6 +126,19 @@ def answer_state(result: AuditReader, run_id: int | None, other: int | None) -> 
     return (str(result.path), run(run_id), run(other), study, thresholds)
 
 
+def comparison_state(result: AuditReader) -> tuple[Any, ...]:
+    """What the comparison of the audit's models depends on, read cheaply: every run's
+    model and its request and answer counts and token sums. Equal states give the same
+    comparison, so a refresh with no new answer shows it without computing it again."""
+    return (
+        str(result.path),
+        tuple(
+            (r.id, r.provider, r.model, r.prompt_id, *dataclasses.astuple(result.progress(r.id)))
+            for r in result.runs()
+        ),
+    )
+
+
 @dataclass
 class _Computed:
     """What a background refresh hands to the UI thread: all of it ready to show."""
@@ -161,6 +174,9 @@ class ResultsPage(Page):
         # (answer state, report, versus): a refresh with no new answer reuses the report
         # instead of running every permutation test again (about a second per audit)
         self._metrics_cache: tuple[tuple[Any, ...], Any, Any] | None = None
+        # (every run's answer state, the comparison of the audit's models): computed and
+        # shown before the shown run's metrics, which then reuse it
+        self._comparison: tuple[tuple[Any, ...], ComparisonDict | None] | None = None
         self._mask: IdentityMask | None = None
         self._mask_path: Path | None = None
         self._index: AnswerIndex | None = None
@@ -354,6 +370,7 @@ class ResultsPage(Page):
         if self._data is None or self._data.path != data.path:
             self._mask, self._mask_path = None, None
             self._index, self._index_key = None, None
+            self._comparison = None
         self._data = data
         self._fill_runs(data)
         self.refresh()
@@ -427,6 +444,60 @@ class ResultsPage(Page):
             self._pending_refresh = True
             return
         self._refreshing = True
+        opener, known = self.session.source().opener(), self._comparison
+        chosen = self.run_combo.currentData()
+
+        def work() -> tuple[Any, ...]:
+            """The comparison of every model first (about a second at 5 x 10,000 answers),
+            so that its tab does not wait for the shown run's permutation tests."""
+            with opener() as result:  # this worker's own connection (or copy)
+                state = comparison_state(result)
+                if known is not None and known[0] == state:
+                    return state, known[1], None
+                latest = result.latest_run()
+                runs = {r.id for r in result.runs()}
+                shown = chosen if chosen in runs else latest.id if latest else None
+                return state, compare_runs(result), shown
+
+        run_in_background(work, self._compared, self._failed, owner=self)
+
+    def _compared(self, found: tuple[Any, ...]) -> None:
+        """The comparison is ready: show its tab now if it changed (its chart follows from
+        its own job: matplotlib's first drawing takes most of a second), then the metrics."""
+        state, comparison, shown = found
+        fresh = self._comparison is None or self._comparison[0] != state
+        self._comparison = (state, comparison)
+        if fresh and comparison is not None:
+            jobs = [job for job in self._chart_jobs() if job[0] == COMPARE_CHART]
+            dark = self.compare_panel.chart_view.dark()
+
+            def draw() -> dict[str, tuple[Pixels, float]]:
+                spec = comparison_chart(comparison)
+                return {
+                    key: (render_spec(spec, size, dpr, dark=dark), dpr) for key, size, dpr in jobs
+                }
+
+            if self.tabs.indexOf(self.compare_panel) < 0:
+                self.tabs.addTab(self.compare_panel, "Models compared")
+                self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[MODELS])
+            self.tabs.setVisible(True)
+            self.empty.setVisible(False)
+            # shown before the next jobs start: they would share the interpreter with it
+            self.compare_panel.show_comparison(comparison, shown)
+            run_in_background(
+                draw,
+                self._show_images,
+                lambda exc: logger.warning("comparison chart not drawn: %s", exc),
+                owner=self,
+            )
+        self._refresh_metrics(comparison)
+
+    def _refresh_metrics(self, comparison: ComparisonDict | None) -> None:
+        """The shown run's metrics, the table of its answers and every chart (the
+        comparison computed just before rides along in the report)."""
+        if self._data is None:
+            self._refreshing = False
+            return
         source = self.session.source()
         path, opener = source.path, source.opener()
         key_now = self._loaded_key
@@ -446,18 +517,16 @@ class ResultsPage(Page):
                 compare = (
                     other if other in runs and latest is not None and other != latest.id else None
                 )
-                # every run's answers: the comparison of the audit's models reads them all
-                state = (
-                    *answer_state(result, latest.id if latest else None, compare),
-                    tuple(sorted(result.answered_by_run().items())),
-                )
+                state = answer_state(result, latest.id if latest else None, compare)
                 if cached is not None and cached[0] == state:
                     report, versus = cached[1], cached[2]
                 else:
                     report = metrics_report(result, latest.id) if latest else None
                     versus = metrics_report(result, compare) if compare is not None else None
-                    comparison = compare_runs(result) if report is not None else None
-                    if report is not None and comparison is not None:
+                if report is not None and report.get("comparison") is not comparison:
+                    report = report.copy()  # a cached report is the UI's: not changed here
+                    report.pop("comparison", None)
+                    if comparison is not None:
                         report["comparison"] = comparison
                 found = mask or identity_mask(result)
                 run_id = latest.id if latest else None
@@ -673,8 +742,7 @@ class ResultsPage(Page):
 
     def _show_differing(self, design: str, run_a: int, run_b: int, title: str) -> None:
         """The requests two models answered differently, read in the background."""
-        report = self._report
-        comparison = report.get("comparison") if report else None
+        comparison = self._comparison[1] if self._comparison else None  # shown before the report
         if comparison is None:
             return
         names = {r["run"]: r["name"] for r in comparison["runs"]}
