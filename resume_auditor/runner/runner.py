@@ -63,7 +63,7 @@ from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
 from resume_auditor.runner.latency import LatencyModel
 from resume_auditor.runner.prices import PriceTable
-from resume_auditor.runner.ratelimit import RateLimiter
+from resume_auditor.runner.ratelimit import Limiter, RateLimiter
 from resume_auditor.runner.tokens import body_input_tokens
 from resume_auditor.runner.window import AUTO_CEILING, INITIAL, ConcurrencyWindow
 from resume_auditor.store.cache import ResponseCache
@@ -192,7 +192,7 @@ class Runner:
         on_event: Callable[[Event], None] | None = None,
         cancel_grace_s: float = 0.5,
         seed: int | None = None,
-        limiter: RateLimiter | None = None,
+        limiter: Limiter | None = None,
         budget_usd: float | None = None,
         prices: PriceTable | None = None,
         use_cache: bool = True,
@@ -201,6 +201,8 @@ class Runner:
         early_stop: EarlyStop | None = None,
         batch: BatchOptions | None = None,
         hedge: float = 0.0,
+        window: ConcurrencyWindow | None = None,
+        spend: Callable[[], float] | None = None,
     ) -> None:
         """
         concurrency: the most requests at once (None or 0: no ceiling of the user's,
@@ -226,6 +228,10 @@ class Runner:
             money: the provider may bill both sends, and each copy is counted in
             `RunStatus.hedged` and as maybe paid twice. 0 (the default): never; a copy
             then goes only at the stall bound. A budget cap still holds every copy.
+        window: a concurrency window shared with other runs of the same provider or
+            machine (runner/group.py); `concurrency` and `adaptive` are then its own.
+        spend: what every run under the same budget has spent and reserved (a group of
+            runs shares one budget, group.py); None: this run's own spend.
         cancel_grace_s: how long a cancel waits for answers already on their way
             before it aborts the rest (they go back to the queue, unpaid answers
             are never waited for): Cancel must be done within a second.
@@ -234,7 +240,8 @@ class Runner:
         self.run_id = run_id
         self._provider_factory = provider_factory
         self._parse = parse
-        self.window = ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
+        self.window = window or ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
+        self._spend = spend
         self._timeout_s = timeout_s
         self.latency = LatencyModel(timeout_s)
         # A passing event for the status line (a 429, a retry) and until when it shows.
@@ -359,8 +366,13 @@ class Runner:
 
     def run(self) -> RunStatus:
         """Run to the end in the calling thread (the CLI's way); returns the final status."""
+        return asyncio.run(self.run_async())
+
+    async def run_async(self) -> RunStatus:
+        """Run to the end on the running event loop (a group of runs shares one, group.py);
+        returns the final status."""
         try:
-            asyncio.run(self._main())
+            await self._main()
         except Exception as exc:  # never leave the caller without a final status
             logger.exception("the run stopped on an unexpected error")
             self._message = f"The run stopped on an unexpected error: {exc}"
@@ -628,14 +640,25 @@ class Runner:
             return 0.0
         return self.worst_case(body)
 
+    def committed(self) -> float:
+        """This run's spend and the worst case of its requests in flight."""
+        return (self.counters.cost or 0.0) + self.counters.reserved
+
     def _fits_budget(self, worst: float) -> bool:
         if self._budget is None or self.worst_case is None:
             return True
-        spent = self.counters.cost or 0.0
-        return spent + self.counters.reserved + worst <= self._budget
+        committed = self._spend() if self._spend is not None else self.committed()
+        return committed + worst <= self._budget
 
     def budget_message(self) -> str:
         spent = self.counters.cost or 0.0
+        if self._spend is not None:
+            return (
+                f"Paused: the audit's budget of ${self._budget:.2f} for all its models is "
+                f"reached (${self._spend():.2f} spent or on its way, ${spent:.2f} of it by "
+                "this model; the next request could cost more than what is left). Raise the "
+                "budget to go on; nothing is lost."
+            )
         return (
             f"Paused: the budget of ${self._budget:.2f} is reached (${spent:.2f} spent; the next "
             "request could cost more than what is left). Raise the budget to go on; "
