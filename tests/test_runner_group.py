@@ -26,13 +26,8 @@ from runner_fixtures import kind_policy, new_audit, queue, spec
 
 from resume_auditor.domain.study import ModelSpec
 from resume_auditor.runner import RunState, limits_memory
-from resume_auditor.runner.group import (
-    MACHINE,
-    Member,
-    on_this_machine,
-    provider_key,
-    share_windows,
-)
+from resume_auditor.runner.group import Member, share_windows
+from resume_auditor.runner.sharing import MACHINE, on_this_machine, provider_key, sharing_key
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.workflow.execute import make_group
 
@@ -154,7 +149,7 @@ def test_which_runs_share_what() -> None:
     assert windows[4] is windows[5]  # one machine, one window: the bundled model's one
     assert windows[4].ceiling == 1 and not windows[4].adaptive
     assert windows[1].ceiling == 256 // 3  # the app's ceiling split between the windows
-    assert MACHINE
+    assert sharing_key("local", None) == MACHINE
 
 
 def test_three_providers_at_once_each_within_its_limit_two_models_in_turn(
@@ -318,3 +313,50 @@ def test_a_budget_covers_every_run_together(
     done = [s.done for s in finals]
     assert sum(done) < 80 and min(done) > 0  # the budget held both, and both were asked
     assert all(s.cost_usd is not None and s.cost_usd < 1.0 for s in finals)
+
+
+def test_runs_sharing_a_window_each_get_their_share() -> None:
+    """Max-min fair slots: a run at its share waits while another still sending is
+    below its own, even with a slot free; once the other has sent everything once, the
+    first may use the whole window."""
+    import asyncio
+
+    from resume_auditor.runner.window import ConcurrencyWindow
+
+    async def go() -> None:
+        window = ConcurrencyWindow(4, adaptive=False)
+        a, b = object(), object()
+        window.join(a)
+        window.join(b)
+        assert window.try_take(a) and window.try_take(a)
+        assert not window.try_take(a)  # at its share (2 of 4) while b sends
+        waiting = asyncio.ensure_future(window.acquire(a))
+        await asyncio.sleep(0)
+        assert not waiting.done()  # the free slots are kept for b
+        assert window.try_take(b) is False  # someone waits: b queues too, and goes first
+        b_turn = asyncio.ensure_future(window.acquire(b))
+        await asyncio.sleep(0)
+        assert b_turn.done() and not waiting.done()
+        window.leave(b)  # b has sent everything once: a may use the rest
+        await asyncio.sleep(0)
+        assert waiting.done() and window.in_use == 4
+        window.release(a)
+        window.release(b)
+        assert window.try_take(a)
+
+    asyncio.run(go())
+
+
+def test_one_run_alone_keeps_the_plain_window() -> None:
+    import asyncio
+
+    from resume_auditor.runner.window import ConcurrencyWindow
+
+    async def go() -> None:
+        window = ConcurrencyWindow(3, adaptive=False)
+        owner = object()
+        window.join(owner)
+        assert all(window.try_take(owner) for _ in range(3))
+        assert not window.try_take(owner)
+
+    asyncio.run(go())

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import threading
 import time
@@ -41,41 +40,14 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
 
 from resume_auditor.runner.events import RunStatus
 from resume_auditor.runner.ratelimit import POLL_S, LimiterState, RateLimiter
 from resume_auditor.runner.runner import Runner
+from resume_auditor.runner.sharing import sharing_key
 from resume_auditor.runner.window import AUTO_CEILING, ConcurrencyWindow
 
 logger = logging.getLogger(__name__)
-
-# Providers whose address may be a server the user runs (on this machine or not);
-# a hosted vendor's API at a loopback address is a proxy or a test, not this CPU.
-SELF_HOSTED = frozenset({"openai-compatible"})
-MACHINE = "this machine"
-
-
-def provider_key(provider: str, base_url: str | None) -> str:
-    """The limits a run answers to: one per provider and address (one key each)."""
-    url = (base_url or "").strip().rstrip("/").lower()
-    return f"{provider}|{url}"
-
-
-def on_this_machine(provider: str, base_url: str | None) -> bool:
-    """The bundled model, or a self-hosted server at a loopback address."""
-    if provider == "local":
-        return True
-    if provider not in SELF_HOSTED or not base_url:
-        return False
-    host = (urlparse(base_url).hostname or "").lower()
-    if host in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_unspecified
 
 
 @dataclass(frozen=True)
@@ -96,11 +68,7 @@ def share_windows(members: Sequence[Member]) -> dict[int, ConcurrencyWindow]:
     keys: dict[int, str] = {}
     by_key: dict[str, list[Member]] = {}
     for m in members:
-        key = (
-            MACHINE
-            if on_this_machine(m.provider, m.base_url)
-            else provider_key(m.provider, m.base_url)
-        )
+        key = sharing_key(m.provider, m.base_url)
         keys[m.run_id] = key
         by_key.setdefault(key, []).append(m)
     share = max(1, AUTO_CEILING // max(1, len(by_key)))

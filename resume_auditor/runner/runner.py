@@ -134,14 +134,15 @@ class _Race:
 class _Slot:
     """A request's place in the concurrency window, given back while it waits to retry."""
 
-    def __init__(self, window: ConcurrencyWindow) -> None:
+    def __init__(self, window: ConcurrencyWindow, owner: object) -> None:
         self.window = window
+        self.owner = owner
         self.held = True
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            self.window.release()
+            self.window.release(self.owner)
 
 
 @dataclass
@@ -693,10 +694,9 @@ class Runner:
     async def _take_slot(self, stop: asyncio.Event) -> bool:
         """A place in the concurrency window; False if the run stops first."""
         window = self.window
-        if window.in_use < window.limit and not stop.is_set():
-            window.in_use += 1
+        if not stop.is_set() and window.try_take(self):
             return True
-        acquire = asyncio.ensure_future(window.acquire())
+        acquire = asyncio.ensure_future(window.acquire(self))
         stopper = asyncio.ensure_future(stop.wait())
         await asyncio.wait({acquire, stopper}, return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
@@ -705,7 +705,7 @@ class Runner:
         await asyncio.gather(acquire, stopper, return_exceptions=True)
         got = acquire.done() and not acquire.cancelled() and acquire.exception() is None
         if got and stop.is_set():
-            window.release()
+            window.release(self)
             return False
         return got
 
@@ -738,6 +738,7 @@ class Runner:
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
+        self.window.join(self)
         self._wake = (asyncio.get_running_loop(), stop)
         if self._cancel.is_set():
             stop.set()
@@ -754,6 +755,7 @@ class Runner:
                 page = store.open_requests(self.run_id, after_id=last_id, limit=PAGE)
                 if not page:
                     self._feed_over = True  # the run's tail: only retries and copies left
+                    self.window.leave(self)  # runs sharing the window may use its share
                     if tasks and not stop.is_set() and not self._draining:
                         # Answers still on their way may queue more (sampled repeats).
                         await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
@@ -796,11 +798,11 @@ class Runner:
                     # through is already reserved for: spend can never pass the cap.
                     reserve = self._worst(req.body)  # estimated once per request
                     if not await self.gate(stop, reserve):
-                        self.window.release()
+                        self.window.release(self)
                         feeding = False
                         break
                     if self._skip_if_closed(store, req):  # answers that came in meanwhile
-                        self.window.release()
+                        self.window.release(self)
                         continue
                     if key is not None and flight is not None:
                         flights[key] = flight
@@ -808,6 +810,7 @@ class Runner:
                     self._spawn(tasks, self._one(recorder, provider, req, stop, reserve, flight))
             await self._finish_tasks(tasks, stop)
         finally:
+            self.window.leave(self)
             self._wake = None
             watcher.cancel()
             await asyncio.gather(watcher, return_exceptions=True)
@@ -946,7 +949,7 @@ class Runner:
         c = self.counters
         c.in_flight += 1
         was_failed = req.status == "failed"
-        slot = _Slot(self.window)
+        slot = _Slot(self.window, self)
         try:
             await self._attempts(recorder, provider, req, stop, was_failed, slot, flight)
         except Exception as exc:  # a bug must not make a request vanish silently

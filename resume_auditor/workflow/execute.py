@@ -16,10 +16,11 @@ from resume_auditor.runner import Event, Runner, limits_memory
 from resume_auditor.runner.batch import BatchOptions
 from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.estimate import Estimate, estimate_run
-from resume_auditor.runner.group import Member, RunGroup, SharedLimits, provider_key, share_windows
+from resume_auditor.runner.group import Member, RunGroup, SharedLimits, share_windows
 from resume_auditor.runner.latency import MOST_S
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
 from resume_auditor.runner.ratelimit import Limiter, RateLimiter
+from resume_auditor.runner.sharing import provider_key
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
 from resume_auditor.runner.window import AUTO_CEILING, LOCAL_CONCURRENCY, ConcurrencyWindow
 from resume_auditor.store.backup import make_backup
