@@ -117,16 +117,26 @@ def test_start_all_runs_the_models_at_the_same_time(
         win.controller.models_changed.connect(progress.append)
         finished = []
         win.controller.finished.connect(lambda status: finished.append(status))
-        page.start_all_button.click()
-        qtbot.waitUntil(
-            lambda: page.state_text.text().startswith("Running 2 models at once"), timeout=30000
+        said: list[tuple[str, bool, bool]] = []  # the status line, Start, Cancel
+        win.controller.status_changed.connect(
+            lambda _s: said.append(
+                (
+                    page.state_text.text(),
+                    page.start_button.isEnabled(),
+                    page.cancel_button.isEnabled(),
+                )
+            )
         )
-        assert not page.start_button.isEnabled() and page.cancel_button.isEnabled()
+        page.start_all_button.click()
         qtbot.waitUntil(lambda: len(finished) == 1, timeout=120000)
     assert finished[0].state is RunState.FINISHED and finished[0].done == 352
+    running = [(on, off) for text, on, off in said if text.startswith("Running 2 models at once: ")]
+    assert running and all(not start and cancel for start, cancel in running)
     # Both were asked at the same time: the first 176 answers are not all one model's.
     assert len(set(seen[:176])) == 2
     assert any(len(p) == 2 for p in progress)  # each run's own status reached the list
+    feed = [page.feed.item(i).text() for i in range(page.feed.count())]
+    assert feed and all(line.startswith(("sim-right · ", "sim-first · ")) for line in feed)
     path = win.session.data.path if win.session.data else Path()
     with ResultFile(path, readonly=True) as result:
         runs = result.runs()

@@ -262,7 +262,7 @@ class RunGroup:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError("this group was already started")
-        self._thread = threading.Thread(target=self.run, name="audit-runs", daemon=True)
+        self._thread = threading.Thread(target=self.run, name="audit-runner", daemon=True)
         self._thread.start()
 
     def run(self) -> list[RunStatus]:

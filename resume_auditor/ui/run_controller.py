@@ -67,17 +67,22 @@ class RunController(QObject):
             else:
                 self._status = event
 
-    def push_for(self, run_id: int) -> Callable[[Event], None]:
-        """The listener of one run of a group (called from the group's thread)."""
+    def push_for(self, run_id: int, model: str = "") -> Callable[[Event], None]:
+        """The listener of one run of a group (called from the group's thread); its
+        answers carry `model`, so the feed can say which model gave each."""
 
         def push(event: Event) -> None:
             with self._lock:
                 if isinstance(event, Answer):
-                    self._answers.append(event)
+                    self._answers.append(dataclasses.replace(event, model=model))
                 else:
                     self._by_run[run_id] = event
                     self._by_run_new = True
-                    self._status = combined_status(list(self._by_run.values()))
+                    group = self.group
+                    # the sum once every run has said where it stands (a part would
+                    # show "0 of 176" for an audit of 528)
+                    if group is None or len(self._by_run) >= len(group.runners):
+                        self._status = combined_status(list(self._by_run.values()))
 
         return push
 

@@ -522,7 +522,9 @@ class RunPage(Page):
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
-        self.models.setEnabled(not running)
+        # the list stays readable while it shows each model's progress; a pick is
+        # ignored while running (_model_chosen)
+        self.models.chain.setEnabled(not running)
         self.concurrency.setEnabled(not running)
         self.hedge.setEnabled(not running)
         self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
@@ -688,13 +690,14 @@ class RunPage(Page):
                 self._set_buttons(running=False)
                 self.state_text.setText("Not started.")
                 return
+        names = {run_id: e.model for _s, run_id, e in queued}
         try:
             group = make_group(
                 self._data.path,
                 [run_id for _s, run_id, _e in queued],
                 concurrency=self.concurrency.value(),
                 timeout_s=self._data.study.run.timeout_s,
-                on_event=self.controller.push_for,
+                on_event=lambda run_id: self.controller.push_for(run_id, names[run_id]),
                 budget_usd=self.budget.value() or None,
                 hedge=self.hedge.value() / 100,
             )
@@ -767,14 +770,17 @@ class RunPage(Page):
     def _on_answers(self, answers: list[Answer]) -> None:
         """Add a tick's answers at once; only the newest FEED_PER_TICK are formatted."""
         roster = self.controller.roster
-        lines = [describe(a, roster) for a in answers[-FEED_PER_TICK:]]
+        lines = [
+            (describe(a, roster), f"{a.model} · " if a.model else "")
+            for a in answers[-FEED_PER_TICK:]
+        ]
         self.feed.setUpdatesEnabled(False)
         try:
             overflow = self.feed.count() + len(lines) - FEED_LIMIT
             for _ in range(max(0, overflow)):
                 self.feed.takeItem(self.feed.count() - 1)
-            for line in lines:
-                self.feed.insertItem(0, feed_item(line))
+            for line, who in lines:
+                self.feed.insertItem(0, feed_item(line, who))
         finally:
             self.feed.setUpdatesEnabled(True)
         self.answers_recorded.emit()
@@ -850,8 +856,9 @@ class RunPage(Page):
         return "done" if progress and progress.finished else "todo"
 
 
-def feed_item(line: FeedLine) -> QListWidgetItem:
-    item = QListWidgetItem(line.text())
+def feed_item(line: FeedLine, who: str = "") -> QListWidgetItem:
+    """A feed line; `who` names the model when several answer at once."""
+    item = QListWidgetItem(who + line.text())
     if line.right is not None:
         item.setForeground(RIGHT_COLOURS[line.right])
     return item
