@@ -360,3 +360,31 @@ def test_one_run_alone_keeps_the_plain_window() -> None:
         assert not window.try_take(owner)
 
     asyncio.run(go())
+
+
+def test_the_page_adds_the_runs_up() -> None:
+    """The Run page's one progress line for several runs: counts and spend added, the
+    state the liveliest, a spend unknown if one run's is."""
+    from resume_auditor.runner import RunStatus
+    from resume_auditor.ui.run_controller import combined_status
+
+    def status(state: RunState, done: int, cost: float | None) -> RunStatus:
+        return RunStatus(state, 176, done, 1, 0, 2, 10, 5, 3.0, 9.0, cost_usd=cost)
+
+    both = combined_status(
+        [status(RunState.FINISHED, 176, 0.5), status(RunState.RUNNING, 40, 0.25)]
+    )
+    assert both is not None
+    assert (both.state, both.total, both.done, both.failed, both.invalid) == (
+        RunState.RUNNING,
+        352,
+        216,
+        2,
+        4,
+    )
+    assert both.cost_usd == 0.75 and both.eta_s == 9.0
+    ended = combined_status(
+        [status(RunState.FINISHED, 176, 0.5), status(RunState.CANCELLED, 40, None)]
+    )
+    assert ended is not None and ended.state is RunState.CANCELLED and ended.cost_usd is None
+    assert combined_status([]) is None

@@ -257,7 +257,8 @@ class RunPage(Page):
         self.budget.setPrefix("$ ")
         self.budget.setSpecialValueText("no cap")
         self.budget.setToolTip(
-            "The run pauses before its spend could pass this (needs a price for the model)."
+            "The run pauses before its spend could pass this (needs a price for the model). "
+            "With Start all models, it covers all the models together."
         )
         # Early copies at the run's end (runner `hedge`): a shorter end that may be billed
         # twice, so off unless the user asks, at most 10% of the requests.
