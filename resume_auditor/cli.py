@@ -97,6 +97,12 @@ def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     a.add_argument(
         "--prepare-only", action="store_true", help="build the cases and estimate; send nothing"
     )
+    a.add_argument(
+        "--one-model-at-a-time",
+        action="store_true",
+        help="with several models, run them one after another instead of at the same time "
+        "(e.g. when other programs use the same provider accounts)",
+    )
     _run_options(a)
 
     c = sub.add_parser("cases", help="cases and requests per design and cell (docs/designs.md)")
@@ -292,8 +298,9 @@ def _fmt_eta(seconds: float | None) -> str:
 class _Printer:
     """Progress on stderr, at most once a second (and always the last one)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, label: str = "") -> None:
         self.stream = stream
+        self.label = label  # the model, when several run at once
         self._last = 0.0
         self._lock = threading.Lock()
         self.latest: Any = None  # the last status the runner reported
@@ -309,8 +316,9 @@ class _Printer:
             if now - self._last < 1.0 and event.state.value == "running":
                 return
             self._last = now
+        who = f"{self.label}: " if self.label else ""
         msg = (
-            f"[{event.state.value}] {event.done}/{event.total} answered, "
+            f"[{event.state.value}] {who}{event.done}/{event.total} answered, "
             f"{event.failed} failed, {event.invalid} unreadable, ETA {_fmt_eta(event.eta_s)}"
         )
         if event.cost_usd:
@@ -349,7 +357,10 @@ def _run(
     concurrency: int,
     timeout_s: float,
     opts: argparse.Namespace | None = None,
+    others_spent: float | None = None,
 ) -> int:
+    """Run one run to its end. `others_spent`: what the audit's other models have spent,
+    when a budget covers them all (one model at a time)."""
     from resume_auditor.runner import RunState
     from resume_auditor.runner.prices import PriceError
     from resume_auditor.runner.runner import unseen_before_message
@@ -358,6 +369,10 @@ def _run(
     opts = opts or argparse.Namespace()
     _estimate(path, run_id, concurrency, opts)
     printer = _Printer(sys.stderr)
+
+    def spend() -> float:
+        return (others_spent or 0.0) + runner.committed()
+
     try:
         runner = make_runner(
             path,
@@ -373,6 +388,7 @@ def _run(
             reask_invalid=getattr(opts, "reask", False),
             early_stop_width=getattr(opts, "early_stop", None),
             hedge=getattr(opts, "hedge", 0.0),
+            spend=spend if others_spent is not None else None,
         )
     except (PriceError, ValueError) as exc:
         raise CliError(str(exc)) from exc
@@ -498,6 +514,7 @@ class _StopSignals:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from resume_auditor.runner.estimate import combined_lines
+    from resume_auditor.runner.sharing import sharing_key
     from resume_auditor.workflow.prepare import prepare
     from resume_auditor.workflow.studyfile import read_study, remember_url_keys, split_url_key
 
@@ -538,15 +555,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if probe_logprobs(config, prepared.model) is False and not args.prepare_only:
         for note in logprob_notes(config, prepared.model):  # the plan says it otherwise
             print(f"Note: {note}", file=sys.stderr)
+    runs = prepared.runs
+    together = len(runs) > 1 and not getattr(args, "one_model_at_a_time", False)
+    keys = [sharing_key(m.provider, m.base_url) for _r, m, _a in runs]
     if args.prepare_only:
         _print_plan(prepared.path)
-        estimates = [_estimate(prepared.path, r, concurrency, args) for r, _m, _a in prepared.runs]
-        for line in combined_lines(estimates):
+        estimates = [_estimate(prepared.path, r, concurrency, args) for r, _m, _a in runs]
+        for line in combined_lines(estimates, keys, together=together):
             print(f"Estimate: {line}", file=sys.stderr)
         return EXIT_OK
-    # Several models: one run each, one after another (each is resumable on its own
-    # with `run FILE --run N`); a stop or a budget ends the audit there.
-    runs = prepared.runs
+    if together:
+        return _run_together(prepared.path, runs, concurrency, config.run.timeout_s, args)
+    # One model after another (each is resumable on its own with `run FILE --run N`); a
+    # stop or the budget (which covers every model) ends the audit there.
     if len(runs) > 1:
         from resume_auditor.workflow.execute import estimate_for
 
@@ -559,12 +580,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
             )
             for r, _m, _a in runs
         ]
-        for line in combined_lines(total):
+        for line in combined_lines(total, keys):
             print(f"Estimate: {line}", file=sys.stderr)
     for i, (run_id, model, _added) in enumerate(runs, start=1):
+        others = None
         if len(runs) > 1:
             print(f"Model {i} of {len(runs)}: {model.describe()} (run {run_id})", file=sys.stderr)
-        code = _run(prepared.path, run_id, concurrency, config.run.timeout_s, args)
+            if getattr(args, "budget", None) is not None:
+                others = _spent(prepared.path, [r for r, _m, _a in runs if r != run_id])
+        code = _run(prepared.path, run_id, concurrency, config.run.timeout_s, args, others)
         if code != EXIT_OK:
             left = [str(r) for r, _m, _a in runs[i:]]
             if left:
@@ -574,6 +598,161 @@ def cmd_audit(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             return code
+    return EXIT_OK
+
+
+def _spent(path: Path, run_ids: list[int]) -> float:
+    """What these runs have spent so far (a budget covers every model of the audit)."""
+    from resume_auditor.store.resultfile import ResultFile
+
+    with ResultFile(path, readonly=True) as result:
+        return sum(result.progress(r).cost_usd or 0.0 for r in run_ids)
+
+
+def _run_together(
+    path: Path,
+    runs: list[tuple[int, Any, int]],
+    concurrency: int,
+    timeout_s: float,
+    opts: argparse.Namespace,
+) -> int:
+    """Every model of the audit at the same time (runner/group.py): each provider's
+    limits shared in fair turns, one run per model, each resumable on its own; a stop
+    (Cancel, SIGINT, SIGTERM) stops them all in order; the budget covers them together."""
+    from resume_auditor.runner import RunState
+    from resume_auditor.runner.estimate import combined_lines
+    from resume_auditor.runner.prices import PriceError
+    from resume_auditor.runner.runner import unseen_before_message
+    from resume_auditor.runner.sharing import sharing_key
+    from resume_auditor.workflow.execute import make_group
+
+    names = {run_id: f"{model.model} (run {run_id})" for run_id, model, _a in runs}
+    estimates = []
+    for i, (run_id, model, _added) in enumerate(runs, start=1):
+        print(f"Model {i} of {len(runs)}: {model.describe()} (run {run_id})", file=sys.stderr)
+        estimates.append(_estimate(path, run_id, concurrency, opts))
+    keys = [sharing_key(m.provider, m.base_url) for _r, m, _a in runs]
+    for line in combined_lines(estimates, keys, together=True):
+        print(f"Estimate: {line}", file=sys.stderr)
+    print(f"Running the {len(runs)} models at the same time.", file=sys.stderr)
+    printers = {run_id: _Printer(sys.stderr, names[run_id]) for run_id in names}
+    try:
+        group = make_group(
+            path,
+            list(names),
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            on_event=lambda run_id: printers[run_id],
+            budget_usd=getattr(opts, "budget", None),
+            rpm=getattr(opts, "rpm", None),
+            tpm=getattr(opts, "tpm", None),
+            batch=getattr(opts, "batch", None),
+            use_cache=not getattr(opts, "no_cache", False),
+            reask_invalid=getattr(opts, "reask", False),
+            early_stop_width=getattr(opts, "early_stop", None),
+            hedge=getattr(opts, "hedge", 0.0),
+        )
+    except (PriceError, ValueError) as exc:
+        raise CliError(str(exc)) from exc
+    budget = False
+    told: set[int] = set()
+
+    def tell_unseen() -> None:
+        for run_id, printer in printers.items():
+            status = printer.latest
+            if status is not None and status.unseen_before and run_id not in told:
+                told.add(run_id)
+                note = unseen_before_message(status.unseen_before)
+                print(f"Note: {names[run_id]}: {note}", file=sys.stderr)
+
+    def held_by_budget() -> bool:
+        """Every run still going is paused at the budget with nothing on its way."""
+        waiting = [r for r in group.runners if r.final_status is None]
+        statuses = [printers[r.run_id].latest for r in waiting]
+        return bool(waiting) and all(
+            s is not None and s.budget_reached and s.in_flight == 0 for s in statuses
+        )
+
+    with _StopSignals(group) as stops:
+        group.start()
+        while not group.join(0.2):
+            tell_unseen()
+            if not budget and held_by_budget():
+                budget = True  # headless: nobody can raise the budget; stop cleanly
+                group.cancel()
+    tell_unseen()
+    finals = {r.run_id: r.final_status for r in group.runners}
+    for run_id, status in finals.items():
+        if status is None:
+            continue
+        who = names[run_id]
+        if status.maybe_paid_twice:
+            print(
+                f"Possibly paid twice: {who}: {status.maybe_paid_twice} send(s) may have been "
+                "billed without their answer arriving (stalled, cut off, dropped, aborted by a "
+                "stop, or in flight at an abrupt end); their requests are marked "
+                "may_be_paid_twice in the exports.",
+                file=sys.stderr,
+            )
+        if status.estimated_usage:
+            print(
+                f"Estimated: {who}: {status.estimated_usage} answer(s) came without the "
+                "provider's token counts; their tokens and cost are estimated from the text "
+                "(marked tokens_estimated in the answers).",
+                file=sys.stderr,
+            )
+        if status.hedged:
+            print(
+                f"Sent early (--hedge): {who}: {status.hedged} copy(ies) of slow requests at "
+                "the run's end; the provider may bill both sends of each (counted above).",
+                file=sys.stderr,
+            )
+    unfinished = [
+        run_id
+        for run_id, status in finals.items()
+        if status is None or status.state is not RunState.FINISHED or status.failed
+    ]
+    for run_id in unfinished:
+        status = finals[run_id]
+        state = status.state.value if status is not None else "stopped"
+        said = f" — {status.message}" if status is not None and status.message else ""
+        print(f"Left: {names[run_id]}: {state}{said}", file=sys.stderr)
+        left = next((r.left_sent for r in group.runners if r.run_id == run_id), 0)
+        if left:
+            print(
+                f"{names[run_id]}: {left} request(s) are still marked as at the provider: the "
+                "next run sends them again and counts them as possibly paid twice.",
+                file=sys.stderr,
+            )
+    for run_id in unfinished:
+        print(
+            f"Resume {names[run_id]} with: resume-auditor run {path} --run {run_id}",
+            file=sys.stderr,
+        )
+    interrupted = stops.signal is not None
+    if budget or any(s is not None and s.budget_reached for s in finals.values()):
+        spent = group.spend()
+        print(
+            f"Stopped at the budget: ${spent:.2f} spent by the {len(runs)} models together. "
+            "Nothing is lost; to go on, resume each model above with a higher budget "
+            "(--budget AMOUNT).",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    cancelled = any(s is not None and s.state is RunState.CANCELLED for s in finals.values())
+    if interrupted or cancelled:
+        what = f"Stopped by {stops.name}" if stops.signal is not None else "Cancelled"
+        print(f"{what}: every model's answers so far are saved.", file=sys.stderr)
+        return 128 + stops.signal if stops.signal is not None else EXIT_INTERRUPTED
+    if unfinished:
+        print(
+            "Not every model's run finished. Fix the cause above, then resume each as shown.",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    for run_id, status in finals.items():
+        print(f"Done: {names[run_id]}: {status.done if status else 0} answers", file=sys.stderr)
+    print(f"All {len(runs)} models done, in {path}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -91,6 +91,18 @@ def test_the_estimate_in_all() -> None:
         "In all, 2 models one after another: 200 request(s) to send, about $1.50 (at most "
         "$1.50), about 3 min."
     ]
+    # At the same time: the slowest group's time; models sharing a provider add up.
+    three = [est("a", 1.0), est("b", 0.5), est("c", 0.5)]
+    assert combined_lines(three, ["x", "y", "z"], together=True) == [
+        "In all, 3 models at the same time: 300 request(s) to send, about $2.00 (at most "
+        "$2.00), about 2 min: the slowest provider's share."
+    ]
+    shared = combined_lines(three, ["x", "x", "z"], together=True)
+    assert "about 3 min: the slowest provider's share" in shared[0]
+    assert shared[1] == (
+        "a, b share one openai account's limits and take turns at them, so each takes longer "
+        "than alone (about 3 min for them together)."
+    )
     assert "cost unknown (no price for b)" in combined_lines([est("a", 1.0), est("b", None)])[0]
     assert "nothing" in combined_lines([est("a", 0, True), est("b", 0, True)])[0]
 
@@ -135,7 +147,9 @@ def test_an_audit_of_two_models_runs_both_and_compares_them(
     err = capsys.readouterr().err
     assert "Also run 2 on openai-compatible:sim-first" in err
     assert "Model 2 of 2: openai-compatible:sim-first" in err
-    assert "Estimate: In all, 2 models one after another: 352 request(s) to send" in err
+    assert "Estimate: In all, 2 models at the same time: 352 request(s) to send" in err
+    assert "sim-right, sim-first share this computer's limits" in err
+    assert "All 2 models done" in err
     with ResultFile(out, readonly=True) as result:
         runs = result.runs()
         assert [r.model for r in runs] == ["sim-right", "sim-first"]
@@ -143,3 +157,127 @@ def test_an_audit_of_two_models_runs_both_and_compares_them(
     assert main(["metrics", str(out), "--json"]) == 0
     comparison = json.loads(capsys.readouterr().out)["comparison"]
     assert [r["name"] for r in comparison["runs"]] == ["sim-right", "sim-first"]
+
+
+def _two_provider_study(tmp_path: Path, models: list[tuple[str, str, str]]) -> Path:
+    """The sample study (D1 only) with these (provider, base_url, model) under [[models]]."""
+    from report_fixtures import SAMPLE_STUDY
+
+    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
+    base = SAMPLE_STUDY.parent
+    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
+        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    )
+    head, _, rest = text.partition("[model]")
+    _, _, after = rest.partition("\n\n")
+    tables = "".join(
+        f'[[models]]\nprovider = "{p}"\nbase_url = "{url}"\nmodel = "{m}"\n\n'
+        for p, url, m in models
+    )
+    study = tmp_path / "study.toml"
+    study.write_text(head + tables + after, encoding="utf-8")
+    return study
+
+
+def _audit_command(study: Path, out: Path, *more: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "resume_auditor", "audit", str(study), "--out", str(out), *more]
+
+
+def test_the_command_runs_three_models_of_two_providers_at_once_and_a_stop_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The installed command, in its own process: two models on one OpenAI-style key and
+    one on a self-hosted server, at the same time; SIGTERM mid-way stops every run in
+    order and names how to resume each; the same command again finishes them, asking
+    nothing twice."""
+    import os
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    from devtools.simulator import Simulator, longer_resume_policy
+
+    from resume_auditor.store.resultfile import ResultFile
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-fleet")
+    answered = 0
+    lock = threading.Lock()
+    release = threading.Event()
+
+    def slow_after_a_few(body: dict[str, Any]) -> str:
+        nonlocal answered
+        with lock:
+            answered += 1
+            mine = answered
+        if mine > 30:
+            release.wait(20)  # these stay at the providers until the stop is over
+        return longer_resume_policy(body)
+
+    with (
+        Simulator(slow_after_a_few, models=("gpt-a", "gpt-b")) as hosted,
+        Simulator(slow_after_a_few, models=("llama-c",)) as local,
+    ):
+        study = _two_provider_study(
+            tmp_path,
+            [
+                ("openai", hosted.base_url, "gpt-a"),
+                ("openai", hosted.base_url, "gpt-b"),
+                ("openai-compatible", local.base_url, "llama-c"),
+            ],
+        )
+        out = tmp_path / "three.audit"
+        proc = subprocess.Popen(
+            _audit_command(study, out, "--no-cache"),
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env=dict(os.environ),
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while answered < 33 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            release.set()
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 128 + signal.SIGTERM, err
+        assert "Traceback" not in err
+        assert "Running the 3 models at the same time." in err
+        assert "Stopped by SIGTERM: every model's answers so far are saved." in err
+        with ResultFile(out, readonly=True) as result:
+            runs = result.runs()
+            first = {r.id: result.progress(r.id).done for r in runs}
+            total = {r.id: result.progress(r.id).total for r in runs}
+        assert sum(first.values()) < sum(total.values())
+        for r in runs:
+            if first[r.id] < total[r.id]:
+                assert (
+                    f"Resume {r.model} (run {r.id}) with: resume-auditor run {out} --run {r.id}"
+                    in err
+                )
+        # Progress lines name the model.
+        assert "[running] gpt-a (run 1):" in err or "gpt-a (run 1): " in err
+        asked_before = hosted.received + local.received
+        again = subprocess.run(
+            _audit_command(study, out, "--no-cache"),
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+            timeout=300,
+        )
+        asked_after = hosted.received + local.received
+    assert again.returncode == 0, again.stderr
+    assert "All 3 models done" in again.stderr
+    with ResultFile(out, readonly=True) as result:
+        done = {r.id: result.progress(r.id).done for r in result.runs()}
+    assert done == total
+    # The second command asked only what had no answer (answers abandoned by the stop
+    # are asked again: at most the ones that were at the providers).
+    missing = sum(total.values()) - sum(first.values())
+    assert missing <= asked_after - asked_before <= missing

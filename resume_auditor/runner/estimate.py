@@ -12,6 +12,7 @@ headers) and the number of requests in flight.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from resume_auditor.providers.base import ProviderError
 from resume_auditor.providers.capabilities import REASONING_HEADROOM_TOKENS, model_traits
 from resume_auditor.runner import limits_memory, speed_memory
 from resume_auditor.runner.prices import Price, PriceTable
+from resume_auditor.runner.sharing import MACHINE
 from resume_auditor.runner.tokens import CHARS_PER_TOKEN, body_input_tokens
 from resume_auditor.runner.window import LOCAL_CONCURRENCY
 from resume_auditor.store.cache import ResponseCache, request_key
@@ -118,10 +120,20 @@ class Estimate:
         }
 
 
-def combined_lines(estimates: list[Estimate]) -> list[str]:
-    """Several models' runs on the same cases, in all (they run one after another): the
-    requests to send, the cost (unknown when one model has no price, and said which), the
-    time (the sum)."""
+def combined_lines(
+    estimates: list[Estimate],
+    keys: Sequence[str] | None = None,
+    *,
+    together: bool = False,
+) -> list[str]:
+    """Several models' runs on the same cases, in all: the requests to send, the cost
+    (unknown when one model has no price, and said which), the time.
+
+    One after another (`together=False`) the time is the sum. At the same time it is
+    the slowest group's: runs that share limits (`keys`, one per estimate: the same
+    provider and address, or this machine, sharing.py `sharing_key`; None: the same
+    provider) take turns at them, so their times add up, while groups run side by side.
+    """
     if len(estimates) < 2:
         return []
     to_send = sum(e.to_send for e in estimates)
@@ -136,14 +148,42 @@ def combined_lines(estimates: list[Estimate]) -> list[str]:
     else:
         cost = "nothing (local or self-hosted models)"
     times = [e.eta_s for e in estimates if e.to_send]
+    known = bool(times) and all(t is not None for t in times)
+    if not together:
+        time = f", {_duration(sum(t or 0.0 for t in times))}" if known else ""
+        return [
+            f"In all, {len(estimates)} models one after another: {to_send:,} request(s) to "
+            f"send, {cost}{time}."
+        ]
+    names = list(keys) if keys is not None else [e.provider for e in estimates]
+    groups: dict[str, list[Estimate]] = {}
+    for key, e in zip(names, estimates, strict=True):
+        groups.setdefault(key, []).append(e)
+    group_s = {
+        key: sum(e.eta_s or 0.0 for e in members if e.to_send) for key, members in groups.items()
+    }
     time = ""
-    if times and all(t is not None for t in times):
-        total = sum(t or 0.0 for t in times)
-        time = f", about {total / 60:.0f} min" if total >= 60 else f", about {total:.0f} s"
-    return [
-        f"In all, {len(estimates)} models one after another: {to_send:,} request(s) to "
-        f"send, {cost}{time}."
+    if known:
+        time = f", {_duration(max(group_s.values()))}: the slowest provider's share"
+    lines = [
+        f"In all, {len(estimates)} models at the same time: {to_send:,} request(s) to send, "
+        f"{cost}{time}."
     ]
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        who = ", ".join(e.model for e in members)
+        where = "this computer" if key == MACHINE else f"one {members[0].provider} account"
+        took = f" ({_duration(group_s[key])} for them together)" if known else ""
+        lines.append(
+            f"{who} share {where}'s limits and take turns at them, so each takes longer than "
+            f"alone{took}."
+        )
+    return lines
+
+
+def _duration(seconds: float) -> str:
+    return f"about {seconds / 60:.0f} min" if seconds >= 60 else f"about {seconds:.0f} s"
 
 
 def _wire(provider: str) -> str:

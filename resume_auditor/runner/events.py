@@ -103,6 +103,7 @@ class Answer:
     notes: tuple[str, ...] = ()  # e.g. a setting the model refused
     variants: tuple[int, ...] = ()
     cell: str = ""  # the request's cell ("D2 black_woman"): names its design
+    model: str = ""  # the model that answered, when several run at once (ui/run_controller.py)
 
 
 Event = RunStatus | Answer

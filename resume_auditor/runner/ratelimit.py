@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from resume_auditor.providers.errors import parse_duration
 
@@ -133,6 +134,31 @@ class LimiterState:
     waits: int  # times a request had to wait for the limit
     waited_s: float  # seconds spent waiting, all requests together
     cooldowns: int  # 429s and exhausted quotas that paused every request
+
+
+class Limiter(Protocol):
+    """What a run asks of its limits: one provider's own `RateLimiter`, or its share of
+    limits several runs use together (group.py `SharedLimits.lane`)."""
+
+    @property
+    def rpm(self) -> float | None: ...
+
+    @property
+    def tpm(self) -> float | None: ...
+
+    @property
+    def learned_rpm(self) -> float | None: ...
+
+    @property
+    def learned_tpm(self) -> float | None: ...
+
+    def state(self) -> LimiterState: ...
+
+    def observe(self, headers: Mapping[str, str]) -> None: ...
+
+    def cool_down(self, seconds: float) -> None: ...
+
+    async def acquire(self, tokens: int, stop: asyncio.Event | None = None) -> float: ...
 
 
 class RateLimiter:

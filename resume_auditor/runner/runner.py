@@ -63,7 +63,7 @@ from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.events import Answer, Event, RunState, RunStatus
 from resume_auditor.runner.latency import LatencyModel
 from resume_auditor.runner.prices import PriceTable
-from resume_auditor.runner.ratelimit import RateLimiter
+from resume_auditor.runner.ratelimit import Limiter, RateLimiter
 from resume_auditor.runner.tokens import body_input_tokens
 from resume_auditor.runner.window import AUTO_CEILING, INITIAL, ConcurrencyWindow
 from resume_auditor.store.cache import ResponseCache
@@ -134,14 +134,15 @@ class _Race:
 class _Slot:
     """A request's place in the concurrency window, given back while it waits to retry."""
 
-    def __init__(self, window: ConcurrencyWindow) -> None:
+    def __init__(self, window: ConcurrencyWindow, owner: object) -> None:
         self.window = window
+        self.owner = owner
         self.held = True
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            self.window.release()
+            self.window.release(self.owner)
 
 
 @dataclass
@@ -192,7 +193,7 @@ class Runner:
         on_event: Callable[[Event], None] | None = None,
         cancel_grace_s: float = 0.5,
         seed: int | None = None,
-        limiter: RateLimiter | None = None,
+        limiter: Limiter | None = None,
         budget_usd: float | None = None,
         prices: PriceTable | None = None,
         use_cache: bool = True,
@@ -201,6 +202,8 @@ class Runner:
         early_stop: EarlyStop | None = None,
         batch: BatchOptions | None = None,
         hedge: float = 0.0,
+        window: ConcurrencyWindow | None = None,
+        spend: Callable[[], float] | None = None,
     ) -> None:
         """
         concurrency: the most requests at once (None or 0: no ceiling of the user's,
@@ -226,6 +229,10 @@ class Runner:
             money: the provider may bill both sends, and each copy is counted in
             `RunStatus.hedged` and as maybe paid twice. 0 (the default): never; a copy
             then goes only at the stall bound. A budget cap still holds every copy.
+        window: a concurrency window shared with other runs of the same provider or
+            machine (runner/group.py); `concurrency` and `adaptive` are then its own.
+        spend: what every run under the same budget has spent and reserved (a group of
+            runs shares one budget, group.py); None: this run's own spend.
         cancel_grace_s: how long a cancel waits for answers already on their way
             before it aborts the rest (they go back to the queue, unpaid answers
             are never waited for): Cancel must be done within a second.
@@ -234,7 +241,8 @@ class Runner:
         self.run_id = run_id
         self._provider_factory = provider_factory
         self._parse = parse
-        self.window = ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
+        self.window = window or ConcurrencyWindow(concurrency or AUTO_CEILING, adaptive=adaptive)
+        self._spend = spend
         self._timeout_s = timeout_s
         self.latency = LatencyModel(timeout_s)
         # A passing event for the status line (a 429, a retry) and until when it shows.
@@ -359,8 +367,13 @@ class Runner:
 
     def run(self) -> RunStatus:
         """Run to the end in the calling thread (the CLI's way); returns the final status."""
+        return asyncio.run(self.run_async())
+
+    async def run_async(self) -> RunStatus:
+        """Run to the end on the running event loop (a group of runs shares one, group.py);
+        returns the final status."""
         try:
-            asyncio.run(self._main())
+            await self._main()
         except Exception as exc:  # never leave the caller without a final status
             logger.exception("the run stopped on an unexpected error")
             self._message = f"The run stopped on an unexpected error: {exc}"
@@ -628,14 +641,25 @@ class Runner:
             return 0.0
         return self.worst_case(body)
 
+    def committed(self) -> float:
+        """This run's spend and the worst case of its requests in flight."""
+        return (self.counters.cost or 0.0) + self.counters.reserved
+
     def _fits_budget(self, worst: float) -> bool:
         if self._budget is None or self.worst_case is None:
             return True
-        spent = self.counters.cost or 0.0
-        return spent + self.counters.reserved + worst <= self._budget
+        committed = self._spend() if self._spend is not None else self.committed()
+        return committed + worst <= self._budget
 
     def budget_message(self) -> str:
         spent = self.counters.cost or 0.0
+        if self._spend is not None:
+            return (
+                f"Paused: the audit's budget of ${self._budget:.2f} for all its models is "
+                f"reached (${self._spend():.2f} spent or on its way, ${spent:.2f} of it by "
+                "this model; the next request could cost more than what is left). Raise the "
+                "budget to go on; nothing is lost."
+            )
         return (
             f"Paused: the budget of ${self._budget:.2f} is reached (${spent:.2f} spent; the next "
             "request could cost more than what is left). Raise the budget to go on; "
@@ -670,10 +694,9 @@ class Runner:
     async def _take_slot(self, stop: asyncio.Event) -> bool:
         """A place in the concurrency window; False if the run stops first."""
         window = self.window
-        if window.in_use < window.limit and not stop.is_set():
-            window.in_use += 1
+        if not stop.is_set() and window.try_take(self):
             return True
-        acquire = asyncio.ensure_future(window.acquire())
+        acquire = asyncio.ensure_future(window.acquire(self))
         stopper = asyncio.ensure_future(stop.wait())
         await asyncio.wait({acquire, stopper}, return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
@@ -682,7 +705,7 @@ class Runner:
         await asyncio.gather(acquire, stopper, return_exceptions=True)
         got = acquire.done() and not acquire.cancelled() and acquire.exception() is None
         if got and stop.is_set():
-            window.release()
+            window.release(self)
             return False
         return got
 
@@ -715,6 +738,7 @@ class Runner:
         tasks: set[asyncio.Task[None]] = set()
         stop = asyncio.Event()
         watcher = asyncio.create_task(self.watch_cancel(stop))
+        self.window.join(self)
         self._wake = (asyncio.get_running_loop(), stop)
         if self._cancel.is_set():
             stop.set()
@@ -731,6 +755,7 @@ class Runner:
                 page = store.open_requests(self.run_id, after_id=last_id, limit=PAGE)
                 if not page:
                     self._feed_over = True  # the run's tail: only retries and copies left
+                    self.window.leave(self)  # runs sharing the window may use its share
                     if tasks and not stop.is_set() and not self._draining:
                         # Answers still on their way may queue more (sampled repeats).
                         await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
@@ -773,11 +798,11 @@ class Runner:
                     # through is already reserved for: spend can never pass the cap.
                     reserve = self._worst(req.body)  # estimated once per request
                     if not await self.gate(stop, reserve):
-                        self.window.release()
+                        self.window.release(self)
                         feeding = False
                         break
                     if self._skip_if_closed(store, req):  # answers that came in meanwhile
-                        self.window.release()
+                        self.window.release(self)
                         continue
                     if key is not None and flight is not None:
                         flights[key] = flight
@@ -785,6 +810,7 @@ class Runner:
                     self._spawn(tasks, self._one(recorder, provider, req, stop, reserve, flight))
             await self._finish_tasks(tasks, stop)
         finally:
+            self.window.leave(self)
             self._wake = None
             watcher.cancel()
             await asyncio.gather(watcher, return_exceptions=True)
@@ -923,7 +949,7 @@ class Runner:
         c = self.counters
         c.in_flight += 1
         was_failed = req.status == "failed"
-        slot = _Slot(self.window)
+        slot = _Slot(self.window, self)
         try:
             await self._attempts(recorder, provider, req, stop, was_failed, slot, flight)
         except Exception as exc:  # a bug must not make a request vanish silently

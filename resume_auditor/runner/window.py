@@ -63,7 +63,11 @@ class ConcurrencyWindow:
         self.decreases = 0
         self.floor = 0  # requests the known rate limit and answer time need (set_floor)
         self.peak = self.limit
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: list[tuple[asyncio.Future[None], object]] = []
+        # runs sharing the window (group.py): the slots each holds, and those whose
+        # first sends are all out
+        self._owners: dict[object, int] = {}
+        self._left: set[object] = set()
 
     @property
     def limit(self) -> int:
@@ -95,33 +99,93 @@ class ConcurrencyWindow:
 
     # -- slots -------------------------------------------------------------------------
 
-    async def acquire(self) -> None:
-        """Wait for a free slot (cancel the task to stop waiting)."""
-        while self.in_use >= self.limit:
-            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(fut)
-            try:
-                await fut
-            except asyncio.CancelledError:
-                self._wake()  # a wake-up this waiter can no longer use goes to the next
-                raise
-            finally:
-                if fut in self._waiters:
-                    self._waiters.remove(fut)
-        self.in_use += 1
+    # -- runs sharing the window (group.py) ---------------------------------------------
 
-    def release(self) -> None:
-        self.in_use = max(0, self.in_use - 1)
+    def join(self, owner: object) -> None:
+        """A run starts sending through this window: it gets its share while it asks."""
+        self._owners.setdefault(owner, 0)
+
+    def leave(self, owner: object) -> None:
+        """A run has nothing more to send for the first time: the others may use its share
+        (the slots it still holds come back through `release`)."""
+        self._left.add(owner)
+        self._wake()
+
+    def _share(self) -> int:
+        """The slots each run asking may hold while another run also asks (max-min fair)."""
+        asking = [o for o in self._owners if o not in self._left]
+        return max(1, -(-self.limit // max(1, len(asking))))
+
+    def _over_share(self, owner: object) -> bool:
+        if owner is None or len(self._owners) < 2:
+            return False
+        others = [o for o in self._owners if o is not owner and o not in self._left]
+        return bool(others) and self._owners.get(owner, 0) >= self._share()
+
+    def _deprived(self) -> bool:
+        """A run still asking holds less than its share (it is between two requests)."""
+        if len(self._owners) < 2:
+            return False
+        share = self._share()
+        return any(n < share for o, n in self._owners.items() if o not in self._left)
+
+    def _count(self, owner: object, step: int) -> None:
+        self.in_use = max(0, self.in_use + step)
+        if owner is not None and owner in self._owners:
+            self._owners[owner] = max(0, self._owners[owner] + step)
+
+    def try_take(self, owner: object = None) -> bool:
+        """Take a free slot now if there is one, nobody is waiting for it, and (runs
+        sharing the window) this run holds less than its share."""
+        if self.in_use < self.limit and not self._waiters and not self._over_share(owner):
+            self._count(owner, 1)
+            return True
+        return False
+
+    async def acquire(self, owner: object = None) -> None:
+        """Wait for a free slot (cancel the task to stop waiting).
+
+        Slots go to the waiters in the order they came, handed over as they free up:
+        a caller that did not wait cannot take one first. When runs share the window
+        (a provider's, group.py), a run below its share goes before one above it, and
+        a free slot is kept for a run below its share that is still sending, so a run
+        whose loop comes back quicker cannot take the others' turns; once every run
+        has its share (or has sent everything once), the rest go to whoever waits.
+        """
+        if self.try_take(owner):
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((fut, owner))
+        self._wake()  # a free slot kept for others goes to this one if it may
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release(owner)  # handed a slot it can no longer use: to the next
+            else:
+                self._waiters = [(f, o) for f, o in self._waiters if f is not fut]
+            raise
+
+    def release(self, owner: object = None) -> None:
+        self._count(owner, -1)
         self._wake()
 
     def _wake(self) -> None:
-        free = self.limit - self.in_use
-        for fut in list(self._waiters):
-            if free <= 0:
-                break
-            if not fut.done():
-                fut.set_result(None)
-                free -= 1
+        """Hand the free slots to the waiters: first come first served, a run below its
+        share first."""
+        while self.in_use < self.limit:
+            self._waiters = [(f, o) for f, o in self._waiters if not f.done()]
+            if not self._waiters:
+                return
+            pick = next((w for w in self._waiters if not self._over_share(w[1])), None)
+            if pick is None:
+                if self._deprived():
+                    return  # kept for a run below its share, which is about to ask
+                pick = self._waiters[0]
+            self._waiters.remove(pick)
+            fut, owner = pick
+            self._count(owner, 1)
+            fut.set_result(None)
 
     # -- what the provider says ------------------------------------------------------------
 

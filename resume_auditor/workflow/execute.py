@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from resume_auditor.domain.study import ModelSpec
@@ -14,11 +16,13 @@ from resume_auditor.runner import Event, Runner, limits_memory
 from resume_auditor.runner.batch import BatchOptions
 from resume_auditor.runner.early_stop import EarlyStop
 from resume_auditor.runner.estimate import Estimate, estimate_run
+from resume_auditor.runner.group import Member, RunGroup, SharedLimits, share_windows
 from resume_auditor.runner.latency import MOST_S
 from resume_auditor.runner.prices import PriceError, PriceTable, load_prices
-from resume_auditor.runner.ratelimit import RateLimiter
+from resume_auditor.runner.ratelimit import Limiter, RateLimiter
+from resume_auditor.runner.sharing import provider_key
 from resume_auditor.runner.transport import HeaderSink, ObservedProvider, observing_client
-from resume_auditor.runner.window import AUTO_CEILING, LOCAL_CONCURRENCY
+from resume_auditor.runner.window import AUTO_CEILING, LOCAL_CONCURRENCY, ConcurrencyWindow
 from resume_auditor.store.backup import make_backup
 from resume_auditor.store.resultfile import ResultFile, ResultFileError, RunRecord
 
@@ -110,6 +114,9 @@ def make_runner(
     prices: PriceTable | None = None,
     max_retries: int = 5,
     hedge: float = 0.0,
+    limiter: Limiter | None = None,
+    window: ConcurrencyWindow | None = None,
+    spend: Callable[[], float] | None = None,
 ) -> Runner:
     """A runner for one run of an audit file (default: the latest run).
 
@@ -125,6 +132,8 @@ def make_runner(
     early_stop_width: skip the rest of a cell once its 95% interval is narrower.
     hedge: the share of requests that may have a copy sent early at the run's end
         (Runner `hedge`; 0: never).
+    limiter, window, spend: limits and a budget shared with other runs (make_group);
+        None: the run's own.
     """
     with ResultFile(path) as result:
         runs = result.runs(purpose=None if run_id else "audit")
@@ -141,17 +150,19 @@ def make_runner(
     options: BatchOptions | None = None
     if batch:
         options = batch if isinstance(batch, BatchOptions) else BatchOptions()
-    limiter = RateLimiter(rpm, tpm, smooth=True)
-    # Start from what the provider said last time; its headers correct it.
-    limiter.learned_rpm, limiter.learned_tpm = limits_memory.recall(
-        run.provider, run.base_url, run.model
-    )
+    if limiter is None:
+        own = RateLimiter(rpm, tpm, smooth=True)
+        # Start from what the provider said last time; its headers correct it.
+        own.learned_rpm, own.learned_tpm = limits_memory.recall(
+            run.provider, run.base_url, run.model
+        )
+        limiter = own
     adaptive = True
     if run.provider == "local":
         timeout_s = max(timeout_s, 300.0)
         # The bundled model answers one at a time; more at once only queue there.
         concurrency, adaptive = concurrency or LOCAL_CONCURRENCY, False
-    ceiling = concurrency or AUTO_CEILING
+    ceiling = window.ceiling if window is not None else concurrency or AUTO_CEILING
     make_provider_ = factory or provider_factory(
         model_of(run), timeout_s, on_headers=limiter.observe, connections=ceiling + 4
     )
@@ -173,7 +184,90 @@ def make_runner(
         early_stop=None if early_stop_width is None else EarlyStop(early_stop_width),
         batch=options,
         hedge=hedge,
+        window=window,
+        spend=spend,
     )
+
+
+def make_group(
+    path: str | Path,
+    run_ids: Sequence[int],
+    *,
+    concurrency: int | None = None,
+    on_event: Callable[[int], Callable[[Event], None] | None] | None = None,
+    factories: dict[int, Callable[[], Provider]] | None = None,
+    rpm: float | None = None,
+    tpm: float | None = None,
+    budget_usd: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    **options: object,
+) -> RunGroup:
+    """Runners for several runs of one audit, at the same time (runner/group.py).
+
+    Runs of one provider at one address share its rate limiter (in fair turns) and
+    its concurrency window; runs on this machine share one window. `concurrency`,
+    `rpm` and `tpm` are each provider's (as for one run); the budget covers every
+    run together. `on_event(run_id)` gives each run's listener; `factories` a
+    provider factory per run and `clock` the limiters' time (tests); other options go
+    to every `make_runner`.
+    """
+    with ResultFile(path, readonly=True) as result:
+        known = {r.id: r for r in result.runs(purpose=None)}
+    missing = [i for i in run_ids if i not in known]
+    if missing:
+        raise ValueError(f"{path} has no run {', '.join(map(str, missing))}.")
+    runs = [known[i] for i in run_ids]
+    members = []
+    for run in runs:
+        local = run.provider == "local"
+        ceiling = concurrency or (LOCAL_CONCURRENCY if local else AUTO_CEILING)
+        own = bool(concurrency) or local
+        members.append(Member(run.id, run.provider, run.base_url, ceiling, not local, own))
+    windows = share_windows(members)
+    shared: dict[str, SharedLimits] = {}
+    for run in runs:
+        key = provider_key(run.provider, run.base_url)
+        if key not in shared:
+            limits = RateLimiter(rpm, tpm, smooth=True, clock=clock)
+            shared[key] = SharedLimits(limits, clock=clock)
+        # Start from what the provider said last time (the lowest of its models' own).
+        limiter = shared[key].limiter
+        recalled = limits_memory.recall(run.provider, run.base_url, run.model)
+        limiter.learned_rpm = _lowest(limiter.learned_rpm, recalled[0])
+        limiter.learned_tpm = _lowest(limiter.learned_tpm, recalled[1])
+    runners: list[Runner] = []
+
+    def spend() -> float:
+        return sum(r.committed() for r in runners)
+
+    for run in runs:
+        runners.append(
+            make_runner(
+                path,
+                run.id,
+                concurrency=concurrency,
+                on_event=on_event(run.id) if on_event is not None else None,
+                factory=(factories or {}).get(run.id),
+                budget_usd=budget_usd,
+                limiter=shared[provider_key(run.provider, run.base_url)].lane(run.model),
+                window=windows[run.id],
+                spend=spend,
+                **options,  # type: ignore[arg-type]
+            )
+        )
+    return RunGroup(runners)
+
+
+def _lowest(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+# One backup at a time: the runs of a group make their providers at the same moment.
+_BACKUP_LOCK = threading.Lock()
 
 
 def _backing_up(path: Path, factory: Callable[[], Provider]) -> Callable[[], Provider]:
@@ -186,7 +280,8 @@ def _backing_up(path: Path, factory: Callable[[], Provider]) -> Callable[[], Pro
 
     def make() -> Provider:
         try:
-            make_backup(path)
+            with _BACKUP_LOCK:
+                make_backup(path)
         except ResultFileError as exc:  # a backup must never stop a run
             logger.warning("no backup before this run: %s", exc)
         return factory()

@@ -40,6 +40,7 @@ from resume_auditor.prompts.kinds import get_kind
 from resume_auditor.runner import Answer, RunState, RunStatus
 from resume_auditor.runner.estimate import Estimate, combined_lines
 from resume_auditor.runner.runner import unseen_before_message
+from resume_auditor.runner.sharing import sharing_key
 from resume_auditor.store.resultfile import ResultFile
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.run_controller import RunController
@@ -53,7 +54,7 @@ from resume_auditor.ui.widgets.model_list import (
     listed_models,
 )
 from resume_auditor.ui.widgets.model_picker import ModelPicker
-from resume_auditor.workflow.execute import estimate_for, make_runner
+from resume_auditor.workflow.execute import estimate_for, make_group, make_runner
 from resume_auditor.workflow.feed import FeedLine, Roster, describe
 from resume_auditor.workflow.plan import (
     StartPreview,
@@ -259,7 +260,8 @@ class RunPage(Page):
         self.budget.setPrefix("$ ")
         self.budget.setSpecialValueText("no cap")
         self.budget.setToolTip(
-            "The run pauses before its spend could pass this (needs a price for the model)."
+            "The run pauses before its spend could pass this (needs a price for the model). "
+            "With Start all models, it covers all the models together."
         )
         # Early copies at the run's end (runner `hedge`): a shorter end that may be billed
         # twice, so off unless the user asks, at most 10% of the requests.
@@ -306,12 +308,20 @@ class RunPage(Page):
 
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start")
+        self.start_all_button = QPushButton("Start all models")
+        self.start_all_button.setToolTip(
+            "Ask every model of the list the same test cases at the same time, each in its "
+            "own run. Models of one provider account take turns at its limits; models on "
+            "this computer take turns at it. Pause and Cancel act on all of them; each run "
+            "can be resumed on its own."
+        )
         self.pause_button = QPushButton("Pause")
         self.cancel_button = QPushButton("Cancel")
         self.start_button.clicked.connect(self._start)
+        self.start_all_button.clicked.connect(self._start_all)
         self.pause_button.clicked.connect(self._pause)
         self.cancel_button.clicked.connect(self._cancel)
-        for b in (self.start_button, self.pause_button, self.cancel_button):
+        for b in (self.start_button, self.start_all_button, self.pause_button, self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         self.body.addLayout(buttons)
@@ -348,6 +358,7 @@ class RunPage(Page):
         controller.status_changed.connect(self._on_status)
         controller.answers_arrived.connect(self._on_answers)
         controller.finished.connect(self._on_finished)
+        controller.models_changed.connect(self.models.show_progress)
         self.preset.currentIndexChanged.connect(self._schedule_look)
         self.picker.changed.connect(self._schedule_look)
         self._set_buttons(running=False)
@@ -396,6 +407,7 @@ class RunPage(Page):
         data = self._data
         listed = listed_models(data.study, data.runs, data.answered_by_run)
         self.models.set_models(listed, key_of(self.model_spec()))
+        self.start_all_button.setVisible(len(listed) > 1)
 
     def _model_chosen(self, item: ListedModel) -> None:
         """A model of the list into the picker (and its run's prompt), to run or resume."""
@@ -509,11 +521,14 @@ class RunPage(Page):
 
     def _set_buttons(self, running: bool) -> None:
         self.start_button.setEnabled(not running and self._has_cases())
+        self.start_all_button.setEnabled(not running and self._has_cases())
         self.preset.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
         self.picker.setEnabled(not running)
-        self.models.setEnabled(not running)
+        # the list stays readable while it shows each model's progress; a pick is
+        # ignored while running (_model_chosen)
+        self.models.chain.setEnabled(not running)
         self.concurrency.setEnabled(not running)
         self.hedge.setEnabled(not running)
         self.estimate_button.setEnabled(not running)  # it would wait on the run's writes
@@ -570,11 +585,18 @@ class RunPage(Page):
             preview = preview_start(path, spec, prompt, concurrency=concurrency or None)
             if not others:
                 return preview, []
-            estimates = [preview.estimate] + [
-                preview_start(path, s, p, concurrency=concurrency or None).estimate
+            found = [(spec, preview.estimate)] + [
+                (s, preview_start(path, s, p, concurrency=concurrency or None).estimate)
                 for s, p in others
             ]
-            return preview, combined_lines([e for e in estimates if e is not None])
+            known = [(s, e) for s, e in found if e is not None]
+            keys = [sharing_key(s.provider, s.base_url) for s, _e in known]
+            estimates = [e for _s, e in known]
+            # what "Start all models" would take; one after another (the chain) adds up
+            return preview, [
+                *combined_lines(estimates, keys, together=True),
+                *combined_lines(estimates, keys),
+            ]
 
         def done(result: tuple[StartPreview, list[str]]) -> None:
             preview, in_all = result
@@ -624,6 +646,72 @@ class RunPage(Page):
         self.controller.start(runner)
         self.state_text.setText("Starting the model…")
 
+    def _start_all(self) -> None:
+        """Every model of the list at the same time (runner/group.py), each its own run."""
+        if self._data is None or self.controller.running or len(self.models.models) < 2:
+            return
+        self._set_buttons(running=True)
+        self.state_text.setText("Preparing the requests of every model…")
+        self._last_final = None
+        self.feed.clear()
+        path, like = self._data.path, self.model_spec()
+        prompt, concurrency = str(self.preset.currentData()), self.concurrency.value()
+        chosen = [(as_spec(m, like), m.prompt or prompt) for m in self.models.models]
+
+        def work() -> list[tuple[ModelSpec, int, Estimate]]:
+            out = []
+            for spec, asked in chosen:
+                run_id, _added = queue_run(path, spec, asked)
+                out.append((spec, run_id, estimate_for(path, run_id, concurrency=concurrency)))
+            return out
+
+        run_in_background(work, self._queued_all, self._start_failed, owner=self)
+
+    def _queued_all(self, queued: list[tuple[ModelSpec, int, Estimate]]) -> None:
+        assert self._data is not None
+        estimates = [e for _s, _r, e in queued]
+        keys = [sharing_key(s.provider, s.base_url) for s, _r, _e in queued]
+        each = [f"{e.model}: {e.to_send:,} request(s) to send." for e in estimates]
+        said = [*each, *combined_lines(estimates, keys, together=True)]
+        self.plan_text.setText("\n".join(said))
+        paid = [e for e in estimates if not e.free and e.to_send]
+        if paid:
+            unknown = [e.model for e in paid if e.cost_usd is None]
+            cost = (
+                f"an unknown amount (no price for {', '.join(unknown)} in the price table)"
+                if unknown
+                else f"about ${sum(e.cost_usd or 0.0 for e in paid):.2f} (at most "
+                f"${sum(e.cost_max_usd or 0.0 for e in paid):.2f})"
+            )
+            to_send = sum(e.to_send for e in estimates)
+            answer = QMessageBox.question(
+                self,
+                "Start all models?",
+                f"This sends {to_send:,} request(s) to {len(estimates)} models at the same time "
+                f"and costs {cost}. A budget covers all of them together.\n\n" + "\n".join(said),
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self._set_buttons(running=False)
+                self.state_text.setText("Not started.")
+                return
+        names = {run_id: e.model for _s, run_id, e in queued}
+        try:
+            group = make_group(
+                self._data.path,
+                [run_id for _s, run_id, _e in queued],
+                concurrency=self.concurrency.value(),
+                timeout_s=self._data.study.run.timeout_s,
+                on_event=lambda run_id: self.controller.push_for(run_id, names[run_id]),
+                budget_usd=self.budget.value() or None,
+                hedge=self.hedge.value() / 100,
+            )
+        except ValueError as exc:
+            self._start_failed(exc)
+            return
+        self.controller.model_name = ", ".join(e.model for e in estimates)
+        self.controller.start_group(group)
+        self.state_text.setText(f"Starting {len(estimates)} models at the same time…")
+
     def _cancel(self) -> None:
         """Say at once that the run is stopping; the runner ends within a second."""
         if not self.controller.running:
@@ -641,8 +729,7 @@ class RunPage(Page):
         self.state_text.setText(f"Could not start: {exc}")
 
     def _pause(self) -> None:
-        runner = self.controller.runner
-        if runner is None:
+        if not self.controller.running:
             return
         if self.pause_button.text() == "Pause":
             self.controller.pause()
@@ -664,8 +751,10 @@ class RunPage(Page):
             RunState.FINISHED: "Finished",
             RunState.STOPPED: "Stopped",
         }
+        group = self.controller.group
+        several = f" {len(group.runners)} models at once" if group is not None else ""
         text = (
-            f"{parts[status.state]}: {status.done} of {status.total} answered, "
+            f"{parts[status.state]}{several}: {status.done} of {status.total} answered, "
             f"{status.failed} failed, {status.invalid} unreadable, "
             f"{status.at_provider} at the model now."
         )
@@ -685,14 +774,17 @@ class RunPage(Page):
     def _on_answers(self, answers: list[Answer]) -> None:
         """Add a tick's answers at once; only the newest FEED_PER_TICK are formatted."""
         roster = self.controller.roster
-        lines = [describe(a, roster) for a in answers[-FEED_PER_TICK:]]
+        lines = [
+            (describe(a, roster), f"{a.model} · " if a.model else "")
+            for a in answers[-FEED_PER_TICK:]
+        ]
         self.feed.setUpdatesEnabled(False)
         try:
             overflow = self.feed.count() + len(lines) - FEED_LIMIT
             for _ in range(max(0, overflow)):
                 self.feed.takeItem(self.feed.count() - 1)
-            for line in lines:
-                self.feed.insertItem(0, feed_item(line))
+            for line, who in lines:
+                self.feed.insertItem(0, feed_item(line, who))
         finally:
             self.feed.setUpdatesEnabled(True)
         self.answers_recorded.emit()
@@ -715,6 +807,12 @@ class RunPage(Page):
             self._show_stop_reason(status.message)
         self._schedule_look()
         self.run_finished.emit()
+        if self.controller.group is not None:
+            self._list_models()  # each model's own line, as it ended
+            self.models.show_progress(
+                {r.run_id: r.final_status for r in self.controller.group.runners if r.final_status}
+            )
+            return
         if status.state is RunState.FINISHED and self.models.chain.isChecked():
             # once the controller has let this run go (it still holds it while it says so)
             QTimer.singleShot(0, self._next_model)
@@ -762,8 +860,9 @@ class RunPage(Page):
         return "done" if progress and progress.finished else "todo"
 
 
-def feed_item(line: FeedLine) -> QListWidgetItem:
-    item = QListWidgetItem(line.text())
+def feed_item(line: FeedLine, who: str = "") -> QListWidgetItem:
+    """A feed line; `who` names the model when several answer at once."""
+    item = QListWidgetItem(who + line.text())
     if line.right is not None:
         item.setForeground(RIGHT_COLOURS[line.right])
     return item

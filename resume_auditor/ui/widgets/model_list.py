@@ -4,8 +4,9 @@ A recruiter comparing models runs each on the same cases, one run per model, eac
 resumable on its own. This list shows them (the study's models, `[model]` and
 `[[models]]`, and any other model run on this audit), how far each got, and lets the
 user pick one into the model picker; with "then the next one" ticked, the page starts
-the next unfinished model when one finishes. Each model is one run, so pausing, a
-budget or closing the app loses nothing of any of them.
+the next unfinished model when one finishes. "Start all models" runs them at the same
+time, and each line then shows its model's progress (`show_progress`). Each model
+is one run, so pausing, a budget or closing the app loses nothing of any of them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from resume_auditor.domain.study import ModelSpec, StudyConfig
+from resume_auditor.runner import RunState, RunStatus
 from resume_auditor.store.runs import RunRecord
 
 logger = logging.getLogger(__name__)
@@ -46,6 +48,28 @@ class ListedModel:
         if not self.answered:
             return f"{name}: not started (run {self.run_id}{prompt})"
         return f"{name}: {self.answered:,} answered (run {self.run_id}{prompt})"
+
+
+STATE_WORDS = {
+    RunState.STARTING: "starting",
+    RunState.RUNNING: "running",
+    RunState.PAUSED: "paused",
+    RunState.CANCELLED: "stopped, resumable",
+    RunState.FINISHED: "finished",
+    RunState.STOPPED: "stopped",
+}
+
+
+def progress_text(item: ListedModel, status: RunStatus) -> str:
+    """A model's line while it runs with the others: how far, and in what state."""
+    name = f"{item.model} ({item.provider})" if item.provider != "local" else item.model
+    state = STATE_WORDS[status.state]
+    if status.state is RunState.PAUSED and status.budget_reached:
+        state = "paused at the budget"
+    failed = f", {status.failed:,} failed" if status.failed else ""
+    return (
+        f"{name}: {status.done:,} of {status.total:,} answered{failed}, {state} (run {item.run_id})"
+    )
 
 
 def key_of(spec: ModelSpec) -> tuple[str, str, str]:
@@ -121,6 +145,18 @@ class ModelList(QWidget):
         self.setVisible(bool(models))
         self.chain.setVisible(len(models) > 1)
 
+    def show_progress(self, statuses: dict[int, RunStatus]) -> None:
+        """Each running model's progress on its line (several models at once); the
+        reason a run stopped or paused is its line's tooltip."""
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            listed = item.data(Qt.ItemDataRole.UserRole)
+            status = statuses.get(listed.run_id) if listed.run_id is not None else None
+            if status is None:
+                continue
+            item.setText(progress_text(listed, status))
+            item.setToolTip(status.message or "")
+
     def next_after(self, current: tuple[str, str, str]) -> ListedModel | None:
         """The model listed after `current` (None: it is the last)."""
         keys = [m.key for m in self.models]
@@ -133,4 +169,4 @@ class ModelList(QWidget):
         self.chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
 
-__all__ = ["ListedModel", "ModelList", "as_spec", "key_of", "listed_models"]
+__all__ = ["ListedModel", "ModelList", "as_spec", "key_of", "listed_models", "progress_text"]
