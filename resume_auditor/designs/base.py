@@ -23,7 +23,7 @@ from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.inputs import TableSpec
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
-from resume_auditor.stats.power_sim import Size
+from resume_auditor.stats.power_sim import PowerModel, Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
 from resume_auditor.variants.build import BuiltCases
@@ -780,6 +780,14 @@ class Design(ABC, Generic[SpecT]):
             lines.append(f"{table.title}:")
             lines += [f"- {row.metric['reading']}" for row in table.rows]
         return lines
+
+    # --- power simulation (pow) ---
+
+    # How the plan and page 1 simulate each test it is sized for (stats/power_sim's
+    # PowerModel, one per code of `power_codes`: its simulated audit, counted test,
+    # default effect and words), registered with power_sim by designs/registry.py so
+    # the shared simulator knows no design; (): it has no simulated power.
+    power_models: tuple[PowerModel, ...] = ()
 
 
 # --- page 1 (report) ---
