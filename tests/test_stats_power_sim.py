@@ -76,7 +76,7 @@ def test_the_latent_shift_makes_the_effect_in_the_reports_units() -> None:
     # Issue 25: "0.3 SD" is 0.3 of the report's standard deviation of ratings, spread
     # between resumes included; each design's simulation must plant exactly that, under
     # any assumptions, or the plan sizes for an effect the report would not show.
-    from resume_auditor.stats.power_sim import Assumptions, rating_shift
+    from resume_auditor.stats.power_sim import Assumptions, latent_shift, rating_shift
 
     rng = np.random.default_rng(0)
     for assume in (Assumptions(), Assumptions(spread=0.0), Assumptions(spread=1.5, noise=0.5)):
@@ -94,7 +94,9 @@ def test_the_latent_shift_makes_the_effect_in_the_reports_units() -> None:
         net = simulate_impact(rng, Size("IR", 40_000, 2, 1, assume=assume), 0.8)[0].values
         picked, lost = (net[:, 0] > 0).mean(), (net[:, 0] < 0).mean()
         assert abs(picked / lost - 0.8) < 0.03
-    assert rating_shift(0.0) == 0.0
+    assert rating_shift(0.0) == 0.0 == latent_shift("D2", 0.0)
+    assert latent_shift("D3", 0.3) == 0.3  # scores are N(0, 1): no calibration
+    assert latent_shift("D4", 0.3) == rating_shift(0.3, Assumptions(), 5)
 
 
 def test_repeats_at_temperature_raise_power_and_are_sized() -> None:

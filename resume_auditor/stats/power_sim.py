@@ -113,6 +113,7 @@ class Size:
 
 
 Simulate = Callable[[np.random.Generator, Size, float], list[Block]]
+Shift = Callable[[float, Assumptions, int], float]
 
 
 @dataclass(frozen=True)
@@ -124,9 +125,10 @@ class PowerModel:
     design's permutation test, the effect planted on the first group; target: the
     test key whose flag is counted; default_effect: the effect the plan and page 1
     size for, in `words`' units; unit_words: what `Size.units` counts, in words;
-    words(effect): the effect in words; repeats: whether its units are resumes whose
-    answers more informative repeats multiply (False: a unit is a pool, grown by more
-    rounds).
+    words(effect): the effect in words; shift(effect, assumptions, groups): the latent
+    shift `simulate` plants for that effect (`latent_shift`); repeats: whether its
+    units are resumes whose answers more informative repeats multiply (False: a unit
+    is a pool, grown by more rounds).
     """
 
     code: str
@@ -135,6 +137,7 @@ class PowerModel:
     default_effect: float
     unit_words: str
     words: Callable[[float], str]
+    shift: Shift
     repeats: bool = True
 
 
@@ -172,6 +175,14 @@ def effect_words(design: str, effect: float) -> str:
 def unit_words(design: str) -> str:
     """What test `design`'s units are, in words ("source resumes")."""
     return model(design).unit_words
+
+
+def latent_shift(
+    design: str, effect: float, assume: Assumptions = DEFAULT_ASSUMPTIONS, groups: int = 2
+) -> float:
+    """The latent shift (one group lower) test `design`'s simulation plants to give
+    `effect` in the report's units under `assume` (benchmarks build oracles with it)."""
+    return model(design).shift(effect, assume, groups)
 
 
 def sd_words(effect: float) -> str:

@@ -92,6 +92,10 @@ def _net_wins(rng: np.random.Generator, size: Size, delta: float) -> list[Block]
     return [Block(net, labels, {g: f"d1.{g}" for g in labels})]
 
 
+def _gap_shift(effect: float, assume: Assumptions, groups: int) -> float:
+    return gap_shift(effect, assume)
+
+
 def simulate_gap(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
     """One simulated audit of its gap test, the first group's gap `effect` (a fraction)."""
     return _net_wins(rng, size, gap_shift(effect, size.assume))
@@ -109,6 +113,7 @@ GAP_MODEL = PowerModel(
     default_effect=0.10,  # a 10-point gap (Castleman et al. 2025 report gaps of this size)
     unit_words="source resumes",
     words=lambda effect: f"a {100 * effect:.0f}-point selection gap",
+    shift=_gap_shift,
 )
 IMPACT_MODEL = PowerModel(
     code=IMPACT,
@@ -117,5 +122,6 @@ IMPACT_MODEL = PowerModel(
     default_effect=0.80,  # an impact ratio of 0.8: NYC Local Law 144's four-fifths line
     unit_words="source resumes",
     words=lambda effect: f"an impact ratio of {effect:.2g}",
+    shift=ratio_shift,
 )
 MODELS = (GAP_MODEL, IMPACT_MODEL)

@@ -14,11 +14,23 @@ import logging
 import numpy as np
 
 from resume_auditor.stats.permutation import Block
-from resume_auditor.stats.power_sim import PowerModel, Size, rating, rating_shift, sd_words
+from resume_auditor.stats.power_sim import (
+    Assumptions,
+    PowerModel,
+    Size,
+    rating,
+    rating_shift,
+    sd_words,
+)
 
 logger = logging.getLogger(__name__)
 
 LABEL = "D2"
+
+
+def planted(effect: float, assume: Assumptions, groups: int = 2) -> float:
+    """The latent shift that moves one copy's rating by `effect` SD."""
+    return rating_shift(effect, assume)
 
 
 def simulate(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
@@ -26,7 +38,7 @@ def simulate(rng: np.random.Generator, size: Size, effect: float) -> list[Block]
     every group tested against the last (the reference)."""
     k = size.groups
     labels = [f"g{j}" for j in range(k)]
-    delta = rating_shift(effect, size.assume)
+    delta = planted(effect, size.assume)
     level = rng.normal(0, size.assume.spread, size=(size.units, 1, 1))
     noise = rng.normal(0, size.assume.noise, size=(size.units, k, max(size.per_unit, 1)))
     shift = np.zeros((1, k, 1))
@@ -43,4 +55,5 @@ MODEL = PowerModel(
     default_effect=0.30,  # 0.3 SD in ratings (Gaebler et al. 2024, Figure 2)
     unit_words="source resumes",
     words=sd_words,
+    shift=planted,
 )

@@ -15,11 +15,16 @@ import logging
 import numpy as np
 
 from resume_auditor.stats.permutation import Block
-from resume_auditor.stats.power_sim import PowerModel, Size, sd_words
+from resume_auditor.stats.power_sim import Assumptions, PowerModel, Size, sd_words
 
 logger = logging.getLogger(__name__)
 
 LABEL = "D3"
+
+
+def planted(effect: float, assume: Assumptions, groups: int = 2) -> float:
+    """Scores are N(0, 1): the effect in SD is the shift itself."""
+    return float(effect)
 
 
 def simulate(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
@@ -40,5 +45,6 @@ MODEL = PowerModel(
     default_effect=0.30,  # 0.3 SD in candidate scores
     unit_words="pools (rounds)",
     words=sd_words,
+    shift=planted,
     repeats=False,  # its units are pools: more rounds, not repeats
 )

@@ -15,12 +15,25 @@ import math
 import numpy as np
 
 from resume_auditor.stats.permutation import Block
-from resume_auditor.stats.power_sim import PowerModel, Size, rating, rating_shift, sd_words
+from resume_auditor.stats.power_sim import (
+    Assumptions,
+    PowerModel,
+    Size,
+    rating,
+    rating_shift,
+    sd_words,
+)
 
 logger = logging.getLogger(__name__)
 
 LABEL = "D4"
 DIMENSIONS = 5  # the 1-5 dimensions its overall score is the mean of
+
+
+def planted(effect: float, assume: Assumptions, groups: int = 2) -> float:
+    """The latent shift that moves the overall score (the mean of its dimensions) by
+    `effect` SD."""
+    return rating_shift(effect, assume, DIMENSIONS)
 
 
 def simulate(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
@@ -29,7 +42,7 @@ def simulate(rng: np.random.Generator, size: Size, effect: float) -> list[Block]
     k = size.groups
     copies = ["original", *(f"name:g{j}" for j in range(k)), *(f"exp:g{j}" for j in range(k))]
     a = size.assume
-    delta = rating_shift(effect, a, DIMENSIONS)
+    delta = planted(effect, a)
     level = rng.normal(0, a.spread, size=(size.units, 1, 1))
     dims = DIMENSIONS * max(size.per_unit, 1)  # informative repeats: more readings of each copy
     latent = level + rng.normal(0, a.noise, size=(size.units, len(copies), dims))
@@ -53,4 +66,5 @@ MODEL = PowerModel(
     default_effect=0.30,  # 0.3 SD in the overall score
     unit_words="source resumes",
     words=sd_words,
+    shift=planted,
 )
