@@ -232,7 +232,7 @@ class Design(ABC, Generic[SpecT]):
     placement: Placement = "designs"
     head_keys: tuple[str, ...] = ()  # placed "head": its top-level blocks' keys, its key first
     block_type: Any = None  # the TypedDict of its block (D5Dict), checked by the tests
-    # Its power is simulated (stats/power_sim.py knows its test: `power_counts`,
+    # Its power is simulated (its `power_models`, through stats/power_sim.py: `power_counts`,
     # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
     # recommended size keeps under power_sim.CAUTIOUS; `power_grow`: how to raise it.
     simulated_power: bool = False

@@ -158,7 +158,7 @@ class CastlemanD1(Design[D1Spec]):
     run_prompt = True
     counted = "pairs"
     raw_scaled = True
-    simulated_power = True  # by stats/power_sim.py, sized in workflow/plan.py by name
+    simulated_power = True  # its power.py's models, through stats/power_sim.py
     shown = False  # its views are still reached by name (docs/designs.md, "Moving D1")
 
     # -- settings: `[designs.d1]` read by spec.py, with the messages it always had ------
