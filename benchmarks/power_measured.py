@@ -82,6 +82,7 @@ def corpus() -> tuple[list[Path], dict[Path, str]]:
 
 def _truth(design: str) -> float:
     """The oracle's latent shift that gives the literature's effect in report units."""
+    import resume_auditor.designs.registry  # noqa: F401  (registers the designs' power models)
     from resume_auditor.stats.power_sim import Assumptions, latent_shift
 
     oracle = Assumptions(spread=0.7, noise=1.0, abstain_band=ORACLE_BAND)
@@ -161,8 +162,9 @@ def compare_blocks(real: list[Any], said: dict[str, Any], runs: int = 300) -> di
     claim that models the data wrongly from one that is off by the audits' chance."""
     import numpy as np
 
+    import resume_auditor.designs.registry  # noqa: F401  (registers the designs' power models)
     from resume_auditor.stats.permutation import joint_test
-    from resume_auditor.stats.power_sim import _SIMULATORS
+    from resume_auditor.stats.power_sim import model
 
     size, share = said["size"]
 
@@ -182,7 +184,7 @@ def compare_blocks(real: list[Any], said: dict[str, Any], runs: int = 300) -> di
 
     rng = np.random.default_rng(0)
     effect = LITERATURE["ir" if size.design == "IR" else "d1"]
-    made = [_SIMULATORS[size.design](rng, size, effect)[0] for _ in range(runs)]
+    made = [model(size.design).simulate(rng, size, effect)[0] for _ in range(runs)]
     return {
         "real": summary(real, lambda b: b.labels.index("black_woman")),
         "simulated": summary(made, lambda b: 0),

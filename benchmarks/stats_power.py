@@ -28,12 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's package
 
+import resume_auditor.designs.registry  # noqa: E402, F401  (registers the power models)
 from resume_auditor.stats.power import gap_power  # noqa: E402
 from resume_auditor.stats.power_sim import (  # noqa: E402
     CAUTIOUS,
-    DEFAULT_EFFECTS,
     Assumptions,
     Size,
+    default_effects,
     simulated_power,
     size_for_power,
 )
@@ -58,7 +59,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:])
     print(f"share of alpha {SHARE:.4f}; {args.sims} simulated audits per figure")
     for design in args.designs.split(","):
-        effect = DEFAULT_EFFECTS[design]
+        effect = default_effects()[design]
         per = 2 * (args.groups - 1) if design in ("D1", "IR") else 1
         batches = 8 if design == "D4" else 0
         start = Size(design, args.start, args.groups, per, batches)

@@ -14,7 +14,7 @@ from resume_auditor.designs.d1_castleman import DESIGN_D1
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.domain.case import Case, CaseKind, Truth
 from resume_auditor.domain.study import JobSpec, RunSpec, StudyConfig
-from resume_auditor.stats.power_sim import ABSTAINING, DEFAULT_ASSUMPTIONS, DEFAULT_EFFECTS, Size
+from resume_auditor.stats.power_sim import ABSTAINING, DEFAULT_ASSUMPTIONS, Size, default_effects
 from resume_auditor.store.requests import PendingRequest
 
 
@@ -56,7 +56,7 @@ def test_d1_is_sized_for_its_gap_and_its_impact_ratio() -> None:
     assert gap == size and impact == replace(size, design="IR", assume=ABSTAINING)
     forced = DESIGN_D1.sized_tests(size, "d1-forced-choice")[1]
     assert forced.assume == DEFAULT_ASSUMPTIONS  # forced choice cannot abstain
-    assert set(DESIGN_D1.power_codes) == {"D1", "IR"} <= set(DEFAULT_EFFECTS)
+    assert set(DESIGN_D1.power_codes) == {"D1", "IR"} <= set(default_effects())
     assert "LL144" in DESIGN_D1.power_note("IR", 0.8) and DESIGN_D1.power_note("D1", 0.1) == ""
 
 
@@ -65,8 +65,12 @@ def test_every_simulated_test_has_a_design_and_a_default_effect() -> None:
     for design in DESIGNS:
         if design.simulated_power:
             assert design.power_codes[0] == design.label
-            assert all(code in DEFAULT_EFFECTS for code in design.power_codes)
+            assert all(code in default_effects() for code in design.power_codes)
+            # each test it is sized for is simulated by its own folder's model
+            assert tuple(m.code for m in design.power_models) == design.power_codes
             assert {o[0].upper() for o in design.effect_options} == set(design.power_codes)
+        else:
+            assert design.power_models == ()
 
 
 def test_the_cli_offers_each_designs_effects_and_passes_them_in_its_units(

@@ -23,7 +23,7 @@ from resume_auditor.stats.compare import Comparable
 from resume_auditor.stats.inputs import TableSpec
 from resume_auditor.stats.metric import Metric
 from resume_auditor.stats.model import MetricDict
-from resume_auditor.stats.power_sim import Size
+from resume_auditor.stats.power_sim import PowerModel, Size
 from resume_auditor.stats.thresholds import Thresholds
 from resume_auditor.store.requests import RequestSpec
 from resume_auditor.variants.build import BuiltCases
@@ -232,7 +232,7 @@ class Design(ABC, Generic[SpecT]):
     placement: Placement = "designs"
     head_keys: tuple[str, ...] = ()  # placed "head": its top-level blocks' keys, its key first
     block_type: Any = None  # the TypedDict of its block (D5Dict), checked by the tests
-    # Its power is simulated (stats/power_sim.py knows its test: `power_counts`,
+    # Its power is simulated (its `power_models`, through stats/power_sim.py: `power_counts`,
     # `plan_size`, `power_target`); `cautious`: the plan also gives the power its
     # recommended size keeps under power_sim.CAUTIOUS; `power_grow`: how to raise it.
     simulated_power: bool = False
@@ -780,6 +780,14 @@ class Design(ABC, Generic[SpecT]):
             lines.append(f"{table.title}:")
             lines += [f"- {row.metric['reading']}" for row in table.rows]
         return lines
+
+    # --- power simulation (pow) ---
+
+    # How the plan and page 1 simulate each test it is sized for (stats/power_sim's
+    # PowerModel, one per code of `power_codes`: its simulated audit, counted test,
+    # default effect and words), registered with power_sim by designs/registry.py so
+    # the shared simulator knows no design; (): it has no simulated power.
+    power_models: tuple[PowerModel, ...] = ()
 
 
 # --- page 1 (report) ---

@@ -18,7 +18,7 @@ from resume_auditor.designs.base import Design, KeyFigure, PageOne
 from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.numbers import ci_text, thresholds_by_key, value_text
 from resume_auditor.stats.model import FlagTestDict, MetricDict, MetricsReport
-from resume_auditor.stats.power_sim import DEFAULT_EFFECTS, Size, effect_words, simulated_power
+from resume_auditor.stats.power_sim import Size, default_effects, effect_words, simulated_power
 
 
 @dataclass
@@ -438,7 +438,7 @@ def _simulated_power(metrics: MetricsReport, testable: list[Finding]) -> str:
         if size is None:
             continue
         share = max(float(f.test.get("share") or 0) for f in group)
-        effect = DEFAULT_EFFECTS[size.design]
+        effect = default_effects()[size.design]
         power = simulated_power(size, effect, share)
         parts.append(f"{power:.0%} ({size.design}, {effect_words(size.design, effect)})")
     return ", ".join(parts)

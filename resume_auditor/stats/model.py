@@ -69,73 +69,6 @@ class MetricDict(TypedDict):
     not_significant: bool
 
 
-class GapMetric(MetricDict):
-    """D1 group gap (`d1.selection_gap.<group>`): the two rates behind the gap."""
-
-    picked: float | None
-    opponent_picked: float | None
-
-
-class ImpactCell(MetricDict):
-    """One category of the D1 impact-ratio table (`impact_ratio.<grouping>.<category>`)."""
-
-    selection_rate: float | None
-    selection_rate_ci: list[float | None]
-    selected: int
-    other_selected: int
-    below_four_fifths: bool
-
-
-class PowerDict(TypedDict, total=False):
-    """`d1.power`: empty when no equal cross-group pair was answered."""
-
-    comparisons_per_group: dict[str, int]
-    abstain_rate: float
-    min_detectable_gap: float | None
-    sentence: str
-
-
-class D1Breakdowns(TypedDict, total=False):
-    """`d1.breakdowns`: CriterionValidity and DiscrimValidity per value of one column
-    (designs/d1_castleman/breakdowns.py), as Castleman et al. break them down; a breakdown is
-    there only when the cases carry its column. Keys of each map: the column's values.
-    """
-
-    criterion_validity_by_k: dict[str, MetricDict]  # the true gap (2k for (c+, c-))
-    criterion_validity_by_pair_type: dict[str, MetricDict]  # more_base, base_less, more_less
-    criterion_validity_by_qual_type: dict[str, MetricDict]
-    criterion_validity_by_change_location: dict[str, MetricDict]  # summary, body, both
-    criterion_validity_by_generator: dict[str, MetricDict]
-    # summary_block, lexical, generator ('a+b' for a pair whose two texts differ in it)
-    criterion_validity_by_construction: dict[str, MetricDict]
-    discrim_validity_by_signal: dict[str, MetricDict]  # name, explicit
-
-
-class D1Dict(TypedDict):
-    judgments: int
-    invalid: int
-    abstain_allowed: bool
-    metrics: dict[str, MetricDict]
-    selection_rate: dict[str, MetricDict]
-    selection_gap: dict[str, GapMetric]
-    over_assessment: dict[str, dict[str, MetricDict]]
-    breakdowns: D1Breakdowns
-    power: PowerDict
-    flags: list[str]
-
-
-class ImpactRatioDict(TypedDict):
-    """`impact_ratio`: the D1 impact-ratio table by sex, race and intersectional group."""
-
-    design: str
-    basis: str
-    note: str
-    flags: list[str]
-    sex: dict[str, ImpactCell]
-    race: dict[str, ImpactCell]
-    intersectional: dict[str, ImpactCell]
-
-
 class AgreementDict(TypedDict):
     """One entry of `error_agreement`: this run against another run of the same file."""
 
@@ -330,8 +263,12 @@ class MetricsReport(DesignBlocks):
     study: StudyInfo
     run: RunInfo
     counts: Counts
-    d1: D1Dict
-    impact_ratio: ImpactRatioDict
+    # The blocks of the design placed "head" (D1), at the top level where they always
+    # were; each typed in its folder (designs/d1_castleman/model.D1Blocks, the design's
+    # `block_type`), read through the design. `error_agreement` is any run's against
+    # the file's other runs, so its type stays here.
+    d1: Mapping[str, Any]
+    impact_ratio: Mapping[str, Any]
     error_agreement: list[AgreementDict]
     thresholds: list[ThresholdDict]
     flags: list[str]

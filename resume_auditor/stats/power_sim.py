@@ -17,27 +17,20 @@ models assumed ratings of one resume vary far less than ratings across resumes).
 Each source resume has a quality u ~ N(0, spread); each answer reads
 u + group shift + e, e ~ N(0, noise) drawn per answer (a name change, or a sample at
 a temperature above 0: at temperature 0 repeats are one answer). `Assumptions`
-holds spread, noise and D1's abstention band; the plan states them. The effect is
+holds spread, noise and an abstention band; the plan states them. The effect is
 given in the report's own units and turned into the latent shift that produces it
-under these assumptions (`latent_shift`), so "0.3 SD" is 0.3 of the report's
+under these assumptions (`rating_shift` for ratings on the shared 1-5 scale; a
+design with other units calibrates its own), so "0.3 SD" is 0.3 of the report's
 standard deviation of ratings, between-resume spread included.
 
 Each figure is from SIMS simulated audits (a standard error of about 3 points near
 80%).
 
-- D1: a pair of copies of one source resume differs by the groups' shifts plus two
-  answers' noise; the model picks the higher unless they are within the abstention
-  band (0: forced choice). The gap is picked minus other picked, in points.
-- D2: a rating is floor(3.5 + u + shift + e) in 1..5 (integer ratings, ties),
-  averaged over informative repeats.
-- D3: per pool one candidate per group with a N(0, 1) score; the shifted group's
-  scores move by the effect (in SD). With bare Yes/No answers (no log-probabilities)
-  scores tie and power is lower than this.
-- D4: five 1-5 dimensions per copy, each floor(3.5 + u + shift + e) with its own e;
-  the overall score is their mean and the effect is in its SD; ranked batches of
-  different resumes rank u + shift + e.
-- LL144: an impact ratio r for one group in D1 (its selection rate r times the
-  others'), found by D1's gap test.
+This module is the shared machinery and knows no design: each design's folder
+(`designs/<folder>/power.py`) says how one of its audits is simulated, which test
+is counted, its default effect and its words, as a `PowerModel` it hands to
+`register` through its `Design.power_models` (designs/registry.py registers them at
+import); `Size.design` names the model, so the cache keys stay the tests' codes.
 Results are cached per design, size, effect and share (in memory, and in a
 `PowerStore` the caller may hand in: settings/power.py keeps one in the data
 folder), so a plan asks for each only once; this module touches no file. After
@@ -50,6 +43,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Protocol
@@ -76,21 +70,6 @@ SEARCH_SIMS = 40  # the search for the size uses coarse figures; the answer is c
 SEARCH_DRAWS = 999
 VERSION = 2
 TARGET = 0.8
-# Effect sizes from the literature, user-choosable (plan --effect-* options):
-DEFAULT_EFFECTS = {
-    "D1": 0.10,  # a 10-point selection gap (Castleman et al. 2025 report gaps of this size)
-    "D2": 0.30,  # 0.3 SD in ratings (Gaebler et al. 2024, Figure 2)
-    "D3": 0.30,  # 0.3 SD in candidate scores
-    "D4": 0.30,  # 0.3 SD in the overall score
-    "IR": 0.80,  # an impact ratio of 0.8: NYC Local Law 144's four-fifths line, in D1
-}
-UNIT_WORDS = {
-    "D1": "source resumes",
-    "D2": "source resumes",
-    "D3": "pools (rounds)",
-    "D4": "source resumes",
-    "IR": "source resumes",
-}
 _CALIBRATION = 200_000  # draws that turn an effect in report units into a latent shift
 
 
@@ -133,68 +112,110 @@ class Size:
     assume: Assumptions = DEFAULT_ASSUMPTIONS
 
 
+Simulate = Callable[[np.random.Generator, Size, float], list[Block]]
+Shift = Callable[[float, Assumptions, int], float]
+
+
+@dataclass(frozen=True)
+class PowerModel:
+    """One test a design's plan sizes, simulated by the design's own folder.
+
+    code: `Size.design` (the design's label, or a second test's code such as D1's
+    impact ratio); simulate(rng, size, effect): one simulated audit's blocks for the
+    design's permutation test, the effect planted on the first group; target: the
+    test key whose flag is counted; default_effect: the effect the plan and page 1
+    size for, in `words`' units; unit_words: what `Size.units` counts, in words;
+    words(effect): the effect in words; shift(effect, assumptions, groups): the latent
+    shift `simulate` plants for that effect (`latent_shift`); repeats: whether its
+    units are resumes whose answers more informative repeats multiply (False: a unit
+    is a pool, grown by more rounds).
+    """
+
+    code: str
+    simulate: Simulate
+    target: str
+    default_effect: float
+    unit_words: str
+    words: Callable[[float], str]
+    shift: Shift
+    repeats: bool = True
+
+
+_MODELS: dict[str, PowerModel] = {}
+
+
+def register(*models: PowerModel) -> None:
+    """Each design's folder hands its models here (designs/registry.py, at import):
+    this module knows no design, and a model registered twice replaces the first."""
+    for m in models:
+        _MODELS[m.code] = m
+
+
+def model(code: str) -> PowerModel:
+    """The registered model of `code` (`Size.design`)."""
+    try:
+        return _MODELS[code]
+    except KeyError:
+        raise KeyError(
+            f"no power model for {code!r}: the designs register theirs when "
+            "resume_auditor.designs.registry is imported"
+        ) from None
+
+
+def default_effects() -> dict[str, float]:
+    """Each registered test's default effect by code (the plan's --effect-* defaults)."""
+    return {code: m.default_effect for code, m in _MODELS.items()}
+
+
 def effect_words(design: str, effect: float) -> str:
-    if design == "D1":
-        return f"a {100 * effect:.0f}-point selection gap"
-    if design == "IR":
-        return f"an impact ratio of {effect:.2g}"
+    """The effect of test `design` in words ("a 0.3 SD difference")."""
+    return model(design).words(effect)
+
+
+def unit_words(design: str) -> str:
+    """What test `design`'s units are, in words ("source resumes")."""
+    return model(design).unit_words
+
+
+def latent_shift(
+    design: str, effect: float, assume: Assumptions = DEFAULT_ASSUMPTIONS, groups: int = 2
+) -> float:
+    """The latent shift (one group lower) test `design`'s simulation plants to give
+    `effect` in the report's units under `assume` (benchmarks build oracles with it)."""
+    return model(design).shift(effect, assume, groups)
+
+
+def sd_words(effect: float) -> str:
+    """An effect in its test's standard deviation, in words (the designs' shared unit)."""
     return f"a {effect:.2g} SD difference"
 
 
-def _rating(x: np.ndarray) -> np.ndarray:
+def rating(x: np.ndarray) -> np.ndarray:
+    """A latent value read as a 1-5 rating (floor(3.5 + x), clipped): the designs'
+    shared rating scale, with its ties."""
     return np.clip(np.floor(3.5 + x), 1, 5)
 
 
 @lru_cache(maxsize=256)
-def latent_shift(
-    design: str, effect: float, assume: Assumptions = DEFAULT_ASSUMPTIONS, groups: int = 2
-) -> float:
-    """The latent shift (one group lower) that gives `effect` in the report's units.
-
-    D1: the selection gap in points (picked minus other picked against an equal
-    candidate of another group); IR: the impact ratio against the other groups
-    (forced choice, or the abstention band); D2: the difference in ratings over their
-    standard deviation; D4: in the overall score's standard deviation; D3: the effect
-    itself (scores are N(0, 1)). Found by bisection on a fixed draw, so the same
-    inputs give the same shift.
-    """
+def rating_shift(effect: float, assume: Assumptions = DEFAULT_ASSUMPTIONS, dims: int = 1) -> float:
+    """The latent shift (one group lower) that moves the mean of `dims` 1-5 ratings of
+    one copy (each with its own answer noise, one resume quality u under them) by
+    `effect` standard deviations of that mean, between-resume spread included. Found
+    by bisection on a fixed draw, so the same inputs give the same shift."""
     from scipy.optimize import brentq
-    from scipy.stats import norm
 
-    if effect == 0 or design == "D3":
+    if effect == 0:
         return float(effect)
-    pair_sd = max(assume.noise, 1e-9) * math.sqrt(2.0)
-    band = assume.abstain_band
-
-    def gap(delta: float) -> float:  # the lower group's gap, as a positive number
-        return float(norm.cdf((band + delta) / pair_sd) - norm.cdf((band - delta) / pair_sd))
-
-    if design == "D1":
-        return float(brentq(lambda d: gap(d) - abs(effect), 0.0, 20.0 * pair_sd))
-    if design == "IR":
-        null_rate = 1 - norm.cdf(band / pair_sd)
-
-        def ratio(delta: float) -> float:
-            # LL144: the group's selection rate over the most selected group's; each other
-            # group meets it in 1 of its (groups - 1) opponents
-            picked = 1 - norm.cdf((band + delta) / pair_sd)
-            beats = 1 - norm.cdf((band - delta) / pair_sd)
-            other = (beats + (groups - 2) * null_rate) / max(groups - 1, 1)
-            return float(picked / other)
-
-        target = min(max(effect, 1e-6), 1 - 1e-9)
-        return float(brentq(lambda d: ratio(d) - target, 0.0, 20.0 * pair_sd))
     rng = np.random.default_rng(12345)
-    dims = 5 if design == "D4" else 1
     u = rng.normal(0, assume.spread, (_CALIBRATION, 1))
     e = rng.normal(0, assume.noise, (_CALIBRATION, dims))
-    base = _rating(u + e).mean(axis=1)
+    base = rating(u + e).mean(axis=1)
     sd = float(base.std())
     if sd <= 0:
         return 0.0
 
     def moved(delta: float) -> float:
-        return float(base.mean() - _rating(u + e - delta).mean(axis=1).mean()) / sd
+        return float(base.mean() - rating(u + e - delta).mean(axis=1).mean()) / sd
 
     top = 10.0 * (assume.noise + assume.spread + 1)
     if moved(top) < abs(effect):
@@ -202,82 +223,17 @@ def latent_shift(
     return float(brentq(lambda d: moved(d) - abs(effect), 0.0, top))
 
 
-def _d1(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
-    k = size.groups
-    labels = [f"g{j}" for j in range(k)]
-    per_pair = max(1, round(size.per_unit / max(k - 1, 1)))
-    design = "IR" if size.design == "IR" else "D1"
-    delta = latent_shift(design, effect, size.assume, k)
-    pair_sd = size.assume.noise * math.sqrt(2.0)
-    band = size.assume.abstain_band
-    net = np.zeros((size.units, k))
-    for a in range(k):
-        for b in range(a + 1, k):
-            diff = rng.normal(-delta if a == 0 else 0.0, pair_sd, size=(size.units, per_pair))
-            d = (diff > band).sum(axis=1) - (diff < -band).sum(axis=1)
-            net[:, a] += d
-            net[:, b] -= d
-    return [Block(net, labels, {g: f"d1.{g}" for g in labels})]
-
-
-def _d2(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
-    k = size.groups
-    labels = [f"g{j}" for j in range(k)]
-    delta = latent_shift("D2", effect, size.assume)
-    level = rng.normal(0, size.assume.spread, size=(size.units, 1, 1))
-    noise = rng.normal(0, size.assume.noise, size=(size.units, k, max(size.per_unit, 1)))
-    shift = np.zeros((1, k, 1))
-    shift[0, 0, 0] = -delta
-    ratings = _rating(level + noise + shift).mean(axis=2)
-    keys = {g: f"d2.{g}" for g in labels[:-1]}
-    return [Block(ratings, labels, keys, labels[-1])]
-
-
-def _d3(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
-    k = size.groups
-    labels = [f"g{j}" for j in range(k)]
-    scores = rng.normal(0, 1, size=(size.units, k))
-    scores[:, 0] -= effect
-    ranks = scores.argsort(axis=1).argsort(axis=1).astype(float) + 1
-    return [Block(ranks, labels, {g: f"d3.{g}" for g in labels[:-1]}, labels[-1])]
-
-
-def _d4(rng: np.random.Generator, size: Size, effect: float) -> list[Block]:
-    k = size.groups
-    copies = ["original", *(f"name:g{j}" for j in range(k)), *(f"exp:g{j}" for j in range(k))]
-    a = size.assume
-    delta = latent_shift("D4", effect, a)
-    level = rng.normal(0, a.spread, size=(size.units, 1, 1))
-    dims = 5 * max(size.per_unit, 1)  # informative repeats: more readings of each copy
-    latent = level + rng.normal(0, a.noise, size=(size.units, len(copies), dims))
-    latent[:, 1, :] -= delta
-    overall = _rating(latent).mean(axis=2)
-    keys = {c: f"d4.{c}" for c in copies[1:]}
-    blocks = [Block(overall, copies, keys, "original")]
-    if size.batches:
-        z = rng.normal(0, math.hypot(a.spread, a.noise), size=(size.batches, k))
-        z[:, 0] -= delta
-        ranks = (-z).argsort(axis=1).argsort(axis=1).astype(float) + 1 - (k + 1) / 2
-        labels = [f"r{j}" for j in range(k)]
-        blocks.append(Block(ranks, labels, {g: f"d4.rank.{g}" for g in labels}))
-    return blocks
-
-
-_SIMULATORS = {"D1": _d1, "IR": _d1, "D2": _d2, "D3": _d3, "D4": _d4}
-_TARGET_KEY = {"D1": "d1.g0", "IR": "d1.g0", "D2": "d2.g0", "D3": "d3.g0", "D4": "d4.name:g0"}
-
-
 @lru_cache(maxsize=512)
 def _simulate(
     size: Size, effect: float, share: float, sims: int, seed: int, draws: int = DRAWS
 ) -> float:
     rng = np.random.default_rng(seed)
-    make = _SIMULATORS[size.design]
+    sized = model(size.design)
     hits = 0
     for i in range(sims):
-        joint = joint_test(make(rng, size, effect), draws=draws, seed=seed + i)
+        joint = joint_test(sized.simulate(rng, size, effect), draws=draws, seed=seed + i)
         keys = list(joint.observed)
-        p = joint.step_down(keys).get(_TARGET_KEY[size.design])
+        p = joint.step_down(keys).get(sized.target)
         hits += p is not None and p <= share
     return hits / sims
 
@@ -383,7 +339,7 @@ def repeats_for_power(
     """The fewest informative repeats (answers per copy or pair, at a temperature above
     0) with `target` power at this many resumes, and the power then; None when even
     the most tried do not reach it, or for designs whose units are not resumes."""
-    if size.design not in ("D1", "IR", "D2", "D4") or size.units < 2:
+    if not model(size.design).repeats or size.units < 2:
         return None
     base = max(size.per_unit, 1)
     for r in REPEATS:

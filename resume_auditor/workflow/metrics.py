@@ -22,9 +22,9 @@ from resume_auditor.stats.model import (
     MetricsReport,
 )
 from resume_auditor.stats.power_sim import (
-    DEFAULT_EFFECTS,
     Size,
     Sizing,
+    default_effects,
     effect_words,
     power_from_data,
     scale_from_data,
@@ -224,11 +224,11 @@ def power_targets(
 ) -> list[PowerTarget]:
     """Each design's first group test that can fire, and the shift of its effect.
 
-    `effects`: per design, in DEFAULT_EFFECTS' units (D1 gap as a fraction, else SD);
-    `raw`: instead, in each design's own units (D1 gap, D2 rating points, D4 score
-    points; for benchmarks that know the true size).
+    `effects`: per design, in its default effect's units (power_sim.default_effects:
+    D1 gap as a fraction, else SD); `raw`: instead, in each design's own units (D1
+    gap, D2 rating points, D4 score points; for benchmarks that know the true size).
     """
-    chosen = DEFAULT_EFFECTS | (effects or {})
+    chosen = default_effects() | (effects or {})
     out: list[PowerTarget] = []
 
     def first(metrics: list[Metric]) -> Metric | None:

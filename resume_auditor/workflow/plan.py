@@ -29,18 +29,18 @@ from resume_auditor.stats.power import design_power_lines
 from resume_auditor.stats.power_sim import (
     CAUTIOUS,
     DEFAULT_ASSUMPTIONS,
-    DEFAULT_EFFECTS,
     MOST,
     REPEATS,
     TARGET,
-    UNIT_WORDS,
     Assumptions,
     Size,
     Sizing,
+    default_effects,
     effect_words,
     repeats_for_power,
     simulated_power,
     size_for_power,
+    unit_words,
 )
 from resume_auditor.store.resultfile import RequestSpec, ResultFile, ResultFileError
 from resume_auditor.variants.gen_estimate import estimate_generation
@@ -296,7 +296,7 @@ def simulated_sizing(
     test (`Design.sized_tests`: D1 also for an LL144 impact ratio, "IR", the same gap
     test with the effect given as a ratio of selection rates)."""
     sizes = _sizes(result, study)
-    chosen = DEFAULT_EFFECTS | (effects or {})
+    chosen = default_effects() | (effects or {})
     designs = len(sizes)
     cache = PowerCache()
     pilot = {z.design: z for z in pilot_sizing(result, active_thresholds(), effects)}
@@ -374,7 +374,7 @@ def sizing_lines(plan: RunPlan) -> list[str]:
     ]
     for z in plan.sizing:
         what = effect_words(z.design, z.effect)
-        unit = UNIT_WORDS[z.design]
+        unit = unit_words(z.design)
         line = f"{z.design}: {z.power_now:.0%} chance to flag {what} with {z.units_now} {unit}"
         if z.basis == "answers":
             line += " (simulated on this audit's own answers)"
@@ -387,7 +387,7 @@ def sizing_lines(plan: RunPlan) -> list[str]:
             pass
         else:
             line += (
-                f"; {TARGET:.0%} needs about {z.units_needed} {UNIT_WORDS[z.design]} "
+                f"; {TARGET:.0%} needs about {z.units_needed} {unit} "
                 f"({needed:,} requests for this design instead of "
                 f"{plan.by_design().get(_design_of(z), {}).get('requests', 0):,})"
             )

@@ -36,6 +36,7 @@ from resume_auditor.designs.d1_castleman.compare import comparable
 from resume_auditor.designs.d1_castleman.impact import impact_cells, impact_dict
 from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS, d1_judgments
 from resume_auditor.designs.d1_castleman.model import D1Blocks
+from resume_auditor.designs.d1_castleman.power import MODELS as POWER_MODELS
 from resume_auditor.designs.d1_castleman.requests import d1_requests
 from resume_auditor.designs.d1_castleman.settings import SETTINGS
 from resume_auditor.designs.d1_castleman.spec import D1Spec, d1_from_table, d1_to_table
@@ -157,7 +158,7 @@ class CastlemanD1(Design[D1Spec]):
     run_prompt = True
     counted = "pairs"
     raw_scaled = True
-    simulated_power = True  # by stats/power_sim.py, sized in workflow/plan.py by name
+    simulated_power = True  # its power.py's models, through stats/power_sim.py
     shown = False  # its views are still reached by name (docs/designs.md, "Moving D1")
 
     # -- settings: `[designs.d1]` read by spec.py, with the messages it always had ------
@@ -536,6 +537,8 @@ class CastlemanD1(Design[D1Spec]):
 
     def text_lines(self, block: Mapping[str, Any]) -> list[str]:
         return views.text_lines(block)
+
+    power_models = POWER_MODELS  # its simulated tests (power.py)
 
 
 DESIGN_D1 = CastlemanD1()

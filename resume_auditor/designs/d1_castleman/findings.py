@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from resume_auditor.designs.base import KeyFigure, PageOne
-from resume_auditor.designs.d1_castleman.model import D1Blocks
+from resume_auditor.designs.d1_castleman.model import D1Blocks, D1Dict, ImpactCell, ImpactRatioDict
 from resume_auditor.designs.d1_castleman.present import WORDS
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.metric import pct
-from resume_auditor.stats.model import D1Dict, ImpactCell, ImpactRatioDict, MetricDict
+from resume_auditor.stats.model import MetricDict
 from resume_auditor.stats.randomization import MAX_EXACT
 
 logger = logging.getLogger(__name__)

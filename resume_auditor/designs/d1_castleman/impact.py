@@ -31,6 +31,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from resume_auditor.designs.d1_castleman.model import ImpactCell, ImpactRatioDict
 from resume_auditor.domain.groups import Group
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.flags import FlagTest, FlagText, decide, impact_p, p_text
@@ -38,7 +39,6 @@ from resume_auditor.stats.intervals import clustered_proportion
 from resume_auditor.stats.labels import label
 from resume_auditor.stats.ll144 import GROUPINGS
 from resume_auditor.stats.metric import Metric, pct, warn_small
-from resume_auditor.stats.model import ImpactCell, ImpactRatioDict
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.thresholds import Thresholds
 

@@ -28,11 +28,11 @@ from resume_auditor.designs.d1_castleman.groups import (
     selection_rates,
 )
 from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS
+from resume_auditor.designs.d1_castleman.model import D1Breakdowns, D1Dict, GapMetric, PowerDict
 from resume_auditor.stats.flags import FlagTest, below_p, decide, p_text
 from resume_auditor.stats.inputs import validate
 from resume_auditor.stats.intervals import Proportion, clustered_proportion
 from resume_auditor.stats.metric import Metric, pct, warn_small
-from resume_auditor.stats.model import D1Breakdowns, D1Dict, GapMetric, PowerDict
 from resume_auditor.stats.pair_choice import with_choice
 from resume_auditor.stats.power import min_detectable_gap, power_sentence
 from resume_auditor.stats.randomization import sign_flip_floor, sign_flip_p

@@ -17,11 +17,11 @@ import pandas as pd
 
 from resume_auditor.designs.base import Chart, PanelRow
 from resume_auditor.designs.d1_castleman.inputs import d1_judgments
-from resume_auditor.designs.d1_castleman.model import D1Blocks
+from resume_auditor.designs.d1_castleman.model import D1Blocks, D1Dict
 from resume_auditor.designs.d1_castleman.present import WORDS
 from resume_auditor.domain.groups import group_label
 from resume_auditor.stats.labels import label
-from resume_auditor.stats.model import D1Dict, MetricDict
+from resume_auditor.stats.model import MetricDict
 
 logger = logging.getLogger(__name__)
 

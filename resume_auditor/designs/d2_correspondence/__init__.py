@@ -30,6 +30,7 @@ from resume_auditor.designs.d2_correspondence import present
 from resume_auditor.designs.d2_correspondence.cases import build_d2
 from resume_auditor.designs.d2_correspondence.inputs import D2_RATINGS
 from resume_auditor.designs.d2_correspondence.model import D2Dict
+from resume_auditor.designs.d2_correspondence.power import MODEL as POWER_MODEL
 from resume_auditor.designs.d2_correspondence.requests import d2_presets, d2_requests
 from resume_auditor.designs.d2_correspondence.settings import SETTINGS, D2Spec
 from resume_auditor.designs.d2_correspondence.table import d2_table
@@ -271,6 +272,8 @@ class CorrespondenceD2(Design[D2Spec]):
             if mde is not None
             else f"{LABEL}: too few source resumes to flag even a large rating difference."
         )
+
+    power_models = (POWER_MODEL,)  # its simulated tests (power.py)
 
 
 DESIGN_D2 = CorrespondenceD2()

@@ -30,6 +30,7 @@ from resume_auditor.designs.d3_rabbi import present
 from resume_auditor.designs.d3_rabbi.cases import build_d3
 from resume_auditor.designs.d3_rabbi.inputs import D3_PAIRWISE, D3_POINTWISE
 from resume_auditor.designs.d3_rabbi.model import D3Dict
+from resume_auditor.designs.d3_rabbi.power import MODEL as POWER_MODEL
 from resume_auditor.designs.d3_rabbi.requests import PAIRWISE_KINDS, POINTWISE_KINDS, d3_requests
 from resume_auditor.designs.d3_rabbi.settings import SETTINGS, D3Spec
 from resume_auditor.designs.d3_rabbi.table import d3_tables
@@ -307,6 +308,8 @@ class RabbiD3(Design[D3Spec]):
             if mde is not None and mde < 1
             else f"{LABEL}: too few pools to flag even a strong ranking preference."
         )
+
+    power_models = (POWER_MODEL,)  # its simulated tests (power.py)
 
 
 DESIGN_D3 = RabbiD3()

@@ -30,6 +30,7 @@ from resume_auditor.designs.d4_faire import present
 from resume_auditor.designs.d4_faire.cases import DESIGN, build_d4_ranking, build_d4_scoring
 from resume_auditor.designs.d4_faire.inputs import D4_RANKINGS, D4_SCORES
 from resume_auditor.designs.d4_faire.model import D4Dict
+from resume_auditor.designs.d4_faire.power import MODEL as POWER_MODEL
 from resume_auditor.designs.d4_faire.requests import d4_requests
 from resume_auditor.designs.d4_faire.settings import SETTINGS, D4Spec
 from resume_auditor.designs.d4_faire.table import d4_tables
@@ -325,6 +326,8 @@ class FaireD4(Design[D4Spec]):
             if parts
             else "too few source resumes and batches to flag even a large effect."
         )
+
+    power_models = (POWER_MODEL,)  # its simulated tests (power.py)
 
 
 DESIGN_D4 = FaireD4()
