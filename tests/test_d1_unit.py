@@ -15,7 +15,6 @@ from resume_auditor.designs.d1_castleman import DESIGN_D1
 from resume_auditor.designs.d1_castleman.spec import D1Spec, d1_to_table
 from resume_auditor.designs.registry import (
     DESIGNS,
-    SHOWN,
     enabled,
     head,
     run_prompt_design,
@@ -42,7 +41,7 @@ def test_d1_is_first_placed_head_and_owns_the_run_prompt() -> None:
     assert DESIGNS[0] is DESIGN_D1
     assert head() == (DESIGN_D1,)
     assert run_prompt_design() is DESIGN_D1
-    assert DESIGN_D1 not in SHOWN  # its views are still by name (docs/designs.md)
+    assert DESIGN_D1.on_page_one  # page 1 sums it up; the Report page does not repeat it
     assert DESIGN_D1.block_path == ()
     assert DESIGN_D1.head_keys[0] == DESIGN_D1.key == "d1"
 

@@ -261,11 +261,9 @@ class Design(ABC, Generic[SpecT]):
     # default effect is (D1: a gap as a fraction, its test counting net wins per resume);
     # otherwise a raw effect is already in its test's own units.
     raw_scaled: bool = False
-    # Shown through the views still split by it (page 1's findings and facts, the Report
-    # page's design sections, the plan, the CLI: registry.SHOWN). False while those still
-    # reach it by name outside its folder (D1's, its move under way: docs/designs.md,
-    # "Moving D1"); the screens (Results page, settings tabs, feed, drill-down) take all.
-    shown: bool = True
+    # Its numbers are page 1's own findings (`page_one`): the app's Report page, which
+    # shows page 1 and then the other designs' report sections, does not repeat its.
+    on_page_one: bool = False
 
     # -- where its numbers sit ------------------------------------------------------
 

@@ -18,10 +18,6 @@ from resume_auditor.designs.d5_bloomberg import DESIGN_D5
 from resume_auditor.stats import power_sim
 
 DESIGNS: tuple[Design[Any], ...] = (DESIGN_D1, DESIGN_D2, DESIGN_D3, DESIGN_D4, DESIGN_D5)
-# The designs the views still split by `shown` show (page 1's findings and facts, the
-# Report page's design sections, the plan, the CLI); a design not yet `shown` is shown
-# there by name. The screens (Results page, settings tabs, feed, drill-down) take DESIGNS.
-SHOWN: tuple[Design[Any], ...] = tuple(d for d in DESIGNS if d.shown)
 # The shared power simulator knows no design: each hands it the tests it is sized for.
 power_sim.register(*(m for d in DESIGNS for m in d.power_models))
 

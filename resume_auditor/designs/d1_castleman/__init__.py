@@ -159,7 +159,7 @@ class CastlemanD1(Design[D1Spec]):
     counted = "pairs"
     raw_scaled = True
     simulated_power = True  # its power.py's models, through stats/power_sim.py
-    shown = False  # its views are still reached by name (docs/designs.md, "Moving D1")
+    on_page_one = True  # validity and its group gaps are page 1 (findings.py)
 
     # -- settings: `[designs.d1]` read by spec.py, with the messages it always had ------
 

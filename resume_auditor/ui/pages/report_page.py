@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
-from resume_auditor.designs.registry import SHOWN as REGISTRY
+from resume_auditor.designs.registry import DESIGNS
 from resume_auditor.report.html import field_text
 from resume_auditor.ui.pages.base import Page
 from resume_auditor.ui.session import AuditData, Session
@@ -70,8 +70,10 @@ def _page_html(document: Any) -> str:
     )
 
 
-# The sections shown: every registry design's (its heading names its label).
-_DESIGN_TAGS = (*(f"Design {d.label}" for d in REGISTRY), *(f"({d.label})" for d in REGISTRY))
+# The sections shown: every registry design's but those page 1 sums up (its heading
+# names its label).
+_BELOW = [d for d in DESIGNS if not d.on_page_one]
+_DESIGN_TAGS = (*(f"Design {d.label}" for d in _BELOW), *(f"({d.label})" for d in _BELOW))
 
 
 def design_blocks_html(document: Any) -> str:
