@@ -310,3 +310,29 @@ def test_the_report_page_builds_its_numbers_only_once_shown(
     wait_for_background()
     assert len(built) == 1
     session.close_audit()
+
+
+def test_the_page_opens_on_its_first_design_not_on_the_comparison(
+    qtbot: Any, sample_memory: Any
+) -> None:
+    """The comparison comes first and is, for a moment, the only tab; once the designs'
+    tabs come, the page shows the first of them, as it did before the comparison came
+    first."""
+    from resume_auditor.ui.pages.results_page import ResultsPage
+    from resume_auditor.ui.session import Session
+    from resume_auditor.ui.tasks import wait_for_background
+
+    session = Session()
+    session.show_in_memory(sample_memory)
+    assert session.data is not None
+    results = ResultsPage(session)
+    qtbot.addWidget(results)
+    results.show()
+    results.show_audit(session.data)
+    titles = lambda: [results.tabs.tabText(i) for i in range(results.tabs.count())]  # noqa: E731
+    qtbot.waitUntil(lambda: len(titles()) > 1 and results._report is not None, timeout=30000)  # noqa: SLF001
+    qtbot.waitUntil(lambda: not results._refreshing, timeout=30000)  # noqa: SLF001
+    assert titles()[-1] == "Models compared"
+    assert results.tabs.currentIndex() == 0
+    results._data = None  # noqa: SLF001
+    wait_for_background()

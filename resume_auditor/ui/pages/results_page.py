@@ -330,6 +330,8 @@ class ResultsPage(Page):
         self.pairs_tab.setSizes([760, 480])
 
         self.tabs = QTabWidget()
+        self._compare_by_default = False  # "Models compared" current only as the first tab
+        self.tabs.tabBarClicked.connect(self._tab_clicked)
         self.tabs.setAccessibleName("Results by design")
         # each design's tab, then (the first design that has one) the pair-by-pair tab
         self._tab_of: dict[str, list[tuple[QWidget, str]]] = {}
@@ -478,6 +480,9 @@ class ResultsPage(Page):
                 }
 
             if self.tabs.indexOf(self.compare_panel) < 0:
+                # alone until the designs' tabs come: current only by default, so the
+                # page still opens on its first design's tab unless the user clicks it
+                self._compare_by_default = self.tabs.count() == 0
                 self.tabs.addTab(self.compare_panel, "Models compared")
                 self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[MODELS])
             self.tabs.setVisible(True)
@@ -614,6 +619,9 @@ class ResultsPage(Page):
 
     # -- panels ------------------------------------------------------------------------
 
+    def _tab_clicked(self, _index: int) -> None:
+        self._compare_by_default = False  # the user's choice now, kept on the next load
+
     def _show_panels(self, report: MetricsReport | None, rows: dict[str, list[MetricRow]]) -> None:
         present = [d for d in DESIGNS if report is not None and _ran(report, d)]
         current = self.tabs.currentWidget()
@@ -624,8 +632,10 @@ class ResultsPage(Page):
             for design, widget, text in wanted:
                 self.tabs.addTab(widget, text)
                 self.tabs.setTabToolTip(self.tabs.count() - 1, INTROS[design])
-            if any(w is current for _, w, _ in wanted):
+            by_default = current is self.compare_panel and self._compare_by_default
+            if any(w is current for _, w, _ in wanted) and not by_default:
                 self.tabs.setCurrentWidget(current)
+        self._compare_by_default = False
         self.tabs.setVisible(bool(present))
         self.empty.setVisible(not present)
         if report is None:
