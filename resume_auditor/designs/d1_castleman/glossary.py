@@ -1,8 +1,8 @@
 """D1's breakdown measures as the glossary names them (report/terms.breakdown_title).
 
 The Results page titles each of D1's breakdown tables ("by k", "by signal") with these
-words; moved from report/terms.py, where they were the only design words kept by name.
-The report's own sections title them in present.BREAKDOWN_TITLES.
+words (views.py), and so do the report's sections but for one (present.BREAKDOWN_TITLES);
+moved from report/terms.py, where they were the only design words kept by name.
 """
 
 from __future__ import annotations

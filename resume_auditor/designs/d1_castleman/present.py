@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from resume_auditor.designs.base import Drill, PanelRow, Section, SectionTable, Word
+from resume_auditor.designs.d1_castleman import glossary
 from resume_auditor.designs.d1_castleman.model import D1Blocks
 from resume_auditor.domain.groups import group_part
 from resume_auditor.stats.labels import article, label
@@ -170,13 +171,10 @@ def panel_rows(block: Mapping[str, Any]) -> list[PanelRow]:
     return rows
 
 
+# The report's section tables word them as the glossary does, but for DiscrimValidity by
+# signal, which the section reads as its abstention rate on equal pairs.
 BREAKDOWN_TITLES = {
-    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
-    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
-    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
-    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
-    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
-    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
+    **glossary.BREAKDOWN_TITLES,
     "discrim_validity_by_signal": "Abstains on equal pairs, by how the group is signalled",
 }
 

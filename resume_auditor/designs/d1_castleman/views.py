@@ -16,6 +16,7 @@ from typing import Any, cast
 import pandas as pd
 
 from resume_auditor.designs.base import Chart, PanelRow
+from resume_auditor.designs.d1_castleman.glossary import BREAKDOWN_TITLES
 from resume_auditor.designs.d1_castleman.inputs import d1_judgments
 from resume_auditor.designs.d1_castleman.model import D1Blocks, D1Dict
 from resume_auditor.designs.d1_castleman.present import WORDS
@@ -44,16 +45,6 @@ CHARTS = ("d1_validity", "d1_gaps")
 # The plan's power words as the screen says them (ui/plain_words.py)
 SCREEN_WORDS = ((r"\bD1 forced choice\b", "pairs answered without a tie"),)
 
-# The Results table's names of its breakdowns (as report/terms.py words them).
-BREAKDOWNS = {
-    "criterion_validity_by_k": "Picks the more qualified, by number of qualifications that differ",
-    "criterion_validity_by_pair_type": "Picks the more qualified, by pair type",
-    "criterion_validity_by_qual_type": "Picks the more qualified, by kind of qualification",
-    "criterion_validity_by_change_location": "Picks the more qualified, by where the change is",
-    "criterion_validity_by_generator": "Picks the more qualified, by how the variant was made",
-    "criterion_validity_by_construction": "Picks the more qualified, by how the pair was built",
-    "discrim_validity_by_signal": "Treats equal candidates as equal, by how the group is signalled",
-}
 
 _VALIDITY = ("criterion_validity", "discrim_validity", "order_consistency")
 # The presenter's bars, in a room's words.
@@ -107,7 +98,7 @@ def measure_title(path: Sequence[str]) -> str | None:
     """A breakdown is named by its cut ("Picks the more qualified, by pair type")."""
     p = [str(x) for x in path]
     if p[:2] == [KEY, "breakdowns"] and len(p) > 2:
-        return BREAKDOWNS.get(p[2], p[2].replace("_", " "))
+        return BREAKDOWN_TITLES.get(p[2], p[2].replace("_", " "))
     return None
 
 
