@@ -11,38 +11,16 @@ the before figure.
 
 from __future__ import annotations
 
-import ast
-import io
 import re
 import sys
-import tokenize
 from pathlib import Path
 
-
-def _docstring_lines(tree: ast.AST) -> set[int]:
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            first = node.body[0] if node.body else None
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from devtools.code_names import named_tokens  # noqa: E402
 
 
 def mentions(source: str, design: int) -> int:
-    pattern = re.compile(rf"(?<![a-z0-9])d{design}(?![0-9])", re.IGNORECASE)
-    docs = _docstring_lines(ast.parse(source))
-    return sum(
-        1
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-        if tok.type in (tokenize.NAME, tokenize.STRING)
-        and tok.start[0] not in docs
-        and pattern.search(tok.string)
-    )
+    return len(named_tokens(source, re.compile(rf"(?<![a-z0-9])d{design}(?![0-9])", re.I)))
 
 
 def main() -> int:

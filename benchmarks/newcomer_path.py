@@ -14,8 +14,6 @@ measured with the same probe.
 
 from __future__ import annotations
 
-import ast
-import io
 import json
 import os
 import re
@@ -23,30 +21,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tokenize
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from devtools.code_names import named_tokens  # noqa: E402
 
 PROBE = Path(__file__).with_name("newcomer") / "path_probe.py"
 NAMES = re.compile(r"(?<![a-z0-9])d1(?![0-9])", re.IGNORECASE)
 
 
 def names_d1(source: str) -> bool:
-    tree = ast.parse(source)
-    docs: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            first = node.body[0] if node.body else None
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                docs.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        named = tok.type in (tokenize.NAME, tokenize.STRING) and NAMES.search(tok.string)
-        if named and tok.start[0] not in docs:
-            return True
-    return False
+    return bool(named_tokens(source, NAMES))
 
 
 def main() -> int:

@@ -7,15 +7,13 @@ design says through its hooks (`Design.page_one`, `fairness_number`, `report_fig
 
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from devtools.code_names import named_tokens
 
 from resume_auditor.designs.base import Chart, KeyFigure, PageOne, ReportFigure
 from resume_auditor.designs.d1_castleman.findings import min_resumes_to_flag
@@ -28,30 +26,12 @@ REPORT = Path(verdict.__file__).parent
 _NAMED = re.compile(r"(?<![A-Za-z0-9])[dD][1-9](?![A-Za-z0-9])")
 
 
-def _docstring_lines(tree: ast.AST) -> set[int]:
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            first = node.body[0] if node.body else None
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return out
-
-
 def test_no_module_of_the_report_names_a_design_in_its_code() -> None:
-    named = []
-    for path in sorted(REPORT.glob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        docs = _docstring_lines(ast.parse(source))
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type not in (tokenize.NAME, tokenize.STRING) or token.start[0] in docs:
-                continue
-            if _NAMED.search(token.string):
-                named.append(f"{path.name}:{token.start[0]}: {token.string[:60]}")
+    named = [
+        f"{path.name}:{line}: {token[:60]}"
+        for path in sorted(REPORT.glob("*.py"))
+        for line, token in named_tokens(path.read_text(encoding="utf-8"), _NAMED)
+    ]
     assert named == []
 
 

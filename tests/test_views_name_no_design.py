@@ -8,11 +8,10 @@ the module, the line and the token.
 
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
 from pathlib import Path
+
+from devtools.code_names import named_tokens
 
 import resume_auditor
 from resume_auditor.designs.registry import DESIGNS
@@ -31,30 +30,12 @@ VIEWS = [
 DESIGN_NAME = re.compile(r"(?<![a-zA-Z0-9])[dD]\d(?![0-9])")
 
 
-def _docstring_lines(tree: ast.AST) -> set[int]:
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            first = node.body[0] if node.body else None
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return out
-
-
 def _named(path: Path, root: Path = ROOT) -> list[str]:
     source = path.read_text(encoding="utf-8")
-    docs = _docstring_lines(ast.parse(source))
-    found = []
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type not in (tokenize.NAME, tokenize.STRING) or tok.start[0] in docs:
-            continue
-        if DESIGN_NAME.search(tok.string):
-            found.append(f"{path.relative_to(root)}:{tok.start[0]}: {tok.string[:60]}")
-    return found
+    return [
+        f"{path.relative_to(root)}:{line}: {token[:60]}"
+        for line, token in named_tokens(source, DESIGN_NAME)
+    ]
 
 
 def test_the_views_name_no_design() -> None:
