@@ -107,6 +107,8 @@ def test_start_all_runs_the_models_at_the_same_time(
         listed = lambda: [page.models.list.item(i).text() for i in range(page.models.list.count())]  # noqa: E731
         qtbot.waitUntil(lambda: len(listed()) == 2, timeout=20000)
         assert not page.start_all_button.isHidden()
+        # usable as soon as the audit shows, without pressing Estimate first
+        assert page.start_all_button.isEnabled() and page.start_button.isEnabled()
         page.estimate_button.click()
         qtbot.waitUntil(
             lambda: "In all, 2 models at the same time: 352 request(s)" in page.plan_text.text(),

@@ -386,7 +386,9 @@ class RunPage(Page):
             self._show_model(run.provider, run.base_url, run.model)
         else:
             self._show_model(spec.provider, spec.base_url, spec.model)
-        self.start_button.setEnabled(self._has_cases() and not self.controller.running)
+        # both Start buttons: "Start all models" was left disabled until Estimate was pressed
+        for button in (self.start_button, self.start_all_button):
+            button.setEnabled(self._has_cases() and not self.controller.running)
         prompt = run.prompt_id if run else data.study.run.prompt
         self.preset.setCurrentIndex(max(0, self.preset.findData(prompt)))
         self.concurrency.setValue(data.study.run.concurrency)
