@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from resume_auditor.domain.case import Order
@@ -398,10 +399,31 @@ class RequestTables(Tables):
     def _answer_frame(
         self, run_id: int, *, design: str | None, kind: str | None, failed: bool
     ) -> pd.DataFrame:
-        query, params = self._answer_query(run_id, design=design, kind=kind, failed=failed)
+        # A test case's columns are the same on every request of it (D1 sends each pair
+        # in both orders and many repeats): they are read once a case, not once a row,
+        # which was half of reading a run; the rows are then what `_answer_query` gives
+        # (tests/test_store_answers_frame.py checks it against that query).
+        query, params = self._answer_query(
+            run_id, design=design, kind=kind, failed=failed, case_columns=False, ordered=False
+        )
         cursor = self._db.execute(query, params)
         names = [d[0] for d in cursor.description]
         rows = cursor.fetchall()
+        # in request order, sorted here: SQLite sorts them in a temporary B-tree first,
+        # and they come nearly in order from the index (a fast sort for Python's)
+        rows.sort(key=operator.itemgetter(names.index("request_id")))
+        at_case = names.index("case_id")
+        case_names = [name for name, _column in _CASE_COLUMNS]
+        wanted = {r[at_case] for r in rows}
+        cases: dict[object, tuple[Any, ...]] = {None: (None,) * len(case_names)}
+        if rows:
+            columns = ", ".join(column for _name, column in _CASE_COLUMNS)
+            for case in self._db.execute(f"SELECT id, {columns} FROM test_case"):
+                if case[0] in wanted:
+                    cases[case[0]] = case[1:]
+        missing = cases[None]
+        rows = [r + cases.get(r[at_case], missing) for r in rows]
+        names += case_names
         # the JSON texts go straight to their decoding; the other columns become a frame
         # the way pandas.read_sql_query makes one (tests/test_store_answers_frame.py)
         plain = [i for i, name in enumerate(names) if not name.endswith("_json")]
@@ -416,9 +438,18 @@ class RequestTables(Tables):
         return frame[ANSWER_COLUMNS]
 
     def _answer_query(
-        self, run_id: int, *, design: str | None, kind: str | None, failed: bool
+        self,
+        run_id: int,
+        *,
+        design: str | None,
+        kind: str | None,
+        failed: bool,
+        case_columns: bool = True,
+        ordered: bool = True,
     ) -> tuple[str, tuple[Any, ...]]:
-        """The SQL of `_answer_frame` and its parameters."""
+        """The SQL of `_answer_frame`'s rows and its parameters; without `case_columns`,
+        the test case's columns (`_CASE_COLUMNS`) are left out of the SELECT; without
+        `ordered`, the rows come in no set order (not by request id)."""
         where = "request.run_id = ?"
         if failed:
             where += " AND request.status = 'failed' AND response.request_id IS NULL"
@@ -429,20 +460,17 @@ class RequestTables(Tables):
         if kind is not None:
             where += " AND request.kind = ?"
             params.append(kind)
+        case = "".join(f"{column} AS {name}, " for name, column in _CASE_COLUMNS)
         query = (
             "SELECT request.id AS request_id, request.run_id, request.ukey, request.kind, "
-            "request.preset, request.case_id, test_case.design, test_case.kind AS case_kind, "
-            "test_case.cluster, test_case.variants_json AS case_variants_json, "
-            "test_case.meta_json AS case_meta_json, test_case.truth, test_case.k, "
-            "test_case.gap, test_case.pair_type, test_case.differs, test_case.group_a, "
-            "test_case.group_b, test_case.signal, test_case.construction, request.ord, "
+            f"request.preset, request.case_id, {case if case_columns else ''}request.ord, "
             "request.variants_json, request.context_json, request.cell, request.rep, "
             "response.label, response.justification, response.parsed_json, response.source, "
             "response.cost_usd, response.received_at "
             f"FROM request {'LEFT ' if failed else ''}JOIN response "
             "ON response.request_id = request.id "
             "LEFT JOIN test_case ON test_case.id = request.case_id "
-            f"WHERE {where} ORDER BY request.id"
+            f"WHERE {where}{' ORDER BY request.id' if ordered else ''}"
         )
         return query, tuple(params)
 
@@ -689,19 +717,36 @@ ANSWER_COLUMNS = [
 """The columns of `answers()`, the same for every design (docs/runner.md)."""
 
 
+# (name in `answers()`, column of test_case) of every test-case column of a run's answers
+_CASE_COLUMNS = [
+    ("design", "test_case.design"),
+    ("case_kind", "test_case.kind"),
+    ("cluster", "test_case.cluster"),
+    ("case_variants_json", "test_case.variants_json"),
+    ("case_meta_json", "test_case.meta_json"),
+    ("truth", "test_case.truth"),
+    ("k", "test_case.k"),
+    ("gap", "test_case.gap"),
+    ("pair_type", "test_case.pair_type"),
+    ("differs", "test_case.differs"),
+    ("group_a", "test_case.group_a"),
+    ("group_b", "test_case.group_b"),
+    ("signal", "test_case.signal"),
+    ("construction", "test_case.construction"),
+]
+
+
 def _decoded(texts: Iterable[object]) -> list[Any]:
     """Each JSON text decoded, None for a missing one; a text that repeats is decoded
     once. A run's answers repeat the same few texts thousands of times (the case's
     variants and meta on every request of the case, a handful of distinct parsed
     answers), and decoding them was half of reading a run; rows with the same text
-    share one decoded object, which readers of answers only read."""
-    seen: dict[str, Any] = {}
-    out: list[Any] = []
-    for text in texts:
-        if not isinstance(text, str):
-            out.append(None)
-            continue
-        if text not in seen:
-            seen[text] = json.loads(text)
-        out.append(seen[text])
+    share one decoded object, which readers of answers only read. The texts are
+    told apart by hashing (pandas.factorize), not one dictionary look-up a row."""
+    found = np.fromiter(texts, dtype=object)
+    codes, uniques = pd.factorize(found)  # a missing text (None, NaN) is -1
+    decoded = np.empty(len(uniques) + 1, dtype=object)  # the last one: None, for -1
+    for i, text in enumerate(uniques):
+        decoded[i] = json.loads(text) if isinstance(text, str) else None
+    out: list[Any] = decoded[codes].tolist()
     return out

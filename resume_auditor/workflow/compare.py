@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-import numpy as np
 import pandas as pd
 
 from resume_auditor.designs.base import RunContext
@@ -33,6 +32,7 @@ from resume_auditor.stats.compare import (
     Difference,
     Measure,
     adjust,
+    clustered,
     difference_unit,
     paired_difference,
     sentence,
@@ -105,7 +105,7 @@ def run_comparables(
         )
         found = design.comparable(context)
         if found is not None:
-            out[design.label] = found
+            out[design.label] = Comparable(clustered(found.table), found.measures)
     return out
 
 
@@ -242,7 +242,12 @@ def _reading(label: object, parsed: object) -> str | None:
 def readings(answers: pd.DataFrame) -> pd.DataFrame:
     """One run's answers as compared between runs: key, repeat, design, case, cluster and
     the answer as read (None: unreadable); read once a run, not once a pair."""
-    out = answers[["ukey", "rep", "design", "case_id", "cluster"]].copy()
+    out = answers[["ukey", "rep", "design", "case_id"]].copy()
+    # a case without a source resume (a D4 batch, a D3 pool) is its own cluster
+    out["cluster"] = [
+        f"case {case}" if cluster is None or cluster != cluster else str(cluster)
+        for cluster, case in zip(answers["cluster"], answers["case_id"], strict=True)
+    ]
     # rows with the same answer share its decoded object (store `answers()`, which
     # holds them while this runs): read once a label and object, not once a row
     done: dict[tuple[object, int], str | None] = {}
@@ -271,13 +276,7 @@ def answered_alike(
     for design, part in joined.groupby("design", sort=True):
         both = (part["reading_a"].notna() & part["reading_b"].notna()).to_numpy()
         same = (part["reading_a"] == part["reading_b"]).to_numpy()[both]
-        # a case without a source resume (a D4 batch, a D3 pool) is its own cluster
-        clusters = np.array(
-            [
-                f"case {case}" if cluster is None or cluster != cluster else str(cluster)
-                for cluster, case in zip(part["cluster"], part["case_id"], strict=True)
-            ]
-        )
+        clusters = part["cluster"].to_numpy(dtype=object)  # as `readings` names them
         est = clustered_proportion(same, clusters[both], level)
         differ = part[both & (part["reading_a"] != part["reading_b"]).to_numpy()]
         cases = [int(c) for c in dict.fromkeys(differ["case_id"].dropna().astype(int))]
