@@ -115,11 +115,50 @@ def test_the_tab_shows_each_model_and_each_sentence(qtbot: Any) -> None:
     )
     assert panel.method.toolTip() == "technical method"
     spec = chart(comparison)
-    assert spec.kind == "gaps" and [name for name, _ in spec.items] == ["Picks the more qualified"]
+    assert spec.kind == "differences"
+    assert [name for name, _ in spec.items] == ["Picks the more qualified"]
     assert spec.items[0][1]["flag"]  # clear: drawn red
     panel.show_comparison(None, None)
     assert panel.values.rowCount() == 0
     assert "Only one model" in panel.heading.text()
+
+
+def test_of_several_models_the_chart_shows_each_minus_the_shown_one() -> None:
+    """Every pair of five models is 60 bars for D1's six measures, more than a tab's chart
+    can label: of three or more, the chart shows each other model minus the one the
+    other tabs show (turned round where that one is the pair's first), grouped by
+    measure; the sentences still name every pair."""
+    from resume_auditor.report.comparison import difference_items
+    from resume_auditor.ui.widgets.comparison_panel import chart
+
+    comparison = _comparison()
+    third = {**comparison["runs"][1], "run": 3, "name": "Model C"}
+    comparison["runs"].append(third)
+    base = comparison["differences"][0]
+
+    def diff(a: int, b: int, value: float, low: float, high: float, p: float) -> Any:
+        return {
+            **base,
+            "run_a": a,
+            "run_b": b,
+            "difference": {**base["difference"], "value": value, "ci": [low, high], "p_holm": p},
+        }
+
+    comparison["differences"] = [
+        diff(1, 2, 0.3, 0.15, 0.45, 0.001),
+        diff(1, 3, 0.1, -0.05, 0.2, 0.4),
+    ]
+    comparison["differences"].append(diff(2, 3, -0.2, -0.3, -0.1, 0.01))
+    spec = chart(comparison, 2)
+    assert spec.title.startswith("Each model minus Model B")
+    items = dict(spec.items)
+    assert list(items) == ["Picks the more qualified: Model A", "Picks the more qualified: Model C"]
+    a, c = items["Picks the more qualified: Model A"], items["Picks the more qualified: Model C"]
+    assert (a["value"], a["ci"], bool(a["flag"])) == (0.3, [0.15, 0.45], True)  # A - B as it is
+    assert (c["value"], c["ci"], bool(c["flag"])) == (0.2, [0.1, 0.3], True)  # C - B: turned round
+    assert chart(comparison, None).title.startswith("Each model minus Model C")  # the newest
+    # the report keeps every pair (its chart grows with them)
+    assert len(difference_items(comparison)[1]) == 3
 
 
 def test_the_results_page_compares_the_audits_models(qtbot: Any, sample_memory: Any) -> None:

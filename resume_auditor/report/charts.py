@@ -147,11 +147,15 @@ def render_gaps(
     size: tuple[int, int] = (500, 260),
     dpr: float = 1.0,
     font_scale: float = 1.0,
+    *,
+    fitted: bool = False,
 ) -> tuple[bytes, int, int]:
     """Signed gaps around zero with 95% intervals (group gaps, standardized differences).
 
-    `unit` "points": values are -1..1 and read as percentage points (+12); any other
-    unit is drawn on a symmetric scale fitted to the intervals (+0.25 SD).
+    `unit` "points": values are -1..1 and read as percentage points (+12), on the
+    whole scale unless `fitted` (differences between models, a few points each, were
+    slivers on it); any other unit is drawn on a symmetric scale fitted to the
+    intervals (+0.25 SD).
     """
     fig, canvas, ax, shown = _start(items, size, dpr, font_scale)
     if shown:
@@ -170,7 +174,10 @@ def render_gaps(
         ax.invert_yaxis()
         ax.axvline(0.0, color="#333", linewidth=1)
         if unit == "points":
-            ax.set_xlim(-1, 1)
+            bounds = [abs(v) for _, m in shown for v in (m.get("ci") or []) if v is not None]
+            reach = max([abs(v) for v in values] + bounds + [0.05]) * 1.1
+            edge = min(1.0, reach) if fitted else 1.0
+            ax.set_xlim(-edge, edge)
             ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{100 * x:+.0f}"))
             ax.set_xlabel("percentage points", fontsize=8 * font_scale)
         else:

@@ -131,8 +131,10 @@ def _codes(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """(each row's cluster as a number, the clusters' names as text by number)."""
     column = table["cluster"]
     if isinstance(column.dtype, pd.CategoricalDtype):
-        names = np.asarray(column.cat.categories.astype(str), dtype=object)
-        return column.cat.codes.to_numpy(), names
+        categories = column.cat.categories
+        if not pd.api.types.is_string_dtype(categories.dtype):
+            categories = categories.astype(str)
+        return column.cat.codes.to_numpy(), categories.to_numpy(dtype=object)
     codes, names = pd.factorize(column.astype(str).to_numpy(dtype=object))
     return codes, np.asarray(names, dtype=object)
 
@@ -146,7 +148,8 @@ def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     # each table 30 times (`clustered` codes its rows once)
     codes, names = _codes(table)
     rows = pd.Index(labels).get_indexer(names)[codes]
-    values = table[list(columns)].to_numpy(dtype=float)
+    # column by column: a frame of the columns (table[list]) costs a copy and an index
+    values = np.column_stack([table[c].to_numpy(dtype=float) for c in columns])
     keep = ~np.isnan(values).any(axis=1)
     for j in range(len(columns)):
         out[:, j] = np.bincount(rows[keep], weights=values[keep, j], minlength=labels.size)

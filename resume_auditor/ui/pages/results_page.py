@@ -474,7 +474,7 @@ class ResultsPage(Page):
             dark = self.compare_panel.chart_view.dark()
 
             def draw() -> dict[str, tuple[Pixels, float]]:
-                spec = comparison_chart(comparison)
+                spec = comparison_chart(comparison, shown)
                 return {
                     key: (render_spec(spec, size, dpr, dark=dark), dpr) for key, size, dpr in jobs
                 }
@@ -934,7 +934,7 @@ def draw_charts(
     for key, size, dpr in jobs:
         if key == COMPARE_CHART:
             if report is not None and report.get("comparison"):
-                spec = comparison_chart(report.get("comparison"))
+                spec = comparison_chart(report.get("comparison"), report["run"]["id"])
                 out[key] = (render_spec(spec, size, dpr, dark=dark), dpr)
             continue
         design = CHART_OWNER.get(key, "")

@@ -26,7 +26,7 @@ Pixels = tuple[bytes, int, int]
 class ChartSpec:
     """What one chart shows: bars with intervals (`rates`, 0-100%) or signed gaps."""
 
-    kind: str  # "rates" | "gaps"
+    kind: str  # "rates" | "gaps" | "differences" (gaps on a scale fitted to them)
     title: str
     items: Rates
     references: tuple[float, ...] = ()
@@ -55,8 +55,9 @@ def render_spec(
     spec: ChartSpec, size: tuple[int, int], dpr: float, *, dark: bool = False
 ) -> Pixels:
     """Draw a chart (call in a worker: matplotlib takes tens of milliseconds)."""
-    if spec.kind == "gaps":
-        return render_gaps(spec.title, spec.items, spec.unit, size, dpr)
+    if spec.kind in ("gaps", "differences"):
+        fitted = spec.kind == "differences"  # a scale fitted to the intervals
+        return render_gaps(spec.title, spec.items, spec.unit, size, dpr, fitted=fitted)
     return render_rates(spec.title, spec.items, spec.references, size, dpr, dark=dark)
 
 

@@ -40,12 +40,16 @@ PLAIN_METHOD = (
 )
 
 
-def chart(comparison: ComparisonDict | None) -> ChartSpec:
-    """The differences chart (drawn in a worker, as every Results chart)."""
+def chart(comparison: ComparisonDict | None, this_run: int | None = None) -> ChartSpec:
+    """The differences chart (drawn in a worker, as every Results chart): of several
+    models, each other one minus the run the other tabs show (`this_run`; else the
+    newest), so that it stays readable at five models."""
     if not comparison:
         return ChartSpec("gaps", "Differences between models", [])
-    title, items = difference_items(comparison)
-    return ChartSpec("gaps", title, items, (), "points")
+    runs = [r["run"] for r in comparison["runs"]]
+    reference = this_run if this_run in runs else (runs[-1] if runs else None)
+    title, items = difference_items(comparison, reference)
+    return ChartSpec("differences", title, items, (), "points")
 
 
 def _cell(metric: IntervalDict) -> str:
@@ -125,9 +129,13 @@ class ComparisonPanel(QWidget):
         self.values.setColumnCount(1 + len(runs))
         self.values.setHorizontalHeaderLabels(["Measure", *(r["name"] for r in runs)])
         header = self.values.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the measure's name keeps room for about 24 characters a line (it wraps): a
+        # stretched first column was squeezed to a few letters by five models' columns
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, self.values.fontMetrics().averageCharWidth() * 26)
         for j in range(1, 1 + len(runs)):
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
         costs = cost_rows(runs)
         self.values.setRowCount(len(comparison["measures"]) + len(costs))
         for i, (what, cells) in enumerate(costs, start=len(comparison["measures"])):
@@ -146,6 +154,7 @@ class ComparisonPanel(QWidget):
                 if metric["note"]:
                     cell.setToolTip(metric["note"])
                 self.values.setItem(i, j, cell)
+        self.values.resizeRowsToContents()
         ordered = clear + [d for d in comparison["differences"] if d not in clear]
         items = []
         for d in ordered:
