@@ -142,6 +142,12 @@ class MainWindow(QMainWindow):
         waiting.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignHCenter)
         waiting.addStretch(1)
         self.stack.addWidget(self.waiting)
+        # a page's work deferred while another page was shown (RunPage._look)
+        self.stack.currentChanged.connect(
+            lambda _i: (
+                self.run_page.entered() if self.stack.currentWidget() is self.run_page else None
+            )
+        )
         self._quitting = False
         self._really_close = False
 

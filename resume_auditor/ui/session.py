@@ -54,6 +54,9 @@ class AuditData:
     # what the study asks that no built case can answer (the Test cases step's ⚠)
     unbuilt: list[Unbuilt] = field(default_factory=list)
     answered_by_run: dict[int, int] = field(default_factory=dict)  # answers per run id
+    # the prompt presets of each run's requests, most used first (a run is named by them);
+    # read with the rest, off the UI thread: it reads every request (75 ms at 50,000)
+    presets_by_run: dict[int, list[str]] = field(default_factory=dict)
     # A new number each time the audit is read from disk; the same object (and
     # number) after a run, when only runs and answers changed.
     generation: int = field(default_factory=lambda: next(_generations))
@@ -98,6 +101,7 @@ def read_audit(
     runs = result.runs()
     answered = result.answered_count()
     by_run = result.answered_by_run()
+    presets = result.presets_by_run()
     quals = result.qual_texts()
     case_count = result.case_count() - len(pairs)  # all but the pairs
     unbuilt = unbuilt_questions(result, study) if result.case_count() else []
@@ -116,6 +120,7 @@ def read_audit(
         case_count=case_count,
         unbuilt=unbuilt,
         answered_by_run=by_run,
+        presets_by_run=presets,
     )
 
 
@@ -362,6 +367,7 @@ class Session(QObject):
         self.data.runs = result.runs()
         self.data.answered = result.answered_count()
         self.data.answered_by_run = result.answered_by_run()
+        self.data.presets_by_run = result.presets_by_run()
         self.loaded.emit(self.data)
 
     def reload_in_background(self) -> None:

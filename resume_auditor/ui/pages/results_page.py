@@ -383,8 +383,7 @@ class ResultsPage(Page):
         self.run_combo.clear()
         self.compare_combo.clear()
         self.compare_combo.addItem("(nothing)", None)
-        answered = self.session.db().answered_by_run() if data.runs else {}
-        presets = self.session.db().presets_by_run() if data.runs else {}
+        answered, presets = data.answered_by_run, data.presets_by_run  # read off the UI thread
         # Runs nobody has started (a study's default model, queued when it was opened)
         # would only clutter the choice; the newest run is always listed.
         runs = [r for r in data.runs if answered.get(r.id) or r is data.runs[-1]]

@@ -205,6 +205,7 @@ class RunPage(Page):
         self._looking = False  # a look at what Start would do is running
         self._look_again = False  # settings changed while it ran
         self._roster_for: tuple[Path, int] | None = None
+        self._look_deferred = False  # a look waits for this page to be shown (_look)
         self._look_timer = QTimer(self)
         self._look_timer.setSingleShot(True)
         self._look_timer.setInterval(LOOK_DELAY_MS)
@@ -453,14 +454,26 @@ class RunPage(Page):
 
     # -- what Start will do ----------------------------------------------------------
 
+    def entered(self) -> None:
+        """This page became the one shown: what Start would send, if it waited."""
+        if self._look_deferred:
+            self._look()
+
     def _schedule_look(self) -> None:
         if self._data is not None and not self.controller.running:
             self._look_timer.start()
 
     def _look(self) -> None:
-        """Work out, in the background, what Start would send with the settings shown."""
+        """Work out, in the background, what Start would send with the settings shown;
+        while another page is shown, when this one is next shown (`entered`): at an
+        audit's opening it took the interpreter from the pages on show (the Results
+        page's comparison of five models waited half a second for it)."""
         if self._data is None or self.controller.running or not self._has_cases():
             return
+        if self.isHidden():  # another page of the window's stack is the current one
+            self._look_deferred = True
+            return
+        self._look_deferred = False
         if self._looking:
             self._look_again = True
             return
