@@ -190,20 +190,26 @@ class KeyStore:
         self._environ = environ
         self._memory: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._backend_lock = threading.Lock()  # found once, from any thread (`backend`)
 
     # -- the keyring ---------------------------------------------------------------
 
     @property
     def backend(self) -> Any:
         if self._backend is None:
-            try:
-                self._backend = self._backend_factory()
-            except Exception as exc:  # no keyring at all is a state, not a crash
-                logger.warning("no keyring backend: %s", type(exc).__name__)
-                from keyring.backends import fail
-
-                self._backend = fail.Keyring()  # type: ignore[no-untyped-call]
+            with self._backend_lock:  # the window looks it up early, in a worker
+                if self._backend is None:
+                    self._backend = self._find_backend()
         return self._backend
+
+    def _find_backend(self) -> Any:
+        try:
+            return self._backend_factory()
+        except Exception as exc:  # no keyring at all is a state, not a crash
+            logger.warning("no keyring backend: %s", type(exc).__name__)
+            from keyring.backends import fail
+
+            return fail.Keyring()  # type: ignore[no-untyped-call]
 
     def keyring_available(self) -> bool:
         return usable_keyring(self.backend)

@@ -59,4 +59,5 @@ def release() -> None:
 def settle() -> None:
     """Freeze what is alive now out of the collector's sight."""
     gc.freeze()
-    logger.debug("froze %d objects out of the cyclic collector", gc.get_freeze_count())
+    if logger.isEnabledFor(logging.DEBUG):  # counting walks them all: 20-45 ms a call
+        logger.debug("froze %d objects out of the cyclic collector", gc.get_freeze_count())

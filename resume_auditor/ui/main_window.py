@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from resume_auditor import APP_NAME
 from resume_auditor.domain.study import JobSpec, StudyConfig
 from resume_auditor.paths import audits_dir
+from resume_auditor.providers.keys import default_store
 from resume_auditor.resources import quick_sample_study, sample_study, shipped_sample
 from resume_auditor.settings import take_notices
 from resume_auditor.store.backup import restore_backup
@@ -47,9 +49,12 @@ from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.settings_dialog import SettingsDialog
+from resume_auditor.ui.tasks import run_in_background
 from resume_auditor.workflow.prepare import fork_audit, new_audit
 
 MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
+
+logger = logging.getLogger(__name__)
 
 
 class CurrentPageStack(QStackedWidget):
@@ -142,12 +147,8 @@ class MainWindow(QMainWindow):
         waiting.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignHCenter)
         waiting.addStretch(1)
         self.stack.addWidget(self.waiting)
-        # a page's work deferred while another page was shown (RunPage._look)
-        self.stack.currentChanged.connect(
-            lambda _i: (
-                self.run_page.entered() if self.stack.currentWidget() is self.run_page else None
-            )
-        )
+        # a page's work deferred while another page was shown (Page.entered)
+        self.stack.currentChanged.connect(self._entered)
         self._quitting = False
         self._really_close = False
 
@@ -206,6 +207,15 @@ class MainWindow(QMainWindow):
         self._notice_timer.timeout.connect(self._show_settings_notices)
         self._notice_timer.start()
         self._show_settings_notices()
+        # The OS keyring's backend is found on first use (loading keyring's plugins:
+        # 150 ms): here, off the UI thread, before an audit's pages ask for a key's
+        # status on it as the audit opens.
+        run_in_background(
+            lambda: default_store().backend,
+            lambda _backend: None,
+            lambda exc: logger.info("keyring not looked up early: %s", exc),
+            owner=self,
+        )
 
     def _show_settings_notices(self) -> None:
         notices = take_notices()
@@ -376,6 +386,11 @@ class MainWindow(QMainWindow):
         self.cancel_button.show()
         self.stack.setCurrentWidget(self.waiting)
         self.statusBar().showMessage(message)
+
+    def _entered(self, _index: int) -> None:
+        page = self.stack.currentWidget()
+        if isinstance(page, Page):
+            page.entered()
 
     def _go(self, row: int) -> None:
         """Show a step's page, unless an audit is opening or closing: the waiting view,

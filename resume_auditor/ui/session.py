@@ -57,6 +57,8 @@ class AuditData:
     # the prompt presets of each run's requests, most used first (a run is named by them);
     # read with the rest, off the UI thread: it reads every request (75 ms at 50,000)
     presets_by_run: dict[int, list[str]] = field(default_factory=dict)
+    # the newest run has every request answered or given up (the Run step's ✓)
+    latest_finished: bool = False
     # A new number each time the audit is read from disk; the same object (and
     # number) after a run, when only runs and answers changed.
     generation: int = field(default_factory=lambda: next(_generations))
@@ -102,6 +104,7 @@ def read_audit(
     answered = result.answered_count()
     by_run = result.answered_by_run()
     presets = result.presets_by_run()
+    latest_finished = _latest_finished(result)
     quals = result.qual_texts()
     case_count = result.case_count() - len(pairs)  # all but the pairs
     unbuilt = unbuilt_questions(result, study) if result.case_count() else []
@@ -121,7 +124,15 @@ def read_audit(
         unbuilt=unbuilt,
         answered_by_run=by_run,
         presets_by_run=presets,
+        latest_finished=latest_finished,
     )
+
+
+def _latest_finished(result: ResultFile) -> bool:
+    """Whether the newest run has nothing left to send (read with the audit, off the
+    UI thread: a run's progress reads every request of it, 50 ms at 10,000)."""
+    run = result.latest_run()
+    return bool(run and result.progress(run.id).finished)
 
 
 def prepare_and_load(study_path: Path, out: Path | None = None) -> AuditData:
@@ -368,6 +379,7 @@ class Session(QObject):
         self.data.answered = result.answered_count()
         self.data.answered_by_run = result.answered_by_run()
         self.data.presets_by_run = result.presets_by_run()
+        self.data.latest_finished = _latest_finished(result)
         self.loaded.emit(self.data)
 
     def reload_in_background(self) -> None:

@@ -36,6 +36,12 @@ class Page(QWidget):
     def show_audit(self, data: AuditData) -> None:  # overridden
         pass
 
+    def entered(self) -> None:
+        """This page became the one the window shows: work it put off while another
+        page was shown (`isHidden()` in the window's stack) is done now. At an audit's
+        opening every page is given the audit; the ones nobody looks at should not
+        take the interpreter from the one on show."""
+
     def status(self, data: AuditData | None) -> str:
         """'done', 'todo' or 'problem' for the navigation list."""
         return "todo"

@@ -869,10 +869,7 @@ class RunPage(Page):
             # known without a query: asked after every run, the file need not be read
             done = final.state is RunState.FINISHED and not final.remaining
             return "done" if done else "todo"
-        result = self.session.db()
-        run = result.latest_run()
-        progress = result.progress(run.id) if run else None
-        return "done" if progress and progress.finished else "todo"
+        return "done" if data.latest_finished else "todo"  # read with the audit
 
 
 def feed_item(line: FeedLine, who: str = "") -> QListWidgetItem:

@@ -77,6 +77,7 @@ class VariantsPage(Page):
             "and fictional contact details."
         )
         self.session = session
+        self._fit_columns = False  # the pairs' columns wait to be fitted (`entered`)
         self.undo = undo or QUndoStack(self)
         self._rows_key: tuple[object, ...] | None = None
         self._data: AuditData | None = None
@@ -258,10 +259,18 @@ class VariantsPage(Page):
             return  # the cases were built again while these were read: newer rows follow
         self.model.set_rows(rows)
         heap.settle()
-        if len(rows) < 5000:
-            self.table.resizeColumnsToContents()
+        # fitting the columns asks the model for every cell (200 ms at 176 pairs):
+        # while another page is shown, when this one is (`entered`)
+        self._fit_columns = len(rows) < 5000
+        if not self.isHidden():
+            self.entered()
         if self.model.rowCount():
             self.table.selectRow(0)
+
+    def entered(self) -> None:
+        if self._fit_columns:
+            self._fit_columns = False
+            self.table.resizeColumnsToContents()
 
     # -- editing -------------------------------------------------------------------------------
 
