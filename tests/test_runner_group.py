@@ -347,6 +347,36 @@ def test_runs_sharing_a_window_each_get_their_share() -> None:
     asyncio.run(go())
 
 
+def test_a_paused_run_leaves_its_share_to_the_others_until_it_goes_on() -> None:
+    """Of two runs sharing a window, the one the user pauses (or its budget holds) asks
+    for nothing meanwhile: the other may use every slot, and the shares are even again
+    once the first goes on."""
+    import asyncio
+
+    from resume_auditor.runner.window import ConcurrencyWindow
+
+    async def go() -> None:
+        window = ConcurrencyWindow(4, adaptive=False)
+        a, b = object(), object()
+        window.join(a)
+        window.join(b)
+        assert window.try_take(b) and window.try_take(b)
+        assert not window.try_take(b)  # at its share while a asks
+        waiting = asyncio.ensure_future(window.acquire(b))
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        window.step_aside(a, True)  # a paused
+        await asyncio.sleep(0)
+        assert waiting.done() and window.try_take(b) and window.in_use == 4
+        window.step_aside(a, False)  # a goes on: b, over its share, lets a's slots come back
+        for _ in range(2):
+            window.release(b)
+        assert not window.try_take(b)  # b holds 2, its share again
+        assert window.try_take(a) and window.try_take(a)
+
+    asyncio.run(go())
+
+
 def test_one_run_alone_keeps_the_plain_window() -> None:
     import asyncio
 

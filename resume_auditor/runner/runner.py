@@ -671,23 +671,28 @@ class Runner:
 
         `worst`: what the request about to go can cost at most (None: not a new request).
         """
-        while not stop.is_set():
-            if self._draining:
-                return False
-            if not self._resume.is_set():
-                await asyncio.sleep(0.05)
-                continue
-            if worst is not None and not self._fits_budget(worst):
-                if not self._budget_blocked:
-                    self._budget_blocked = True
-                    self.set_state(RunState.PAUSED, self.budget_message())
-                await asyncio.sleep(0.1)
-                continue
-            if self._budget_blocked:
-                self._budget_blocked = False
-                self.set_state(RunState.RUNNING, "")
-            return True
-        return False
+        try:
+            while not stop.is_set():
+                if self._draining:
+                    return False
+                if not self._resume.is_set():
+                    self.window.step_aside(self, True)  # runs sharing it use its share
+                    await asyncio.sleep(0.05)
+                    continue
+                if worst is not None and not self._fits_budget(worst):
+                    if not self._budget_blocked:
+                        self._budget_blocked = True
+                        self.set_state(RunState.PAUSED, self.budget_message())
+                    self.window.step_aside(self, True)
+                    await asyncio.sleep(0.1)
+                    continue
+                if self._budget_blocked:
+                    self._budget_blocked = False
+                    self.set_state(RunState.RUNNING, "")
+                return True
+            return False
+        finally:
+            self.window.step_aside(self, False)
 
     # -- synchronous requests -------------------------------------------------------
 

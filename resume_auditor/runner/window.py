@@ -68,6 +68,7 @@ class ConcurrencyWindow:
         # first sends are all out
         self._owners: dict[object, int] = {}
         self._left: set[object] = set()
+        self._away: set[object] = set()  # runs paused meanwhile (`step_aside`)
 
     @property
     def limit(self) -> int:
@@ -111,15 +112,28 @@ class ConcurrencyWindow:
         self._left.add(owner)
         self._wake()
 
+    def step_aside(self, owner: object, away: bool) -> None:
+        """A run paused (by the user or its budget) asks for nothing until it goes on:
+        meanwhile its share goes to the others, as `leave`'s does, and it is theirs
+        again when it comes back."""
+        if away:
+            self._away.add(owner)
+            self._wake()
+        else:
+            self._away.discard(owner)
+
+    def _asking(self, owner: object) -> bool:
+        return owner not in self._left and owner not in self._away
+
     def _share(self) -> int:
         """The slots each run asking may hold while another run also asks (max-min fair)."""
-        asking = [o for o in self._owners if o not in self._left]
+        asking = [o for o in self._owners if self._asking(o)]
         return max(1, -(-self.limit // max(1, len(asking))))
 
     def _over_share(self, owner: object) -> bool:
         if owner is None or len(self._owners) < 2:
             return False
-        others = [o for o in self._owners if o is not owner and o not in self._left]
+        others = [o for o in self._owners if o is not owner and self._asking(o)]
         return bool(others) and self._owners.get(owner, 0) >= self._share()
 
     def _deprived(self) -> bool:
@@ -127,7 +141,7 @@ class ConcurrencyWindow:
         if len(self._owners) < 2:
             return False
         share = self._share()
-        return any(n < share for o, n in self._owners.items() if o not in self._left)
+        return any(n < share for o, n in self._owners.items() if self._asking(o))
 
     def _count(self, owner: object, step: int) -> None:
         self.in_use = max(0, self.in_use + step)
