@@ -220,5 +220,7 @@ def gaps_png(
     unit: str = "points",
     size: tuple[int, int] = (640, 300),
     dpr: float = 2.0,
+    *,
+    fitted: bool = False,
 ) -> bytes:
-    return to_png(render_gaps(title, items, unit, size, dpr))
+    return to_png(render_gaps(title, items, unit, size, dpr, fitted=fitted))

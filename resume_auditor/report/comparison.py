@@ -261,7 +261,7 @@ def _figures(comparison: ComparisonDict, names: dict[int, str]) -> list[Figure]:
                 "Chart: each difference between two models around zero, with its paired 95% "
                 "interval; red bars are clear after the adjustment. The numbers are in the "
                 "table above.",
-                gaps_png(title, shown, "points", size),
+                gaps_png(title, shown, "points", size, fitted=True),  # differences: a few points
             )
         )
     return out
@@ -307,7 +307,10 @@ def difference_items(comparison: ComparisonDict, reference: int | None = None) -
             "(paired 95% intervals; red: a clear difference)"
         )
     else:
-        title = "Differences between models (first minus second), paired 95% intervals"
+        title = (
+            "Differences between models (first minus second), paired 95% intervals; "
+            "red: a clear difference"
+        )
     return title, shown
 
 
