@@ -335,3 +335,46 @@ def test_a_model_queued_but_not_yet_asked_is_not_compared(two_models: Path, tmp_
         assert [r["name"] for r in comparison["runs"]] == ["sim-right", "sim-first"]
         asked = compare_runs(result, [1, queued])
         assert asked is not None and "sim-later has no readable answer yet" in asked["notes"][0]
+
+
+def test_a_run_whose_answers_are_unchanged_is_not_read_again(
+    two_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Results page compares the audit's models at every refresh while one of them
+    answers: what it read of each run is kept (`RunsRead`) and a run is read again only
+    when its answers changed, here a re-ask that replaced one answer (the count of
+    answers the same). Kept or not, the comparison is the same."""
+    import shutil
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow.compare import RunsRead, compare_runs
+
+    audit = tmp_path / "kept.audit"
+    shutil.copyfile(two_models, audit)
+    kept = RunsRead()
+    with ResultFile(audit) as result:
+        first = compare_runs(result, kept=kept)
+        read: list[int] = []
+        original = result.answers
+        monkeypatch.setattr(
+            result, "answers", lambda run_id, **kw: read.append(run_id) or original(run_id, **kw)
+        )
+        assert compare_runs(result, kept=kept) == first and read == []
+        run = result.runs()[1]
+        answered = original(run.id)
+        # an unequal pair's answer: which candidate it picks moves the validity rate
+        row = answered[answered["case_kind"] == "unequal"].iloc[0]
+        flipped = "second" if row["label"] == "first" else "first"
+        result.record_response(
+            int(row["request_id"]),
+            {},
+            "<answer>B</answer>" if flipped == "second" else "<answer>A</answer>",
+            flipped,
+            "",
+            (1, 1, 0, 0),
+            "",
+            0.0,
+        )
+        again = compare_runs(result, kept=kept)
+        assert read == [run.id]  # only the run whose answer was replaced
+        assert again == compare_runs(result) and again != first

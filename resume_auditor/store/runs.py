@@ -132,6 +132,25 @@ class RunTables(Tables):
             )
         }
 
+    def answer_marks(self) -> dict[int, tuple[int, str, int]]:
+        """Per run with answers: how many, when the newest came, and how many answers a
+        re-ask replaced. Answers are only ever added or replaced, never edited, so any
+        change to a run's answers changes its marks (what the comparison of the
+        audit's models keeps between refreshes is keyed by them)."""
+        replaced = dict(
+            self._db.execute(
+                "SELECT request.run_id, count(*) FROM response_history JOIN request "
+                "ON request.id = response_history.request_id GROUP BY request.run_id"
+            ).fetchall()
+        )
+        return {
+            int(run_id): (int(n), str(newest or ""), int(replaced.get(run_id, 0)))
+            for run_id, n, newest in self._db.execute(
+                "SELECT request.run_id, count(*), max(response.received_at) FROM response "
+                "JOIN request ON request.id = response.request_id GROUP BY request.run_id"
+            )
+        }
+
     def answered_count(self) -> int:
         """Answers of the audit's runs (a generator model's answers are not counted)."""
         return audit_answer_count(self._db)

@@ -86,7 +86,12 @@ from resume_auditor.ui.widgets.design_panel import DesignPanel, content_combo
 from resume_auditor.ui.widgets.diff_view import DiffView
 from resume_auditor.ui.widgets.differing_dialog import DifferingDialog
 from resume_auditor.ui.widgets.metric_card import MetricCard, pct
-from resume_auditor.workflow.compare import DifferingAnswer, compare_runs, differing_answers
+from resume_auditor.workflow.compare import (
+    DifferingAnswer,
+    RunsRead,
+    compare_runs,
+    differing_answers,
+)
 from resume_auditor.workflow.drilldown import AnswerIndex, Drilldown
 from resume_auditor.workflow.metrics import metrics_report
 
@@ -177,6 +182,8 @@ class ResultsPage(Page):
         # (every run's answer state, the comparison of the audit's models): computed and
         # shown before the shown run's metrics, which then reuse it
         self._comparison: tuple[tuple[Any, ...], ComparisonDict | None] | None = None
+        # what the comparison read of each run, kept while this audit stays open
+        self._runs_read = RunsRead()
         self._mask: IdentityMask | None = None
         self._mask_path: Path | None = None
         self._index: AnswerIndex | None = None
@@ -373,6 +380,8 @@ class ResultsPage(Page):
             self._mask, self._mask_path = None, None
             self._index, self._index_key = None, None
             self._comparison = None
+        if self._data is None or self._data.generation != data.generation:
+            self._runs_read = RunsRead()  # read from disk anew (a restored copy, another file)
         self._data = data
         self._fill_runs(data)
         self.refresh()
@@ -446,6 +455,7 @@ class ResultsPage(Page):
             return
         self._refreshing = True
         opener, known = self.session.source().opener(), self._comparison
+        kept = self._runs_read
         chosen = self.run_combo.currentData()
 
         def work() -> tuple[Any, ...]:
@@ -458,7 +468,7 @@ class ResultsPage(Page):
                 latest = result.latest_run()
                 runs = {r.id for r in result.runs()}
                 shown = chosen if chosen in runs else latest.id if latest else None
-                return state, compare_runs(result), shown
+                return state, compare_runs(result, kept=kept), shown
 
         run_in_background(work, self._compared, self._failed, owner=self)
 
