@@ -47,22 +47,12 @@ with Simulator(longer_resume_policy, models=("model-a", "model-b"), latency_s=la
 
 
 def _study(tmp: Path, one: str, two: str) -> Path:
-    from report_fixtures import SAMPLE_STUDY
+    from report_fixtures import study_with_models
 
-    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
-    base = SAMPLE_STUDY.parent
-    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
-        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    kind = "openai-compatible"
+    return study_with_models(
+        tmp, [(kind, one, "model-a"), (kind, one, "model-b"), (kind, two, "model-c")]
     )
-    head, _, rest = text.partition("[model]")
-    _, _, after = rest.partition("\n\n")
-    models = "".join(
-        f'[[models]]\nprovider = "openai-compatible"\nbase_url = "{url}"\nmodel = "{name}"\n\n'
-        for url, name in ((one, "model-a"), (one, "model-b"), (two, "model-c"))
-    )
-    study = tmp / "study.toml"
-    study.write_text(head + models + after, encoding="utf-8")
-    return study
 
 
 def cli(study: Path, out: Path) -> float:

@@ -74,6 +74,25 @@ def run_audit(study: Path, out: Path, sim: Simulator, model: str = "sim-model") 
 SAMPLE_STUDY = Path(__file__).resolve().parent.parent / "resources" / "sample" / "study.toml"
 
 
+def study_with_models(folder: Path, models: list[tuple[str, str, str]]) -> Path:
+    """The sample study (D1 only) in `folder`, with these (provider, base_url, model)
+    as its `[[models]]`: the same cases sent to each."""
+    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
+    base = SAMPLE_STUDY.parent
+    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
+        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    )
+    head, _, rest = text.partition("[model]")
+    _, _, after = rest.partition("\n\n")
+    tables = "".join(
+        f'[[models]]\nprovider = "{p}"\nbase_url = "{url}"\nmodel = "{m}"\n\n'
+        for p, url, m in models
+    )
+    study = folder / "study.toml"
+    study.write_text(head + tables + after, encoding="utf-8")
+    return study
+
+
 def make_audit(folder: Path, models: tuple[str, ...] = ("sim-model",)) -> Path:
     """The sample study run against the biased simulator, once per model, in `folder`.
 

@@ -10,7 +10,7 @@ from typing import Any
 from devtools.simulator import Simulator, longer_resume_policy
 from devtools.simulator_policies import ByModel
 from pytestqt.qtbot import QtBot
-from report_fixtures import SAMPLE_STUDY
+from report_fixtures import study_with_models
 
 from resume_auditor.runner import RunState
 from resume_auditor.store.resultfile import ResultFile
@@ -18,20 +18,9 @@ from resume_auditor.ui.main_window import MainWindow
 
 
 def _study(folder: Path, base_url: str) -> Path:
-    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
-    base = SAMPLE_STUDY.parent
-    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
-        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
+    return study_with_models(
+        folder, [("openai-compatible", base_url, m) for m in ("sim-right", "sim-first")]
     )
-    head, _, rest = text.partition("[model]")
-    _, _, after = rest.partition("\n\n")
-    models = "".join(
-        f'[[models]]\nprovider = "openai-compatible"\nbase_url = "{base_url}"\nmodel = "{m}"\n\n'
-        for m in ("sim-right", "sim-first")
-    )
-    study = folder / "study.toml"
-    study.write_text(head + models + after, encoding="utf-8")
-    return study
 
 
 def test_the_models_of_the_study_run_in_turn(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report_fixtures import study_with_models
 
 from resume_auditor.domain.study import ModelSpec, StudyError, study_from_dict, study_to_dict
 
@@ -119,29 +120,17 @@ def test_an_audit_of_two_models_runs_both_and_compares_them(
 ) -> None:
     from devtools.simulator import Simulator, longer_resume_policy
     from devtools.simulator_policies import ByModel
-    from report_fixtures import SAMPLE_STUDY
 
     from resume_auditor.cli import main
     from resume_auditor.store.resultfile import ResultFile
 
-    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
-    base = SAMPLE_STUDY.parent
-    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
-        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
-    )
     policy = ByModel(
         {"sim-right": longer_resume_policy, "sim-first": lambda body: "<answer>A</answer>"}
     )
     with Simulator(policy, models=("sim-right", "sim-first")) as sim:
-        head, _, rest = text.partition("[model]")
-        _, _, after = rest.partition("\n\n")
-        models = "".join(
-            f'[[models]]\nprovider = "openai-compatible"\nbase_url = "{sim.base_url}"\n'
-            f'model = "{name}"\n\n'
-            for name in ("sim-right", "sim-first")
+        study = study_with_models(
+            tmp_path, [("openai-compatible", sim.base_url, m) for m in ("sim-right", "sim-first")]
         )
-        study = tmp_path / "study.toml"
-        study.write_text(head + models + after, encoding="utf-8")
         out = tmp_path / "two.audit"
         assert main(["audit", str(study), "--out", str(out)]) == 0
     err = capsys.readouterr().err
@@ -157,26 +146,6 @@ def test_an_audit_of_two_models_runs_both_and_compares_them(
     assert main(["metrics", str(out), "--json"]) == 0
     comparison = json.loads(capsys.readouterr().out)["comparison"]
     assert [r["name"] for r in comparison["runs"]] == ["sim-right", "sim-first"]
-
-
-def _two_provider_study(tmp_path: Path, models: list[tuple[str, str, str]]) -> Path:
-    """The sample study (D1 only) with these (provider, base_url, model) under [[models]]."""
-    from report_fixtures import SAMPLE_STUDY
-
-    text = SAMPLE_STUDY.read_text(encoding="utf-8").partition("[designs.d2]")[0]
-    base = SAMPLE_STUDY.parent
-    text = text.replace('file = "job.md"', f'file = "{base / "job.md"}"').replace(
-        'files = ["resumes/*.pdf"]', f'files = ["{base}/resumes/*.pdf"]'
-    )
-    head, _, rest = text.partition("[model]")
-    _, _, after = rest.partition("\n\n")
-    tables = "".join(
-        f'[[models]]\nprovider = "{p}"\nbase_url = "{url}"\nmodel = "{m}"\n\n'
-        for p, url, m in models
-    )
-    study = tmp_path / "study.toml"
-    study.write_text(head + tables + after, encoding="utf-8")
-    return study
 
 
 def _audit_command(study: Path, out: Path, *more: str) -> list[str]:
@@ -220,7 +189,7 @@ def test_the_command_runs_three_models_of_two_providers_at_once_and_a_stop_resum
         Simulator(slow_after_a_few, models=("gpt-a", "gpt-b")) as hosted,
         Simulator(slow_after_a_few, models=("llama-c",)) as local,
     ):
-        study = _two_provider_study(
+        study = study_with_models(
             tmp_path,
             [
                 ("openai", hosted.base_url, "gpt-a"),
