@@ -52,6 +52,9 @@ def _edit(study: Path, old: str, new: str) -> None:
             "generation.generators[0].modle",
         ),
         ('files = ["resumes/*.pdf"]', "files = 3", "resumes.files should be a string or a list"),
+        # an empty list built no unequal pair and said nothing: validity unmeasured
+        ("k = [1]", "k = []", "designs.d1: Unequal pairs need a size of difference"),
+        ("k = [1]", "k = [1]\npair_types = []", "designs.d1: Unequal pairs need at least one"),
     ],
 )
 def test_typos_and_wrong_types_are_errors_that_say_what_to_fix(

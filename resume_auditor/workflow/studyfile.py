@@ -222,6 +222,10 @@ def study_from_text(path: Path, text: str) -> StudyFile:
     config = study_from_dict(data, extra_designs=schemas())
     for design, _spec in enabled(config):  # each registry design checks its own table
         design.spec(config)
+        try:  # and what its settings form refuses (an empty list of sizes builds nothing)
+            design.with_table(config, design.table(config))
+        except StudyError as exc:
+            raise StudyError(f"designs.{design.key}: {exc}") from exc
     config = kept_tables(config)
     resumes = data.get("resumes", {})
     password = resumes.get("password")
