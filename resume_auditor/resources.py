@@ -8,8 +8,10 @@ in its bundle. `RESUME_AUDITOR_RESOURCES` overrides all of these.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -55,8 +57,19 @@ def quick_sample_study() -> Path:
     return resource("sample", "quick.toml")
 
 
-def shipped_sample(study_name: str) -> str | None:
-    """'full' or 'quick' when an audit is one of the shipped samples (by its study name)."""
+def shipped_sample(study_name: str, resume_hashes: Iterable[str] | None = None) -> str | None:
+    """'full' or 'quick' when an audit is one of the shipped samples: by its study name
+    and, given its resumes' SHA-256 (`resume_hashes`), only if every one is a shipped
+    sample resume. A user who starts from a copy of the sample study keeps its name;
+    with their own resumes it is their audit, not the "four fictional resumes" sample."""
+    if resume_hashes is not None:
+        shipped = {
+            hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(resource("sample", "resumes").glob("*"))
+            if p.is_file()
+        }
+        if not set(resume_hashes) <= shipped:
+            return None
     import tomllib
 
     for kind, path in (("full", sample_study()), ("quick", quick_sample_study())):

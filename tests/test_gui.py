@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -249,4 +250,32 @@ def test_no_hint_on_an_audit_of_ones_own(
     qtbot: QtBot, window: MainWindow, small_study: Path
 ) -> None:
     _open(qtbot, window, small_study)
+    assert window.hint_bar.isHidden()
+
+
+def test_no_sample_hint_on_a_copy_of_the_sample_study_with_ones_own_resumes(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """A user who starts from a copy of the sample study keeps its name: with their own
+    resumes it is their audit, not "a fictional job and four fictional resumes"."""
+    from resume_auditor.resources import sample_study
+
+    sample = sample_study()
+    (tmp_path / "job.md").write_text((sample.parent / "job.md").read_text())
+    (tmp_path / "resumes").mkdir()
+    (tmp_path / "resumes" / "avery-quinn.txt").write_text(
+        "Avery Quinn\nData Analyst\n\nExperience\n"
+        "Data Analyst, Northwind Retail, 2020-2024\n"
+        "- Built weekly sales dashboards in Tableau and SQL for 40 stores\n"
+        "- Automated inventory reports with Python and pandas\n\n"
+        "Education\nB.S. Statistics, State University, 2019\n\n"
+        "Skills\nSQL, Python, pandas, Excel, Tableau, A/B testing\n"
+    )
+    study = tmp_path / "study.toml"
+    study.write_text(
+        sample.read_text().replace('files = ["resumes/*.pdf"]', 'files = ["resumes/*.txt"]')
+    )
+    _open(qtbot, window, study)
+    assert window.session.data is not None
+    assert window.session.data.study.name == tomllib.loads(sample.read_text())["study"]["name"]
     assert window.hint_bar.isHidden()

@@ -481,7 +481,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(0)
 
     def _show_next_hint(self, data: AuditData) -> None:
-        kind = shipped_sample(data.study.name)
+        kind = shipped_sample(data.study.name, [r.sha256 for r in data.resumes])
         if kind == "full" and not data.answered:
             self.next_hint.setText(
                 "This is a ready-made sample audit: a fictional job and four fictional resumes, "
