@@ -11,10 +11,14 @@ Every measure compared here is a smooth function of sums over answer rows (a rat
 picked/answers, a gap is (picked - other picked)/comparisons, an impact ratio is a
 ratio of two rates), so one method serves every design: the delete-one-cluster
 jackknife, leaving a source resume out of *both* runs at once (that is what makes it
-paired), with a t interval on G-1 degrees of freedom, as the designs' own clustered
-intervals use (stats/robust.py). For a mean with clusters of equal size the jackknife
-variance is exactly the cluster-robust one; it needs no model of the answers and no
-random numbers, so the same audit always gives the same interval.
+paired), with a t interval on G-1 degrees of freedom when the clusters are of equal
+size, as the designs' own clustered intervals use (stats/robust.py). For a mean with
+clusters of equal size the jackknife variance is exactly the cluster-robust one. When
+the clusters differ in size, t on G-1 degrees of freedom is too liberal, and the
+reference is the jackknife t's exact distribution under rows independent with one
+variance, which reads only the clusters' sizes (stats/jackknife_t.py). It needs no
+model of the answers and no random numbers, so the same audit always gives the same
+interval.
 
 A measure that is not a function of cluster sums brings its own leave-outs
 (`Measure.leave_out`): D3's RABBI compares every candidate of one group with every
@@ -34,10 +38,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
+from resume_auditor.stats import jackknife_t
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.intervals import t_crit
 from resume_auditor.stats.multiplicity import holm
 
 logger = logging.getLogger(__name__)
@@ -130,6 +133,25 @@ def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     return out
 
 
+def cluster_rows(
+    table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray, *, sums: bool = True
+) -> np.ndarray:
+    """How many rows of each cluster carry the measure: with `sums`, rows a sum counts
+    (no column missing) with a value other than 0; without (a measure with its own
+    leave-outs), rows with any of the columns present. The design the reference of the
+    jackknife t reads (stats/jackknife_t.py)."""
+    if table.empty:
+        return np.zeros(labels.size)
+    codes = pd.Index(labels).get_indexer(table["cluster"].astype(str).to_numpy(dtype=object))
+    values = table[list(columns)].to_numpy(dtype=float)
+    present = ~np.isnan(values)
+    if sums:
+        carries = present.all(axis=1) & (np.where(present, values, 0.0) != 0).any(axis=1)
+    else:
+        carries = present.any(axis=1)
+    return np.bincount(codes[carries], minlength=labels.size).astype(float)
+
+
 def _labels(*tables: pd.DataFrame) -> np.ndarray:
     """The clusters of the tables, each once (hashed: pd.unique, not a sort of strings)."""
     found = [pd.unique(t["cluster"].astype(str)) for t in tables if len(t)]
@@ -166,14 +188,18 @@ def _jackknife(
     level: float,
     measure: Measure,
     bounds: tuple[float, float],
+    sizes: Sequence[np.ndarray],
     *,
     test: bool,
 ) -> Estimate:
     """The estimate `theta` with its delete-one-cluster interval from the leave-outs
     (`leave`: the estimate without each cluster; undefined ones are dropped and said),
-    t on G-1 df, cut to `bounds`; with `test`, the p-value of "no difference"."""
+    cut to `bounds`; with `test`, the p-value of "no difference". `sizes`: each run's
+    rows per cluster, in the order of `leave`: clusters of equal size give t on G-1
+    degrees of freedom, others the jackknife t's exact reference (stats/jackknife_t.py)."""
     one, many = measure.cluster
-    leave = leave[np.isfinite(leave)]
+    kept = np.isfinite(leave)
+    leave = leave[kept]
     g = int(leave.size)
     note = f"{clusters - g} {many} could not be left out" if g < clusters else ""
     if g < 2:
@@ -183,9 +209,10 @@ def _jackknife(
     if se == 0:
         p = (1.0 if theta == 0 else None) if test else None
         return Estimate(theta, None, None, n, g, level, p=p, note=f"{SAME_EVERYWHERE} {one}")
-    crit = t_crit(level, g - 1)
+    w = jackknife_t.weights([np.asarray(m)[kept] for m in sizes])
+    crit = jackknife_t.critical(level, w, g - 1)
     low, high = _cut(theta - crit * se, theta + crit * se, bounds)
-    p = float(2 * sps.t.sf(abs(theta) / se, g - 1)) if test else None
+    p = jackknife_t.p_value(theta / se, w, g - 1) if test else None
     return Estimate(theta, low, high, n, g, level, p=p, note=note)
 
 
@@ -206,6 +233,7 @@ def paired_difference(
     sb = cluster_sums(b, measure.columns, labels)
     active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
     sa, sb = sa[active], sb[active]
+    sizes = [cluster_rows(t, measure.columns, labels)[active] for t in (a, b)]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
     theta = float(measure.f(ta) - measure.f(tb)) if len(sa) else math.nan
     if not math.isfinite(theta):
@@ -213,7 +241,7 @@ def paired_difference(
     leave = measure.f(ta[None, :] - sa) - measure.f(tb[None, :] - sb)
     bottom, top = measure.range
     span = top - bottom  # a difference lies within the width of the values' range
-    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), test=True)
+    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), sizes, test=True)
 
 
 def _own_paired(
@@ -235,9 +263,11 @@ def _own_paired(
         return Estimate(None, None, None, n, 0, level, note="not measured by both")
     active = aa | ab
     leave = (la - lb)[active]
+    sizes = [cluster_rows(t, measure.columns, labels, sums=False)[active] for t in (a, b)]
     bottom, top = measure.range
     span = top - bottom
-    return _jackknife(theta, leave, n, int(active.sum()), level, measure, (-span, span), test=True)
+    g = int(active.sum())
+    return _jackknife(theta, leave, n, g, level, measure, (-span, span), sizes, test=True)
 
 
 def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
@@ -250,17 +280,21 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
         theta, leave, active = measure.leave_out(table, labels)
         if not math.isfinite(theta):
             return Estimate(None, None, None, n, int(active.sum()), level, note="no such answers")
+        sizes = [cluster_rows(table, measure.columns, labels, sums=False)[active]]
+        g = int(active.sum())
         return _jackknife(
-            theta, leave[active], n, int(active.sum()), level, measure, measure.range, test=False
+            theta, leave[active], n, g, level, measure, measure.range, sizes, test=False
         )
     sums = cluster_sums(table, measure.columns, labels)
-    sums = sums[_active(sums)]
+    active = _active(sums)
+    sums = sums[active]
+    sizes = [cluster_rows(table, measure.columns, labels)[active]]
     total = sums.sum(axis=0)
     theta = float(measure.f(total))
     if not math.isfinite(theta):
         return Estimate(None, None, None, n, len(sums), level, note="no such answers")
     leave = measure.f(total[None, :] - sums)
-    return _jackknife(theta, leave, n, len(sums), level, measure, measure.range, test=False)
+    return _jackknife(theta, leave, n, len(sums), level, measure, measure.range, sizes, test=False)
 
 
 @dataclass
@@ -356,6 +390,7 @@ __all__ = [
     "LeaveOut",
     "Measure",
     "adjust",
+    "cluster_rows",
     "cluster_sums",
     "difference_unit",
     "paired_difference",
