@@ -105,9 +105,9 @@ def reference(kind: str, sizes_a: np.ndarray, sizes_b: np.ndarray):  # type: ign
     g = sizes_a.size
     if kind == "g-1":
         return lambda t: 2 * sps.t.sf(np.abs(t), g - 1)
-    w = jackknife_t.weights([sizes_a, sizes_b])
+    ref = jackknife_t.reference([sizes_a, sizes_b]) or jackknife_t.Reference(float(g - 1))
     grid = np.linspace(0.0, 40.0, 2001)
-    p = np.array([jackknife_t.p_value(float(x), w, g - 1) for x in grid])
+    p = np.array([ref.p(float(x)) for x in grid])
     return lambda t: np.interp(np.abs(t), grid, p)
 
 

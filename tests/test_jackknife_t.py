@@ -49,13 +49,17 @@ def test_equal_clusters_give_students_t_and_unequal_a_heavier_tail() -> None:
     m = np.full(8, 24.0)
     w = jackknife_t.weights([m, m])
     assert w is not None and w == pytest.approx(np.full(7, 1 / 7))
-    assert jackknife_t.p_value(2.5, w, 7) == pytest.approx(2 * stats.t.sf(2.5, 7))
-    assert jackknife_t.critical(0.95, w, 7) == pytest.approx(stats.t.ppf(0.975, 7))
+    # the same weights given as a general reference: Imhof's integral is Student's t
+    imhof = jackknife_t.Reference(7.0, weights=tuple(float(x) for x in w))
+    assert imhof.p(2.5) == pytest.approx(2 * stats.t.sf(2.5, 7), abs=1e-9)
+    assert imhof.critical(0.95) == pytest.approx(stats.t.ppf(0.975, 7), abs=1e-7)
+    ref = jackknife_t.reference([m, m - 1])  # equal clusters in each run
+    assert ref == jackknife_t.Reference(7.0)
     uneven = np.array([24.0] * 6 + [48.0, 96.0])
-    wu = jackknife_t.weights([uneven, uneven])
-    assert wu is not None
-    assert jackknife_t.p_value(2.5, wu, 7) > 2 * stats.t.sf(2.5, 7)
-    assert jackknife_t.critical(0.95, wu, 7) > stats.t.ppf(0.975, 7)
+    ru = jackknife_t.reference([uneven, uneven])
+    assert ru is not None and ru.weights is not None
+    assert ru.p(2.5) > 2 * stats.t.sf(2.5, 7)
+    assert ru.critical(0.95) > stats.t.ppf(0.975, 7)
 
 
 def test_p_value_is_the_distribution_of_z_over_the_weighted_chi_squares() -> None:
@@ -65,12 +69,12 @@ def test_p_value_is_the_distribution_of_z_over_the_weighted_chi_squares() -> Non
     z = rng.normal(size=draws)
     v = (rng.chisquare(1, (draws, w.size)) * w).sum(axis=1)
     t = np.abs(z) / np.sqrt(v)
+    ref = jackknife_t.Reference(3.0, weights=tuple(w))
     for x in (1.0, 2.0, 3.0, 5.0):
-        p = jackknife_t.p_value(x, w, 5)
+        p = ref.p(x)
         se = np.sqrt(p * (1 - p) / draws)
         assert abs(np.mean(t > x) - p) < 4 * se
-    crit = jackknife_t.critical(0.95, w, 5)
-    assert jackknife_t.p_value(crit, w, 5) == pytest.approx(0.05, abs=1e-7)
+    assert ref.p(ref.critical(0.95)) == pytest.approx(0.05, abs=1e-7)
 
 
 def _table(sizes: list[int], y: np.ndarray) -> pd.DataFrame:
@@ -85,10 +89,11 @@ def test_paired_difference_and_single_use_the_reference_of_their_cluster_sizes()
     b = _table(sizes, (rng.random(32) < 0.4).astype(float))
     est = paired_difference(a, b, MEAN)
     m = np.array(sizes, dtype=float)
-    w = jackknife_t.weights([m, m])
-    crit = jackknife_t.critical(0.95, w, 5)
+    ref = jackknife_t.reference([m, m])
+    assert ref is not None
+    crit = ref.critical(0.95)
     se = (est.high - est.low) / (2 * crit)
-    assert est.p == pytest.approx(jackknife_t.p_value(est.value / se, w, 5))
+    assert est.p == pytest.approx(ref.p(est.value / se))
     assert est.p > 2 * stats.t.sf(abs(est.value) / se, 5)  # t on G-1 df: too small
     # one run's own interval: the jackknife SE times the reference of its sizes alone
     one = single(a, MEAN)
@@ -97,7 +102,9 @@ def test_paired_difference_and_single_use_the_reference_of_their_cluster_sizes()
     sums = np.add.reduceat(y, ends - sizes)
     leave = (sums.sum() - sums) / (m.sum() - m)
     se1 = np.sqrt(5 / 6 * ((leave - leave.mean()) ** 2).sum())
-    crit1 = jackknife_t.critical(0.95, jackknife_t.weights([m]), 5)
+    one_ref = jackknife_t.reference([m])
+    assert one_ref is not None
+    crit1 = one_ref.critical(0.95)
     assert crit1 > stats.t.ppf(0.975, 5)
     assert (one.high - one.low) / 2 == pytest.approx(crit1 * se1)
 
@@ -125,8 +132,9 @@ def _size(reference: str, sizes: np.ndarray, audits: int, seed: int) -> float:
     t = np.abs(theta) / se
     if reference == "g-1":
         return float(np.mean(t > stats.t.ppf(0.975, g - 1)))
-    w = jackknife_t.weights([sizes, sizes])
-    return float(np.mean(t > jackknife_t.critical(0.95, w, g - 1)))
+    ref = jackknife_t.reference([sizes, sizes])
+    assert ref is not None
+    return float(np.mean(t > ref.critical(0.95)))
 
 
 def test_unequal_clusters_keep_their_size_where_t_on_g_minus_1_does_not() -> None:
@@ -138,3 +146,18 @@ def test_unequal_clusters_keep_their_size_where_t_on_g_minus_1_does_not() -> Non
     # and for equal clusters nothing changes
     equal = np.full(8, 24.0)
     assert _size("exact", equal, 20_000, 4) == _size("g-1", equal, 20_000, 4)
+
+
+def test_many_clusters_use_satterthwaite_on_the_safe_side_of_the_exact_reference() -> None:
+    """Beyond EXACT_UP_TO clusters: one scaled chi-square, a little wider than exact."""
+    rng = np.random.default_rng(7)
+    for g in (40, 60):
+        m = np.maximum(1.0, np.round(np.exp(rng.normal(3, 1.5, g))))
+        exact = jackknife_t.reference([m, m])
+        assert exact is not None and exact.weights is not None
+        approx = jackknife_t.Reference(exact.df, exact.scale)
+        ratio_ = approx.critical(0.95) / exact.critical(0.95)
+        assert 1.0 <= ratio_ < 1.06
+    big = np.maximum(1.0, np.round(np.exp(rng.normal(3, 1.0, jackknife_t.EXACT_UP_TO + 40))))
+    ref = jackknife_t.reference([big, big])
+    assert ref is not None and ref.weights is None and ref.df < big.size - 1

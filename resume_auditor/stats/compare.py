@@ -209,10 +209,11 @@ def _jackknife(
     if se == 0:
         p = (1.0 if theta == 0 else None) if test else None
         return Estimate(theta, None, None, n, g, level, p=p, note=f"{SAME_EVERYWHERE} {one}")
-    w = jackknife_t.weights([np.asarray(m)[kept] for m in sizes])
-    crit = jackknife_t.critical(level, w, g - 1)
+    ref = jackknife_t.reference([np.asarray(m)[kept] for m in sizes])
+    ref = ref if ref is not None else jackknife_t.Reference(float(g - 1))
+    crit = ref.critical(level)
     low, high = _cut(theta - crit * se, theta + crit * se, bounds)
-    p = jackknife_t.p_value(theta / se, w, g - 1) if test else None
+    p = ref.p(theta / se) if test else None
     return Estimate(theta, low, high, n, g, level, p=p, note=note)
 
 
