@@ -1,7 +1,7 @@
 """The size of the model comparison's tests, at the statistics level (issue 28).
 
 Run: .venv/bin/python benchmarks/compare_size_sim.py [--audits N] [--sizes 1,1,...,4]
-     [--step-b S] [--reference g-1|exact] [--seed S] [--check K]
+     [--step-b S] [--reference g-1|exact|satterthwaite] [--seed S] [--check K]
 
 benchmarks/compare_calibration.py goes through the real path and manages 100 audits in
 minutes: too few to tell a family-wise rate of 5.0% from 5.5%. This simulates the same
@@ -19,7 +19,9 @@ the comparison (CriterionValidity, DiscrimValidity, each group's selection gap) 
 the paired delete-one-resume jackknife of stats/compare.py, vectorised over the audits,
 and a p-value from `--reference`: "g-1" Student's t on G-1 degrees of freedom (the
 comparison before issue 28's calibration work), "exact" stats/jackknife_t (what it uses
-now; for speed its p is read from a grid of 2,000 values of t, linearly interpolated).
+now; for speed its p is read from a grid of 2,000 values of t, linearly interpolated),
+"satterthwaite" the same weights' one-chi-square approximation (what it uses beyond
+jackknife_t.EXACT_UP_TO clusters).
 The six p-values of an audit are Holm-adjusted together, as compare_runs does.
 
 Printed: each measure's coverage of its true difference and its unadjusted rejection
@@ -106,6 +108,8 @@ def reference(kind: str, sizes_a: np.ndarray, sizes_b: np.ndarray):  # type: ign
     if kind == "g-1":
         return lambda t: 2 * sps.t.sf(np.abs(t), g - 1)
     ref = jackknife_t.reference([sizes_a, sizes_b]) or jackknife_t.Reference(float(g - 1))
+    if kind == "satterthwaite":  # the one-chi-square approximation of the same weights
+        ref = jackknife_t.Reference(ref.df, ref.scale)
     grid = np.linspace(0.0, 40.0, 2001)
     p = np.array([ref.p(float(x)) for x in grid])
     return lambda t: np.interp(np.abs(t), grid, p)
@@ -143,7 +147,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--audits", type=int, default=20000)
     ap.add_argument("--sizes", default="1,1,1,1,1,1,1,1")
     ap.add_argument("--step-b", type=float, default=1.0)
-    ap.add_argument("--reference", choices=("g-1", "exact"), default="exact")
+    ap.add_argument("--reference", choices=("g-1", "exact", "satterthwaite"), default="exact")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", type=int, default=0)
     args = ap.parse_args(argv)

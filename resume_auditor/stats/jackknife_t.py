@@ -7,7 +7,7 @@ so the jackknife variance leans on the few large clusters (it is a weighted sum 
 squares, with fewer effective terms than G-1) and is biased upward as well. A t on G-1
 degrees of freedom is then too liberal: on simulated paired audits of 8 resumes with one
 resume holding four times the rows of the others, six measures compared under Holm, a
-difference was declared in 6.2% of null audits instead of at most 5%
+difference was declared in 6.1% of 100,000 null audits instead of at most 5%
 (benchmarks/compare_size_sim.py, docs/comparison.md).
 
 Bell and McCaffrey (2002) and Imbens and Kolesár (2016) take the design into account
@@ -16,7 +16,7 @@ and the jackknife variance are independent, and the variance is a weighted sum o
 independent chi-squares whose weights are the eigenvalues of a matrix built from the
 clusters' sizes alone (not from the observed residuals, so the reference is not noisy).
 They approximate that sum by one scaled chi-square (Satterthwaite); with the jackknife's
-weights that approximation over-corrects (a declared rate of 1.5% where 5% was meant,
+weights that approximation over-corrects (a declared rate of 1.9% where 5% was meant,
 on the same simulation), so here the distribution of T = Z / sqrt(sum w_j chi2_j) is
 computed exactly, by Imhof's (1961) inversion of the characteristic function: one
 integral per p-value. For clusters of equal size every weight is 1/(G-1) and this is
