@@ -121,35 +121,38 @@ class Comparable:
 
 def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
     """Per-cluster sums (len(labels) x len(columns)); a cluster without rows sums to 0."""
+    return _sums_and_rows(table, columns, labels)[0]
+
+
+def _sums_and_rows(
+    table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`cluster_sums`, and how many rows of each cluster carry the measure (a sum counts
+    them and one of their values is not 0): the design the jackknife t's reference
+    reads (stats/jackknife_t.py). The rows are coded once for both."""
     out = np.zeros((labels.size, len(columns)))
     if table.empty:
-        return out
+        return out, np.zeros(labels.size)
     # hashed, not sorted: a comparison of 10,000 answers a model codes them 60 times
     codes = pd.Index(labels).get_indexer(table["cluster"].astype(str).to_numpy(dtype=object))
     values = table[list(columns)].to_numpy(dtype=float)
     keep = ~np.isnan(values).any(axis=1)
+    kept, codes_kept = values[keep], codes[keep]
     for j in range(len(columns)):
-        out[:, j] = np.bincount(codes[keep], weights=values[keep, j], minlength=labels.size)
-    return out
+        out[:, j] = np.bincount(codes_kept, weights=kept[:, j], minlength=labels.size)
+    carries = (kept != 0).any(axis=1)
+    rows = np.bincount(codes_kept[carries], minlength=labels.size).astype(float)
+    return out, rows
 
 
-def cluster_rows(
-    table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray, *, sums: bool = True
-) -> np.ndarray:
-    """How many rows of each cluster carry the measure: with `sums`, rows a sum counts
-    (no column missing) with a value other than 0; without (a measure with its own
-    leave-outs), rows with any of the columns present. The design the reference of the
-    jackknife t reads (stats/jackknife_t.py)."""
+def cluster_rows(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
+    """How many rows of each cluster carry a measure with its own leave-outs (any of its
+    columns present): the design its jackknife t's reference reads."""
     if table.empty:
         return np.zeros(labels.size)
     codes = pd.Index(labels).get_indexer(table["cluster"].astype(str).to_numpy(dtype=object))
-    values = table[list(columns)].to_numpy(dtype=float)
-    present = ~np.isnan(values)
-    if sums:
-        carries = present.all(axis=1) & (np.where(present, values, 0.0) != 0).any(axis=1)
-    else:
-        carries = present.any(axis=1)
-    return np.bincount(codes[carries], minlength=labels.size).astype(float)
+    present = ~np.isnan(table[list(columns)].to_numpy(dtype=float))
+    return np.bincount(codes[present.any(axis=1)], minlength=labels.size).astype(float)
 
 
 def _labels(*tables: pd.DataFrame) -> np.ndarray:
@@ -230,11 +233,11 @@ def paired_difference(
     n = int(len(a) + len(b))
     if measure.leave_out is not None:
         return _own_paired(a, b, measure, labels, n, level)
-    sa = cluster_sums(a, measure.columns, labels)
-    sb = cluster_sums(b, measure.columns, labels)
+    sa, ra = _sums_and_rows(a, measure.columns, labels)
+    sb, rb = _sums_and_rows(b, measure.columns, labels)
     active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
     sa, sb = sa[active], sb[active]
-    sizes = [cluster_rows(t, measure.columns, labels)[active] for t in (a, b)]
+    sizes = [ra[active], rb[active]]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
     theta = float(measure.f(ta) - measure.f(tb)) if len(sa) else math.nan
     if not math.isfinite(theta):
@@ -264,7 +267,7 @@ def _own_paired(
         return Estimate(None, None, None, n, 0, level, note="not measured by both")
     active = aa | ab
     leave = (la - lb)[active]
-    sizes = [cluster_rows(t, measure.columns, labels, sums=False)[active] for t in (a, b)]
+    sizes = [cluster_rows(t, measure.columns, labels)[active] for t in (a, b)]
     bottom, top = measure.range
     span = top - bottom
     g = int(active.sum())
@@ -281,15 +284,15 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
         theta, leave, active = measure.leave_out(table, labels)
         if not math.isfinite(theta):
             return Estimate(None, None, None, n, int(active.sum()), level, note="no such answers")
-        sizes = [cluster_rows(table, measure.columns, labels, sums=False)[active]]
+        sizes = [cluster_rows(table, measure.columns, labels)[active]]
         g = int(active.sum())
         return _jackknife(
             theta, leave[active], n, g, level, measure, measure.range, sizes, test=False
         )
-    sums = cluster_sums(table, measure.columns, labels)
+    sums, rows = _sums_and_rows(table, measure.columns, labels)
     active = _active(sums)
     sums = sums[active]
-    sizes = [cluster_rows(table, measure.columns, labels)[active]]
+    sizes = [rows[active]]
     total = sums.sum(axis=0)
     theta = float(measure.f(total))
     if not math.isfinite(theta):
