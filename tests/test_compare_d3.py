@@ -189,3 +189,39 @@ def test_both_scoring_methods_give_the_runs_own_rabbi() -> None:
         assert value(found.table, m) == pytest.approx(block.rabbi[group].estimate.value)
         est = single(found.table, m)
         assert est.clusters == 12 and est.low is not None
+
+
+def test_pools_of_unequal_size_read_the_jackknife_t_against_their_own_reference() -> None:
+    """D3's own leave-outs count each pool's A and B candidates as its rows: pools of
+    equal size keep Student's t on G - 1 df, a pool twice as large the exact reference."""
+    from scipy import stats
+
+    from resume_auditor.stats import jackknife_t
+
+    rng = np.random.default_rng(4)
+
+    def tables(sizes: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+        clusters = [f"p{i}" for i, n in enumerate(sizes) for _ in range(2 * n)]
+        side = np.tile([0, 1], sum(sizes))  # A and B candidates alternate in every pool
+        out = []
+        for _ in range(2):
+            s = rng.integers(1, 6, side.size).astype(float)
+            out.append(
+                _table(
+                    clusters,
+                    list(np.where(side == 0, s, np.nan)),
+                    list(np.where(side == 1, s, np.nan)),
+                )
+            )
+        return out[0], out[1]
+
+    equal = paired_difference(*tables([2] * 6), RABBI)
+    se = (equal.high - equal.low) / (2 * stats.t.ppf(0.975, 5))
+    assert equal.p == pytest.approx(2 * stats.t.sf(abs(equal.value) / se, 5))
+    sizes = [2, 2, 2, 2, 2, 6]
+    est = paired_difference(*tables(sizes), RABBI)
+    m = 2.0 * np.array(sizes)
+    ref = jackknife_t.reference([m, m])
+    assert ref is not None and ref.weights is not None
+    se = (est.high - est.low) / (2 * ref.critical(0.95))
+    assert est.p == pytest.approx(ref.p(est.value / se))

@@ -11,10 +11,14 @@ Every measure compared here is a smooth function of sums over answer rows (a rat
 picked/answers, a gap is (picked - other picked)/comparisons, an impact ratio is a
 ratio of two rates), so one method serves every design: the delete-one-cluster
 jackknife, leaving a source resume out of *both* runs at once (that is what makes it
-paired), with a t interval on G-1 degrees of freedom, as the designs' own clustered
-intervals use (stats/robust.py). For a mean with clusters of equal size the jackknife
-variance is exactly the cluster-robust one; it needs no model of the answers and no
-random numbers, so the same audit always gives the same interval.
+paired), with a t interval on G-1 degrees of freedom when the clusters are of equal
+size, as the designs' own clustered intervals use (stats/robust.py). For a mean with
+clusters of equal size the jackknife variance is exactly the cluster-robust one. When
+the clusters differ in size, t on G-1 degrees of freedom is too liberal, and the
+reference is the jackknife t's exact distribution under rows independent with one
+variance, which reads only the clusters' sizes (stats/jackknife_t.py). It needs no
+model of the answers and no random numbers, so the same audit always gives the same
+interval.
 
 A measure that is not a function of cluster sums brings its own leave-outs
 (`Measure.leave_out`): D3's RABBI compares every candidate of one group with every
@@ -34,10 +38,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
+from resume_auditor.stats import jackknife_t
 from resume_auditor.stats.estimate import Estimate
-from resume_auditor.stats.intervals import t_crit
 from resume_auditor.stats.multiplicity import holm
 
 logger = logging.getLogger(__name__)
@@ -141,9 +144,18 @@ def _codes(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
     """Per-cluster sums (len(labels) x len(columns)); a cluster without rows sums to 0."""
+    return _sums_and_rows(table, columns, labels)[0]
+
+
+def _sums_and_rows(
+    table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`cluster_sums`, and how many rows of each cluster carry the measure (a sum counts
+    them and one of their values is not 0): the design the jackknife t's reference
+    reads (stats/jackknife_t.py). The rows are coded once for both."""
     out = np.zeros((labels.size, len(columns)))
     if table.empty:
-        return out
+        return out, np.zeros(labels.size)
     # hashed once a name, not once a row: a comparison of 10,000 answers a model sums
     # each table 30 times (`clustered` codes its rows once)
     codes, names = _codes(table)
@@ -151,9 +163,22 @@ def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     # column by column: a frame of the columns (table[list]) costs a copy and an index
     values = np.column_stack([table[c].to_numpy(dtype=float) for c in columns])
     keep = ~np.isnan(values).any(axis=1)
+    kept, at = values[keep], rows[keep]
     for j in range(len(columns)):
-        out[:, j] = np.bincount(rows[keep], weights=values[keep, j], minlength=labels.size)
-    return out
+        out[:, j] = np.bincount(at, weights=kept[:, j], minlength=labels.size)
+    carries = (kept != 0).any(axis=1)
+    return out, np.bincount(at[carries], minlength=labels.size).astype(float)
+
+
+def cluster_rows(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
+    """How many rows of each cluster carry a measure with its own leave-outs (any of its
+    columns present): the design its jackknife t's reference reads."""
+    if table.empty:
+        return np.zeros(labels.size)
+    codes, names = _codes(table)
+    rows = pd.Index(labels).get_indexer(names)[codes]
+    present = np.column_stack([~np.isnan(table[c].to_numpy(dtype=float)) for c in columns])
+    return np.bincount(rows[present.any(axis=1)], minlength=labels.size).astype(float)
 
 
 def _labels(*tables: pd.DataFrame) -> np.ndarray:
@@ -197,14 +222,18 @@ def _jackknife(
     level: float,
     measure: Measure,
     bounds: tuple[float, float],
+    sizes: Sequence[np.ndarray],
     *,
     test: bool,
 ) -> Estimate:
     """The estimate `theta` with its delete-one-cluster interval from the leave-outs
     (`leave`: the estimate without each cluster; undefined ones are dropped and said),
-    t on G-1 df, cut to `bounds`; with `test`, the p-value of "no difference"."""
+    cut to `bounds`; with `test`, the p-value of "no difference". `sizes`: each run's
+    rows per cluster, in the order of `leave`: clusters of equal size give t on G-1
+    degrees of freedom, others the jackknife t's exact reference (stats/jackknife_t.py)."""
     one, many = measure.cluster
-    leave = leave[np.isfinite(leave)]
+    kept = np.isfinite(leave)
+    leave = leave[kept]
     g = int(leave.size)
     note = f"{clusters - g} {many} could not be left out" if g < clusters else ""
     if g < 2:
@@ -214,9 +243,11 @@ def _jackknife(
     if se == 0:
         p = (1.0 if theta == 0 else None) if test else None
         return Estimate(theta, None, None, n, g, level, p=p, note=f"{SAME_EVERYWHERE} {one}")
-    crit = t_crit(level, g - 1)
+    ref = jackknife_t.reference([np.asarray(m)[kept] for m in sizes])
+    ref = ref if ref is not None else jackknife_t.Reference(float(g - 1))
+    crit = ref.critical(level)
     low, high = _cut(theta - crit * se, theta + crit * se, bounds)
-    p = float(2 * sps.t.sf(abs(theta) / se, g - 1)) if test else None
+    p = ref.p(theta / se) if test else None
     return Estimate(theta, low, high, n, g, level, p=p, note=note)
 
 
@@ -233,10 +264,11 @@ def paired_difference(
     n = int(len(a) + len(b))
     if measure.leave_out is not None:
         return _own_paired(a, b, measure, labels, n, level)
-    sa = cluster_sums(a, measure.columns, labels)
-    sb = cluster_sums(b, measure.columns, labels)
+    sa, ra = _sums_and_rows(a, measure.columns, labels)
+    sb, rb = _sums_and_rows(b, measure.columns, labels)
     active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
     sa, sb = sa[active], sb[active]
+    sizes = [ra[active], rb[active]]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
     theta = float(measure.f(ta) - measure.f(tb)) if len(sa) else math.nan
     if not math.isfinite(theta):
@@ -244,7 +276,7 @@ def paired_difference(
     leave = measure.f(ta[None, :] - sa) - measure.f(tb[None, :] - sb)
     bottom, top = measure.range
     span = top - bottom  # a difference lies within the width of the values' range
-    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), test=True)
+    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), sizes, test=True)
 
 
 def _own_paired(
@@ -266,9 +298,11 @@ def _own_paired(
         return Estimate(None, None, None, n, 0, level, note="not measured by both")
     active = aa | ab
     leave = (la - lb)[active]
+    sizes = [cluster_rows(t, measure.columns, labels)[active] for t in (a, b)]
     bottom, top = measure.range
     span = top - bottom
-    return _jackknife(theta, leave, n, int(active.sum()), level, measure, (-span, span), test=True)
+    g = int(active.sum())
+    return _jackknife(theta, leave, n, g, level, measure, (-span, span), sizes, test=True)
 
 
 def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estimate:
@@ -281,17 +315,21 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
         theta, leave, active = measure.leave_out(table, labels)
         if not math.isfinite(theta):
             return Estimate(None, None, None, n, int(active.sum()), level, note="no such answers")
+        sizes = [cluster_rows(table, measure.columns, labels)[active]]
+        g = int(active.sum())
         return _jackknife(
-            theta, leave[active], n, int(active.sum()), level, measure, measure.range, test=False
+            theta, leave[active], n, g, level, measure, measure.range, sizes, test=False
         )
-    sums = cluster_sums(table, measure.columns, labels)
-    sums = sums[_active(sums)]
+    sums, rows = _sums_and_rows(table, measure.columns, labels)
+    active = _active(sums)
+    sums = sums[active]
+    sizes = [rows[active]]
     total = sums.sum(axis=0)
     theta = float(measure.f(total))
     if not math.isfinite(theta):
         return Estimate(None, None, None, n, len(sums), level, note="no such answers")
     leave = measure.f(total[None, :] - sums)
-    return _jackknife(theta, leave, n, len(sums), level, measure, measure.range, test=False)
+    return _jackknife(theta, leave, n, len(sums), level, measure, measure.range, sizes, test=False)
 
 
 @dataclass
@@ -387,6 +425,7 @@ __all__ = [
     "LeaveOut",
     "Measure",
     "adjust",
+    "cluster_rows",
     "cluster_sums",
     "difference_unit",
     "paired_difference",

@@ -59,8 +59,9 @@ logger = logging.getLogger(__name__)
 METHOD = (
     "Differences between two models are on the same test cases: each interval leaves "
     "one source resume (for ranked batches, one batch) out of both models' answers at a "
-    "time (a paired delete-one jackknife, t on their number - 1 degrees of freedom); the "
-    "tests are Holm-adjusted across every difference shown."
+    "time (a paired delete-one jackknife, t on their number - 1 degrees of freedom, or, "
+    "when they hold unequal numbers of answers, the jackknife t's exact distribution for "
+    "those numbers); the tests are Holm-adjusted across every difference shown."
 )
 
 
