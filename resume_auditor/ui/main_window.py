@@ -49,7 +49,7 @@ from resume_auditor.ui.presenter import PresenterWindow
 from resume_auditor.ui.run_controller import RunController
 from resume_auditor.ui.session import AuditData, Session
 from resume_auditor.ui.settings_dialog import SettingsDialog
-from resume_auditor.ui.tasks import run_in_background
+from resume_auditor.ui.tasks import keep_window_responsive, run_in_background
 from resume_auditor.workflow.prepare import fork_audit, new_audit
 
 MARKS = {"done": "✓", "todo": "○", "problem": "⚠"}
@@ -207,6 +207,7 @@ class MainWindow(QMainWindow):
         self._notice_timer.timeout.connect(self._show_settings_notices)
         self._notice_timer.start()
         self._show_settings_notices()
+        keep_window_responsive()
         # The OS keyring's backend is found on first use (loading keyring's plugins:
         # 150 ms): here, off the UI thread, before an audit's pages ask for a key's
         # status on it as the audit opens.

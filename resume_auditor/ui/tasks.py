@@ -11,6 +11,7 @@ stops at its next safe point, and a result that arrives after Cancel goes to
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -53,6 +54,21 @@ class _Task(QRunnable):
 
 
 _live: set[_Relay] = set()
+
+# How long a worker thread may keep the interpreter once the UI thread asks for it.
+# Python's 5 ms let the workers of a comparison and of the metrics (pandas, numpy,
+# SQLite: they hold it between releases) keep the window waiting 93-158 ms at a 5 x
+# 10,000-answer audit's opening on a quiet machine; at 0.5-1 ms, 48-79 ms
+# (benchmarks/compare_speed.py ui). A worker is only interrupted when the UI thread
+# wants the interpreter, so their own pace hardly changes.
+UI_SWITCH_INTERVAL_S = 0.001
+
+
+def keep_window_responsive() -> None:
+    """Let the UI thread take the interpreter back from busy workers within a
+    millisecond (the window calls it as it starts)."""
+    if sys.getswitchinterval() > UI_SWITCH_INTERVAL_S:
+        sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
 
 
 def in_progress() -> int:

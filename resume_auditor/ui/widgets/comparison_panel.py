@@ -133,8 +133,8 @@ class ComparisonPanel(QWidget):
         # stretched first column was squeezed to a few letters by five models' columns
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(0, self.values.fontMetrics().averageCharWidth() * 26)
-        for j in range(1, 1 + len(runs)):
-            header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
+        for j in range(1, 1 + len(runs)):  # fitted once, below (not at every layout)
+            header.setSectionResizeMode(j, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
         costs = cost_rows(runs)
         self.values.setRowCount(len(comparison["measures"]) + len(costs))
@@ -154,7 +154,6 @@ class ComparisonPanel(QWidget):
                 if metric["note"]:
                     cell.setToolTip(metric["note"])
                 self.values.setItem(i, j, cell)
-        self.values.resizeRowsToContents()
         ordered = clear + [d for d in comparison["differences"] if d not in clear]
         items = []
         for d in ordered:
@@ -180,6 +179,10 @@ class ComparisonPanel(QWidget):
                 else ""
             )
         )
+        # the models' columns fitted to their numbers once: a ResizeToContents section
+        # measured every cell at every layout, which made showing the tab take 50 ms
+        for j in range(1, 1 + len(runs)):
+            self.values.resizeColumnToContents(j)
         self.values.resizeRowsToContents()
         self.method.setText(" ".join([PLAIN_METHOD, *comparison["notes"]]))
         self.method.setToolTip(comparison["method"])
