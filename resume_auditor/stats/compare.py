@@ -142,6 +142,16 @@ def _codes(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(names, dtype=object)
 
 
+def _rows_at(table: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
+    """Each row's cluster as its place in `labels`. Hashed once a name, not once a row:
+    a comparison of 10,000 answers a model sums each table 30 times (`clustered` codes
+    its rows once)."""
+    codes, names = _codes(table)
+    places: np.ndarray = pd.Index(labels).get_indexer(names)
+    rows: np.ndarray = places[codes]
+    return rows
+
+
 def cluster_sums(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray) -> np.ndarray:
     """Per-cluster sums (len(labels) x len(columns)); a cluster without rows sums to 0."""
     return _sums_and_rows(table, columns, labels)[0]
@@ -156,10 +166,7 @@ def _sums_and_rows(
     out = np.zeros((labels.size, len(columns)))
     if table.empty:
         return out, np.zeros(labels.size)
-    # hashed once a name, not once a row: a comparison of 10,000 answers a model sums
-    # each table 30 times (`clustered` codes its rows once)
-    codes, names = _codes(table)
-    rows = pd.Index(labels).get_indexer(names)[codes]
+    rows = _rows_at(table, labels)
     # column by column: a frame of the columns (table[list]) costs a copy and an index
     values = np.column_stack([table[c].to_numpy(dtype=float) for c in columns])
     keep = ~np.isnan(values).any(axis=1)
@@ -175,8 +182,7 @@ def cluster_rows(table: pd.DataFrame, columns: Sequence[str], labels: np.ndarray
     columns present): the design its jackknife t's reference reads."""
     if table.empty:
         return np.zeros(labels.size)
-    codes, names = _codes(table)
-    rows = pd.Index(labels).get_indexer(names)[codes]
+    rows = _rows_at(table, labels)
     present = np.column_stack([~np.isnan(table[c].to_numpy(dtype=float)) for c in columns])
     return np.bincount(rows[present.any(axis=1)], minlength=labels.size).astype(float)
 
