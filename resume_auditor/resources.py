@@ -57,19 +57,23 @@ def quick_sample_study() -> Path:
     return resource("sample", "quick.toml")
 
 
+@cache
+def _sample_resume_hashes() -> frozenset[str]:
+    """The SHA-256 of each shipped sample resume (read once: asked at every audit load,
+    on the UI thread)."""
+    folder = resource("sample", "resumes")
+    return frozenset(
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*") if p.is_file()
+    )
+
+
 def shipped_sample(study_name: str, resume_hashes: Iterable[str] | None = None) -> str | None:
     """'full' or 'quick' when an audit is one of the shipped samples: by its study name
     and, given its resumes' SHA-256 (`resume_hashes`), only if every one is a shipped
     sample resume. A user who starts from a copy of the sample study keeps its name;
     with their own resumes it is their audit, not the "four fictional resumes" sample."""
-    if resume_hashes is not None:
-        shipped = {
-            hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(resource("sample", "resumes").glob("*"))
-            if p.is_file()
-        }
-        if not set(resume_hashes) <= shipped:
-            return None
+    if resume_hashes is not None and not set(resume_hashes) <= _sample_resume_hashes():
+        return None
     import tomllib
 
     for kind, path in (("full", sample_study()), ("quick", quick_sample_study())):
