@@ -100,6 +100,8 @@ def _check_column(values: pd.Series, col: Column, spec: TableSpec) -> pd.Series:
         if values.isin(col.choices).all():
             return values.astype(object)
         text = values.astype(object).where(~null, None)
+        if values[~null].isin(col.choices).all():
+            return text  # allowed values and empty ones (what the cleaning below gives)
         cleaned = text.map(lambda v: v if v is None else str(v).strip().lower())
         bad = ~null & ~cleaned.isin(col.choices).to_numpy()
         if bad.any():
