@@ -413,17 +413,6 @@ class RequestTables(Tables):
         # and they come nearly in order from the index (a fast sort for Python's)
         rows.sort(key=operator.itemgetter(names.index("request_id")))
         at_case = names.index("case_id")
-        case_names = [name for name, _column in _CASE_COLUMNS]
-        wanted = {r[at_case] for r in rows}
-        cases: dict[object, tuple[Any, ...]] = {None: (None,) * len(case_names)}
-        if rows:
-            columns = ", ".join(column for _name, column in _CASE_COLUMNS)
-            for case in self._db.execute(f"SELECT id, {columns} FROM test_case"):
-                if case[0] in wanted:
-                    cases[case[0]] = case[1:]
-        missing = cases[None]
-        rows = [r + cases.get(r[at_case], missing) for r in rows]
-        names += case_names
         # the JSON texts go straight to their decoding; the other columns become a frame
         # the way pandas.read_sql_query makes one (tests/test_store_answers_frame.py)
         plain = [i for i, name in enumerate(names) if not name.endswith("_json")]
@@ -431,10 +420,38 @@ class RequestTables(Tables):
         frame = pd.DataFrame.from_records(
             [pick(r) for r in rows], columns=[names[i] for i in plain], coerce_float=True
         )
-        for column in ("variants", "context", "parsed", "case_variants", "case_meta"):
-            # a request that names no case (a generator's) has no case columns: None
+        for column in ("variants", "context", "parsed"):
             at = names.index(column + "_json")
             frame[column] = _decoded(r[at] for r in rows)
+        # The case's columns: a frame of one row a case, its rows then taken for each
+        # request. A column's values are the same set either way (a request that names
+        # no case, or a case not found, adds a row of None), so pandas gives it the same
+        # type; the rows of one case share its decoded JSON, as `_decoded`'s do.
+        case_names = [name for name, _column in _CASE_COLUMNS]
+        codes, found = pd.factorize(np.fromiter((r[at_case] for r in rows), dtype=object))
+        known: dict[object, tuple[Any, ...]] = {}
+        if len(found):
+            wanted = set(found.tolist())
+            columns = ", ".join(column for _name, column in _CASE_COLUMNS)
+            for case in self._db.execute(f"SELECT id, {columns} FROM test_case"):
+                if case[0] in wanted:
+                    known[case[0]] = case[1:]
+        missing = (None,) * len(case_names)
+        records = [known.get(c, missing) for c in found.tolist()]
+        if (codes < 0).any():
+            codes = np.where(codes < 0, len(records), codes)
+            records.append(missing)
+        cases = pd.DataFrame.from_records(
+            [r[:3] + r[5:] for r in records],
+            columns=[n for n in case_names if not n.endswith("_json")],
+            coerce_float=True,
+        )
+        for at, column in ((3, "case_variants"), (4, "case_meta")):
+            assert case_names[at] == column + "_json"
+            cases[column] = [json.loads(r[at]) if isinstance(r[at], str) else None for r in records]
+        taken = cases.take(codes) if len(rows) else cases.iloc[:0]
+        for column in taken.columns:
+            frame[column] = taken[column].to_numpy()
         return frame[ANSWER_COLUMNS]
 
     def _answer_query(
