@@ -378,3 +378,89 @@ def test_a_run_whose_answers_are_unchanged_is_not_read_again(
         again = compare_runs(result, kept=kept)
         assert read == [run.id]  # only the run whose answer was replaced
         assert again == compare_runs(result) and again != first
+
+
+def _alike_by_join(a: pd.DataFrame, b: pd.DataFrame, level: float = 0.95) -> list[dict[str, Any]]:
+    """How often two runs answered alike, by its definition: a join on the request's key
+    and repeat, then per design the both-read rows (the reference for the coded matching)."""
+    from resume_auditor.stats.intervals import clustered_proportion
+
+    joined = a.merge(b[["ukey", "rep", "reading"]], on=["ukey", "rep"], suffixes=("_a", "_b"))
+    out = []
+    for design, part in joined.groupby("design", sort=True):
+        both = (part["reading_a"].notna() & part["reading_b"].notna()).to_numpy()
+        same = (part["reading_a"] == part["reading_b"]).to_numpy()[both]
+        est = clustered_proportion(same, part["cluster"].to_numpy(dtype=object)[both], level)
+        differ = part[both & (part["reading_a"] != part["reading_b"]).to_numpy()]
+        cases = [int(c) for c in dict.fromkeys(differ["case_id"].dropna().astype(int))]
+        out.append({"design": design, **est.as_dict(), "differ": len(differ), "cases": cases})
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_answers_alike_are_matched_as_a_join_on_key_and_repeat_would(seed: int) -> None:
+    """Two runs' readings with requests only one run has, unreadable answers, a request
+    without a design and one without a case, in different orders: the coded matching
+    gives what the join gives, design by design."""
+    from resume_auditor.workflow.compare import answered_alike
+
+    rng = np.random.default_rng(seed)
+
+    def run(keep: float) -> pd.DataFrame:
+        rows = []
+        for i in range(120):
+            if rng.random() > keep:
+                continue
+            for rep in range(int(rng.integers(1, 3))):
+                design = [None, "D1", "D2", "D4"][int(rng.integers(0, 4))] if i % 7 else "D1"
+                reading = [None, "A", "B", '{"rank": [1, 2]}'][int(rng.integers(0, 4))]
+                rows.append(
+                    {
+                        "ukey": f"k{i}",
+                        "rep": rep,
+                        "design": design if i % 11 else None,
+                        "case_id": None if i % 13 == 0 else i // 3,
+                        "cluster": f"r{i % 5}",
+                        "reading": reading,
+                    }
+                )
+        frame = pd.DataFrame(rows).sample(frac=1.0, random_state=int(rng.integers(1e6)))
+        return frame.reset_index(drop=True)
+
+    a, b = run(0.9), run(0.8)
+    b["design"] = b["design"].where(b.index % 9 != 0, "D2")  # b's own view of a case's design
+    coded = answered_alike(a, b, 1, 2)
+    want = _alike_by_join(a, b)
+    assert [row["design"] for row in coded] == [w["design"] for w in want]
+    for row, w in zip(coded, want, strict=True):
+        got = row["alike"]
+        assert got["value"] == w["value"]
+        assert got["ci"] == pytest.approx(w["ci"], rel=1e-12)  # clusters summed in another order
+        assert (got["n"], got["successes"], got["clusters"]) == (
+            w["n"],
+            w["successes"],
+            w["clusters"],
+        )
+        assert row["differ"] == w["differ"]
+        assert row["differ_cases"] == w["cases"][:50]
+        assert row["differ_case_count"] == len(w["cases"])
+
+
+def test_several_pairs_at_once_are_each_pair_alone() -> None:
+    """Five runs whose source resumes only partly overlap: each pair's difference, read
+    from the runs' sums over every run's clusters, is the pair's own."""
+    rng = np.random.default_rng(11)
+    tables = []
+    for run in range(5):
+        clusters = [f"r{g}" for g in range(run % 3, 8 + run % 2) for _ in range(6)]
+        y = list((rng.random(len(clusters)) < 0.3 + 0.1 * run).astype(float))
+        tables.append(_table(clusters, y))
+    from resume_auditor.stats.compare import paired_differences
+
+    pairs = [(0, 1), (0, 4), (2, 3), (3, 1), (4, 2)]
+    together = paired_differences(tables, MEAN, pairs)
+    for (i, j), est in zip(pairs, together, strict=True):
+        alone = paired_difference(tables[i], tables[j], MEAN)
+        assert est.value == pytest.approx(alone.value, abs=1e-14)
+        assert (est.low, est.high, est.p) == pytest.approx((alone.low, alone.high, alone.p))
+        assert (est.n, est.clusters) == (alone.n, alone.clusters)

@@ -266,13 +266,49 @@ def paired_difference(
     where the measure is undefined (the only resume with a group's comparisons) are
     dropped and said in the note; with fewer than two left there is no interval.
     """
-    labels = _labels(a, b)
-    n = int(len(a) + len(b))
+    return paired_differences([a, b], measure, [(0, 1)], level)[0]
+
+
+def paired_differences(
+    tables: Sequence[pd.DataFrame],
+    measure: Measure,
+    pairs: Sequence[tuple[int, int]],
+    level: float = 0.95,
+) -> list[Estimate]:
+    """`paired_difference` of each pair (i, j) of `tables`, in order: each table's sums by
+    cluster are read once for all the pairs it is in (five models make ten pairs)."""
     if measure.leave_out is not None:
-        return _own_paired(a, b, measure, labels, n, level)
-    sa, ra = _sums_and_rows(a, measure.columns, labels)
-    sb, rb = _sums_and_rows(b, measure.columns, labels)
-    active = _active(sa, sb) if labels.size else np.zeros(0, dtype=bool)
+        return [
+            _own_paired(
+                tables[i],
+                tables[j],
+                measure,
+                _labels(tables[i], tables[j]),
+                int(len(tables[i]) + len(tables[j])),
+                level,
+            )
+            for i, j in pairs
+        ]
+    wanted = sorted({k for pair in pairs for k in pair})
+    labels = _labels(*(tables[k] for k in wanted))
+    sums = {k: _sums_and_rows(tables[k], measure.columns, labels) for k in wanted}
+    return [
+        _paired(sums[i], sums[j], int(len(tables[i]) + len(tables[j])), measure, level)
+        for i, j in pairs
+    ]
+
+
+def _paired(
+    a: tuple[np.ndarray, np.ndarray],
+    b: tuple[np.ndarray, np.ndarray],
+    n: int,
+    measure: Measure,
+    level: float,
+) -> Estimate:
+    """The paired difference from each run's sums and rows by cluster (`_sums_and_rows`
+    over the same clusters); a cluster neither run has rows in is not counted."""
+    (sa, ra), (sb, rb) = a, b
+    active = _active(sa, sb) if len(sa) else np.zeros(0, dtype=bool)
     sa, sb = sa[active], sb[active]
     sizes = [ra[active], rb[active]]
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
@@ -435,6 +471,7 @@ __all__ = [
     "cluster_sums",
     "difference_unit",
     "paired_difference",
+    "paired_differences",
     "ratio",
     "sentence",
     "single",

@@ -18,10 +18,11 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+import numpy as np
 import pandas as pd
 
 from resume_auditor.designs.base import RunContext
@@ -34,7 +35,7 @@ from resume_auditor.stats.compare import (
     adjust,
     clustered,
     difference_unit,
-    paired_difference,
+    paired_differences,
     sentence,
     single,
 )
@@ -51,7 +52,7 @@ from resume_auditor.stats.model import (
 )
 from resume_auditor.stats.thresholds import DEFAULT_THRESHOLDS
 from resume_auditor.store.parts import AuditReader
-from resume_auditor.store.runs import RunRecord
+from resume_auditor.store.runs import Progress, RunRecord
 
 logger = logging.getLogger(__name__)
 
@@ -131,11 +132,13 @@ def compare_runs(
     alpha: float = 0.05,
     level: float = 0.95,
     kept: RunsRead | None = None,
+    progress: Mapping[int, Progress] | None = None,
 ) -> ComparisonDict | None:
     """The comparison of the audit's runs (default: every audit run with an answer; a
     study's further models are queued before they are asked); None: fewer than two.
     `kept`: what an earlier comparison of the same audit read, used where a run's
-    answers are unchanged, and updated."""
+    answers are unchanged, and updated. `progress`: runs' progress read just before
+    (their counts and costs), not read again."""
     runs = result.runs()
     if run_ids is None:
         answered = result.answered_by_run()
@@ -166,8 +169,8 @@ def compare_runs(
             read[r.id] = hit[2]
     columns: list[RunColumn] = []
     for r in runs:
-        progress = result.progress(r.id)
-        cost = 0.0 if r.provider == "local" else progress.cost_usd
+        done = (progress or {}).get(r.id) or result.progress(r.id)
+        cost = 0.0 if r.provider == "local" else done.cost_usd
         columns.append(
             {
                 "run": r.id,
@@ -175,12 +178,10 @@ def compare_runs(
                 "provider": r.provider,
                 "model": r.model,
                 "prompt": r.prompt_id,
-                "answered": progress.done,
-                "invalid": progress.invalid,
+                "answered": done.done,
+                "invalid": done.invalid,
                 "cost_usd": cost,
-                "cost_per_1000": None
-                if cost is None or not progress.done
-                else cost * 1000 / progress.done,
+                "cost_per_1000": None if cost is None or not done.done else cost * 1000 / done.done,
             }
         )
     # The measures, in design order then each design's own order; a measure any run has.
@@ -213,20 +214,22 @@ def compare_runs(
                 "values": values,
             }
         )
-        for a, b in itertools.combinations(runs, 2):
-            ca, cb = tables[a.id].get(label), tables[b.id].get(label)
-            if ca is None or cb is None:
-                continue
-            if not all(any(m.key == measure.key for m in c.measures) for c in (ca, cb)):
-                continue
-            est = paired_difference(ca.table, cb.table, measure, level)
-            differences.append(Difference(label, measure, a.id, b.id, est))
+        having = [
+            r
+            for r in runs
+            if (c := tables[r.id].get(label)) is not None
+            and any(m.key == measure.key for m in c.measures)
+        ]
+        pairs = list(itertools.combinations(range(len(having)), 2))
+        paired = paired_differences(
+            [tables[r.id][label].table for r in having], measure, pairs, level
+        )
+        for (i, j), est in zip(pairs, paired, strict=True):
+            differences.append(Difference(label, measure, having[i].id, having[j].id, est))
     adjust(differences)
+    coded = _Coded.of(read)
     agreement = [
-        row
-        for a, b in itertools.combinations(runs, 2)
-        if a.id in read and b.id in read
-        for row in answered_alike(read[a.id], read[b.id], a.id, b.id, level)
+        row for a, b in itertools.combinations(runs, 2) for row in coded.alike(a.id, b.id, level)
     ]
     notes = []
     for r in runs:
@@ -300,30 +303,77 @@ def answered_alike(
     (`readings` of each run)."""
     if a.empty or b.empty:
         return []
-    keys = ["ukey", "rep"]
-    joined = a.merge(b[[*keys, "reading"]], on=keys, suffixes=("_a", "_b"))
-    out: list[AgreementRow] = []
-    for design, part in joined.groupby("design", sort=True):
-        both = (part["reading_a"].notna() & part["reading_b"].notna()).to_numpy()
-        same = (part["reading_a"] == part["reading_b"]).to_numpy()[both]
-        clusters = part["cluster"].to_numpy(dtype=object)  # as `readings` names them
-        est = clustered_proportion(same, clusters[both], level)
-        differ = part[both & (part["reading_a"] != part["reading_b"]).to_numpy()]
-        cases = [int(c) for c in dict.fromkeys(differ["case_id"].dropna().astype(int))]
-        alike = cast(IntervalDict, {**est.as_dict(), "p": None, "p_holm": None})
-        alike["unit"] = "proportion"
-        out.append(
-            {
-                "design": str(design),
-                "run_a": run_a,
-                "run_b": run_b,
-                "alike": alike,
-                "differ": int(len(differ)),
-                "differ_case_count": len(cases),
-                "differ_cases": cases[:MOST_CASES],
-            }
-        )
-    return out
+    coded = _Coded.of({run_a: a, run_b: b})
+    return coded.alike(run_a, run_b, level)
+
+
+@dataclass
+class _Coded:
+    """Several runs' `readings`, coded together once for comparing them two by two: each
+    row's request (key and repeat), answer as read (-1: unreadable) and cluster as a
+    number shared by the runs. Matching two runs is then indexing an array by those
+    numbers, not a join of text columns (ten pairs of five models were a tenth of the
+    comparison's time)."""
+
+    runs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]  # run -> key, reading, cluster
+    frames: dict[int, pd.DataFrame]
+    keys: int
+
+    @classmethod
+    def of(cls, read: dict[int, pd.DataFrame]) -> _Coded:
+        ids = [i for i, frame in read.items() if not frame.empty]
+        frames = [read[i] for i in ids]
+        if not frames:
+            return cls({}, {}, 0)
+        every = pd.concat([f[["ukey", "rep", "reading", "cluster"]] for f in frames])
+        ukey, _ = pd.factorize(every["ukey"].to_numpy(dtype=object))
+        rep = every["rep"].to_numpy(dtype="int64")
+        reps = int(rep.max()) + 1 if rep.size else 1
+        key, unique = pd.factorize(ukey.astype("int64") * max(reps, 1) + rep)
+        reading, _ = pd.factorize(every["reading"].to_numpy(dtype=object))  # None: -1
+        cluster, _ = pd.factorize(every["cluster"].to_numpy(dtype=object))
+        runs, at = {}, 0
+        for i, frame in zip(ids, frames, strict=True):
+            n = len(frame)
+            runs[i] = (key[at : at + n], reading[at : at + n], cluster[at : at + n])
+            at += n
+        return cls(runs, dict(zip(ids, frames, strict=True)), int(len(unique)))
+
+    def alike(self, run_a: int, run_b: int, level: float) -> list[AgreementRow]:
+        if run_a not in self.runs or run_b not in self.runs:
+            return []
+        key_a, read_a, cluster_a = self.runs[run_a]
+        key_b, read_b, _ = self.runs[run_b]
+        by_key = np.full(self.keys, -2, dtype="int64")
+        by_key[key_b] = read_b
+        other = by_key[key_a]
+        present = other != -2  # the requests b answered too, in a's order (a join's)
+        frame = self.frames[run_a]
+        design = frame["design"].to_numpy(dtype=object)[present]
+        case = frame["case_id"].to_numpy(dtype=object)[present]
+        mine, theirs, cluster = read_a[present], other[present], cluster_a[present]
+        both = (mine >= 0) & (theirs >= 0)
+        differ = both & (mine != theirs)
+        out: list[AgreementRow] = []
+        named = pd.notna(design)
+        for name in sorted(set(design[named].tolist())):
+            part = named & (design == name)
+            est = clustered_proportion((mine == theirs)[part & both], cluster[part & both], level)
+            cases = [int(c) for c in dict.fromkeys(c for c in case[part & differ] if pd.notna(c))]
+            alike = cast(IntervalDict, {**est.as_dict(), "p": None, "p_holm": None})
+            alike["unit"] = "proportion"
+            out.append(
+                {
+                    "design": str(name),
+                    "run_a": run_a,
+                    "run_b": run_b,
+                    "alike": alike,
+                    "differ": int((part & differ).sum()),
+                    "differ_case_count": len(cases),
+                    "differ_cases": cases[:MOST_CASES],
+                }
+            )
+        return out
 
 
 @dataclass(frozen=True)
