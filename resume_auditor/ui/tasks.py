@@ -81,11 +81,14 @@ def run_in_background(
     on_done: Callable[[Any], None],
     on_error: Callable[[Exception], None],
     owner: QObject | None = None,
+    *,
+    first: bool = False,
 ) -> None:
     """Call fn() in Qt's thread pool; on_done/on_error run on the UI thread.
 
     With an `owner` (the page or widget asking), the answer is dropped if the owner
-    has been closed meanwhile.
+    has been closed meanwhile. `first`: ahead of the tasks still waiting for a thread
+    (what the user is waiting to see, asked for among the pages' fills at an opening).
     """
     relay = _Relay(owner)
     _live.add(relay)
@@ -101,7 +104,7 @@ def run_in_background(
 
     relay.done.connect(finish_ok)
     relay.failed.connect(finish_err)
-    QThreadPool.globalInstance().start(_Task(fn, relay))
+    QThreadPool.globalInstance().start(_Task(fn, relay), 1 if first else 0)
 
 
 def wait_for_background(timeout_ms: int = 5000) -> bool:

@@ -50,6 +50,7 @@ from resume_auditor.report.terms import term_for
 from resume_auditor.stats.model import ComparisonDict, MetricDict, MetricsReport
 from resume_auditor.store.parts import AuditReader
 from resume_auditor.store.resultfile import ResultFileError
+from resume_auditor.store.runs import Progress
 from resume_auditor.ui.models.metric_table import (
     ALL,
     DESIGN_TITLES,
@@ -131,14 +132,18 @@ def answer_state(result: AuditReader, run_id: int | None, other: int | None) -> 
     return (str(result.path), run(run_id), run(other), study, thresholds)
 
 
-def comparison_state(result: AuditReader) -> tuple[Any, ...]:
+def comparison_state(
+    result: AuditReader, progress: Mapping[int, Progress] | None = None
+) -> tuple[Any, ...]:
     """What the comparison of the audit's models depends on, read cheaply: every run's
-    model and its request and answer counts and token sums. Equal states give the same
-    comparison, so a refresh with no new answer shows it without computing it again."""
+    model and its request and answer counts and token sums (`progress`: each run's, if
+    read already). Equal states give the same comparison, so a refresh with no new
+    answer shows it without computing it again."""
+    read = progress or {r.id: result.progress(r.id) for r in result.runs()}
     return (
         str(result.path),
         tuple(
-            (r.id, r.provider, r.model, r.prompt_id, *dataclasses.astuple(result.progress(r.id)))
+            (r.id, r.provider, r.model, r.prompt_id, *dataclasses.astuple(read[r.id]))
             for r in result.runs()
         ),
     )
@@ -462,15 +467,18 @@ class ResultsPage(Page):
             """The comparison of every model first (about a second at 5 x 10,000 answers),
             so that its tab does not wait for the shown run's permutation tests."""
             with opener() as result:  # this worker's own connection (or copy)
-                state = comparison_state(result)
+                progress = {r.id: result.progress(r.id) for r in result.runs()}
+                state = comparison_state(result, progress)
                 if known is not None and known[0] == state:
                     return state, known[1], None
                 latest = result.latest_run()
                 runs = {r.id for r in result.runs()}
                 shown = chosen if chosen in runs else latest.id if latest else None
-                return state, compare_runs(result, kept=kept), shown
+                return state, compare_runs(result, kept=kept, progress=progress), shown
 
-        run_in_background(work, self._compared, self._failed, owner=self)
+        # ahead of the other pages' fills at an opening: the comparison is the longest
+        # and the one a user going to the results waits for
+        run_in_background(work, self._compared, self._failed, owner=self, first=True)
 
     def _compared(self, found: tuple[Any, ...]) -> None:
         """The comparison is ready: show its tab now if it changed (its chart follows from
@@ -498,12 +506,18 @@ class ResultsPage(Page):
             self.empty.setVisible(False)
             # shown before the next jobs start: they would share the interpreter with it
             self.compare_panel.show_comparison(comparison, shown)
-            run_in_background(
-                draw,
-                self._show_images,
-                lambda exc: logger.warning("comparison chart not drawn: %s", exc),
-                owner=self,
-            )
+
+            def drawn(images: dict[str, tuple[Pixels, float]]) -> None:
+                self._show_images(images)
+                self._refresh_metrics(comparison)
+
+            def not_drawn(exc: Exception) -> None:
+                logger.warning("comparison chart not drawn: %s", exc)
+                self._refresh_metrics(comparison)
+
+            # the metrics after the chart: drawn alongside them, it took a third longer
+            run_in_background(draw, drawn, not_drawn, owner=self, first=True)
+            return
         self._refresh_metrics(comparison)
 
     def _refresh_metrics(self, comparison: ComparisonDict | None) -> None:
