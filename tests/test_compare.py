@@ -464,3 +464,27 @@ def test_several_pairs_at_once_are_each_pair_alone() -> None:
         assert est.value == pytest.approx(alone.value, abs=1e-14)
         assert (est.low, est.high, est.p) == pytest.approx((alone.low, alone.high, alone.p))
         assert (est.n, est.clusters) == (alone.n, alone.clusters)
+
+
+def test_reading_only_the_designs_columns_changes_nothing(
+    two_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The comparison reads only the answers' columns its designs say their headline
+    measures read (`Design.comparable_columns`): the same comparison as from every column,
+    on a D1 audit and on one of every design."""
+    from results_fixtures import make_all_designs_audit
+
+    from resume_auditor.store.resultfile import ResultFile
+    from resume_auditor.workflow import compare
+
+    every = make_all_designs_audit(tmp_path, models=("sim-model", "sim-other"))
+    for audit in (two_models, every):
+        with ResultFile(audit, readonly=True) as result:
+            some = compare.compare_runs(result)
+            asked = compare._columns_read(result)
+            with monkeypatch.context() as m:
+                m.setattr(compare, "_columns_read", lambda _result: None)
+                whole = compare.compare_runs(result)
+        assert json.dumps(some, sort_keys=True) == json.dumps(whole, sort_keys=True)
+        if audit == two_models:
+            assert asked is not None and "received_at" not in asked  # fewer columns read

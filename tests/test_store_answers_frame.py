@@ -68,3 +68,29 @@ def test_a_repeated_json_text_is_decoded_once() -> None:
     out = _decoded(['{"a": [1]}', None, '{"a": [1]}', "[2]", float("nan")])
     assert out == [{"a": [1]}, None, {"a": [1]}, [2], None]
     assert out[0] is out[2]
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ["ukey", "rep", "label", "parsed", "design", "cluster", "case_id"],
+        ["request_id", "case_variants", "truth", "received_at", "context"],
+        ["case_meta"],
+        ["cost_usd", "source", "preset", "cell", "variants", "kind", "run_id", "ord"],
+    ],
+)
+def test_some_columns_are_those_of_the_whole_frame(audit: Path, columns: list[str]) -> None:
+    """A reader asking for a few columns gets them as the whole frame has them, in its order,
+    for each design's rows and every run."""
+    from resume_auditor.store.requests import ANSWER_COLUMNS
+    from resume_auditor.store.resultfile import ResultFile
+
+    with ResultFile(audit, readonly=True) as result:
+        for run_id in [r.id for r in result.runs()] + [999]:
+            for design in (None, "D1", "D3", "D5"):
+                some = result.answers(run_id, design=design, columns=set(columns))
+                whole = result.answers(run_id, design=design)
+                assert list(some.columns) == [c for c in ANSWER_COLUMNS if c in columns]
+                pd.testing.assert_frame_equal(some, whole[list(some.columns)], check_exact=True)
+        with pytest.raises(ValueError, match="no column 'answer'"):
+            result.answers(1, columns={"label", "answer"})

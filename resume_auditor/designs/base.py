@@ -582,6 +582,12 @@ class Design(ABC, Generic[SpecT]):
         simulated (the plan then says so rather than staying silent)."""
         return []
 
+    # The answers() columns its `comparable` reads from `context.answers` (None: it may
+    # read any): the comparison of models reads only those of the audit's designs, which
+    # is a third less to read at 10,000 answers a model. A column it reads and does not
+    # name is missing there (a KeyError, never a wrong number).
+    comparable_columns: frozenset[str] | None = None
+
     def comparable(self, context: RunContext) -> Comparable | None:
         """Its headline measures of one run's answers (`context.answers`: only this
         design's rows), for comparing models on the same cases (workflow/compare.py;

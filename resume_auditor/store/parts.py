@@ -10,7 +10,7 @@ each `...Store` adds its writes. docs/result-file.md, "Parts", says who uses whi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from sqlite3 import Connection
@@ -147,7 +147,12 @@ class RunStore(RunReader, Protocol):
 
 class AnswerReader(Protocol):
     def answers(
-        self, run_id: int, *, design: str | None = None, kind: str | None = None
+        self,
+        run_id: int,
+        *,
+        design: str | None = None,
+        kind: str | None = None,
+        columns: Collection[str] | None = None,
     ) -> pd.DataFrame: ...
     def failed_requests(self, run_id: int, *, design: str | None = None) -> pd.DataFrame: ...
     def verdicts_since(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -376,7 +376,12 @@ class RequestTables(Tables):
         ]
 
     def answers(
-        self, run_id: int, *, design: str | None = None, kind: str | None = None
+        self,
+        run_id: int,
+        *,
+        design: str | None = None,
+        kind: str | None = None,
+        columns: Collection[str] | None = None,
     ) -> pd.DataFrame:
         """One row per answered request of a run, of every design alike (ANSWER_COLUMNS).
 
@@ -387,8 +392,10 @@ class RequestTables(Tables):
         `cluster`, `case_variants` in case order, `case_meta`, and D1's details:
         `truth`, `k`, `gap`, `pair_type`, `differs`, `group_a`, `group_b`,
         `signal`, `construction`). `design` and `kind` keep only that design's or kind's answers.
+        `columns`: only those (in ANSWER_COLUMNS' order), read and built alone: a reader
+        that needs a few (the comparison of models) need not pay for every text.
         """
-        return self._answer_frame(run_id, design=design, kind=kind, failed=False)
+        return self._answer_frame(run_id, design=design, kind=kind, failed=False, columns=columns)
 
     def failed_requests(self, run_id: int, *, design: str | None = None) -> pd.DataFrame:
         """The requests of a run that failed for good, with no answer: the answers()
@@ -397,14 +404,32 @@ class RequestTables(Tables):
         return self._answer_frame(run_id, design=design, kind=None, failed=True)
 
     def _answer_frame(
-        self, run_id: int, *, design: str | None, kind: str | None, failed: bool
+        self,
+        run_id: int,
+        *,
+        design: str | None,
+        kind: str | None,
+        failed: bool,
+        columns: Collection[str] | None = None,
     ) -> pd.DataFrame:
         # A test case's columns are the same on every request of it (D1 sends each pair
         # in both orders and many repeats): they are read once a case, not once a row,
         # which was half of reading a run; the rows are then what `_answer_query` gives
         # (tests/test_store_answers_frame.py checks it against that query).
+        wanted_columns = (
+            ANSWER_COLUMNS if columns is None else [c for c in ANSWER_COLUMNS if c in columns]
+        )
+        unknown = set(columns or ()) - set(ANSWER_COLUMNS)
+        if unknown:
+            raise ValueError(f"answers() has no column {sorted(unknown)[0]!r}")
         query, params = self._answer_query(
-            run_id, design=design, kind=kind, failed=failed, case_columns=False, ordered=False
+            run_id,
+            design=design,
+            kind=kind,
+            failed=failed,
+            case_columns=False,
+            ordered=False,
+            columns=None if columns is None else {*wanted_columns, "request_id", "case_id"},
         )
         cursor = self._db.execute(query, params)
         names = [d[0] for d in cursor.description]
@@ -421,8 +446,9 @@ class RequestTables(Tables):
             [pick(r) for r in rows], columns=[names[i] for i in plain], coerce_float=True
         )
         for column in ("variants", "context", "parsed"):
-            at = names.index(column + "_json")
-            frame[column] = _decoded(r[at] for r in rows)
+            if column + "_json" in names:
+                at = names.index(column + "_json")
+                frame[column] = _decoded(r[at] for r in rows)
         # The case's columns: a frame of one row a case, its rows then taken for each
         # request. A column's values are the same set either way (a request that names
         # no case, or a case not found, adds a row of None), so pandas gives it the same
@@ -448,11 +474,15 @@ class RequestTables(Tables):
         )
         for at, column in ((3, "case_variants"), (4, "case_meta")):
             assert case_names[at] == column + "_json"
-            cases[column] = [json.loads(r[at]) if isinstance(r[at], str) else None for r in records]
+            if column in wanted_columns:
+                cases[column] = [
+                    json.loads(r[at]) if isinstance(r[at], str) else None for r in records
+                ]
         taken = cases.take(codes) if len(rows) else cases.iloc[:0]
         for column in taken.columns:
-            frame[column] = taken[column].to_numpy()
-        return frame[ANSWER_COLUMNS]
+            if column in wanted_columns:
+                frame[column] = taken[column].to_numpy()
+        return frame[wanted_columns]
 
     def _answer_query(
         self,
@@ -463,10 +493,12 @@ class RequestTables(Tables):
         failed: bool,
         case_columns: bool = True,
         ordered: bool = True,
+        columns: Collection[str] | None = None,
     ) -> tuple[str, tuple[Any, ...]]:
         """The SQL of `_answer_frame`'s rows and its parameters; without `case_columns`,
         the test case's columns (`_CASE_COLUMNS`) are left out of the SELECT; without
-        `ordered`, the rows come in no set order (not by request id)."""
+        `ordered`, the rows come in no set order (not by request id); `columns`: only the
+        request's and answer's columns of those names (JSON ones by their decoded name)."""
         where = "request.run_id = ?"
         if failed:
             where += " AND request.status = 'failed' AND response.request_id IS NULL"
@@ -477,13 +509,14 @@ class RequestTables(Tables):
         if kind is not None:
             where += " AND request.kind = ?"
             params.append(kind)
-        case = "".join(f"{column} AS {name}, " for name, column in _CASE_COLUMNS)
+        selected = []
+        for name, column in _ROW_COLUMNS:
+            if columns is None or name.removesuffix("_json") in columns:
+                selected.append(f"{column} AS {name}")
+            if name == "case_id" and case_columns:  # the case's columns come after its id
+                selected += [f"{column} AS {name}" for name, column in _CASE_COLUMNS]
         query = (
-            "SELECT request.id AS request_id, request.run_id, request.ukey, request.kind, "
-            f"request.preset, request.case_id, {case if case_columns else ''}request.ord, "
-            "request.variants_json, request.context_json, request.cell, request.rep, "
-            "response.label, response.justification, response.parsed_json, response.source, "
-            "response.cost_usd, response.received_at "
+            f"SELECT {', '.join(selected)} "
             f"FROM request {'LEFT ' if failed else ''}JOIN response "
             "ON response.request_id = request.id "
             "LEFT JOIN test_case ON test_case.id = request.case_id "
@@ -735,6 +768,27 @@ ANSWER_COLUMNS = [
 
 
 # (name in `answers()`, column of test_case) of every test-case column of a run's answers
+# The request's and its answer's columns `_answer_query` reads, by name, in its order.
+_ROW_COLUMNS = [
+    ("request_id", "request.id"),
+    ("run_id", "request.run_id"),
+    ("ukey", "request.ukey"),
+    ("kind", "request.kind"),
+    ("preset", "request.preset"),
+    ("case_id", "request.case_id"),
+    ("ord", "request.ord"),
+    ("variants_json", "request.variants_json"),
+    ("context_json", "request.context_json"),
+    ("cell", "request.cell"),
+    ("rep", "request.rep"),
+    ("label", "response.label"),
+    ("justification", "response.justification"),
+    ("parsed_json", "response.parsed_json"),
+    ("source", "response.source"),
+    ("cost_usd", "response.cost_usd"),
+    ("received_at", "response.received_at"),
+]
+
 _CASE_COLUMNS = [
     ("design", "test_case.design"),
     ("case_kind", "test_case.kind"),

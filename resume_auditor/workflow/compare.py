@@ -82,6 +82,21 @@ def _names(runs: Sequence[RunRecord]) -> dict[int, str]:
     return out
 
 
+READING_COLUMNS = frozenset({"ukey", "rep", "design", "case_id", "cluster", "label", "parsed"})
+
+
+def _columns_read(result: AuditReader) -> frozenset[str] | None:
+    """The answers' columns the comparison reads: `readings`' and those the audit's
+    designs' `comparable` read (None: every column, for a design that does not say)."""
+    wanted = READING_COLUMNS
+    for design in DESIGNS:
+        if result.cases(design.label):
+            if design.comparable_columns is None:
+                return None
+            wanted = wanted | design.comparable_columns
+    return wanted
+
+
 def run_comparables(
     result: AuditReader, run: RunRecord, answers: pd.DataFrame
 ) -> dict[str, Comparable]:
@@ -153,13 +168,14 @@ def compare_runs(
         return None
     names = _names(runs)
     marks = result.answer_marks()
+    reading = _columns_read(result)
     tables: dict[int, dict[str, Comparable]] = {}
     read: dict[int, pd.DataFrame] = {}
     for r in runs:
         state = (r.provider, r.model, r.prompt_id, marks.get(r.id))
         hit = kept.runs.get(r.id) if kept is not None else None
         if hit is None or hit[0] != state:
-            answers = result.answers(r.id)
+            answers = result.answers(r.id, columns=reading)
             readable = None if answers.empty else readings(answers)
             hit = (state, run_comparables(result, r, answers), readable)
             if kept is not None:

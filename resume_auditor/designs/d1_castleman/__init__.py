@@ -337,6 +337,15 @@ class CastlemanD1(Design[D1Spec]):
         )
         return D1Outcome(result, impact_cells(judgments, context.thresholds), judgments, context)
 
+    # what `d1_judgments` reads of the answers (its JUDGMENT_COLUMNS' sources)
+    comparable_columns = frozenset(
+        {
+            "request_id", "run_id", "design", "kind", "case_id", "case_kind", "truth",
+            "cluster", "k", "group_a", "group_b", "signal", "differs", "ord", "rep",
+            "label", "justification", "pair_type", "gap", "case_variants", "construction",
+        }
+    )  # fmt: skip
+
     def comparable(self, context: RunContext) -> Comparable | None:
         """Validity, abstention on equal pairs (when the prompt allows it) and each group's
         gap, for comparing models on the same pairs (compare.py)."""
