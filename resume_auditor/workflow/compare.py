@@ -155,9 +155,9 @@ def compare_runs(
     answers are unchanged, and updated. `progress`: runs' progress read just before
     (their counts and costs), not read again."""
     runs = result.runs()
+    marks = result.answer_marks()  # per run with answers: how many, and more
     if run_ids is None:
-        answered = result.answered_by_run()
-        runs = [r for r in runs if answered.get(r.id)]
+        runs = [r for r in runs if marks.get(r.id, (0,))[0]]
     else:
         wanted = list(run_ids)
         missing = [i for i in wanted if i not in {r.id for r in runs}]
@@ -167,7 +167,6 @@ def compare_runs(
     if len(runs) < 2:
         return None
     names = _names(runs)
-    marks = result.answer_marks()
     reading = _columns_read(result)
     tables: dict[int, dict[str, Comparable]] = {}
     read: dict[int, pd.DataFrame] = {}
