@@ -488,3 +488,27 @@ def test_reading_only_the_designs_columns_changes_nothing(
         assert json.dumps(some, sort_keys=True) == json.dumps(whole, sort_keys=True)
         if audit == two_models:
             assert asked is not None and "received_at" not in asked  # fewer columns read
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ("kind", "truth", "cluster", "ord", "label", "group_a", "group_b"),
+        ("pair_id", "qual_type", "generator", "construction", "k"),
+        ("change_location", "gap", "request_id"),
+    ],
+)
+def test_some_judgment_columns_are_those_of_the_whole_table(
+    two_models: Path, columns: tuple[str, ...]
+) -> None:
+    """D1's judgments derived for a few columns (the comparison's) are the whole table's
+    columns, derived from only the answers' columns they need."""
+    from resume_auditor.designs.d1_castleman.inputs import d1_judgments
+    from resume_auditor.store.resultfile import ResultFile
+
+    with ResultFile(two_models, readonly=True) as result:
+        for run in result.runs():
+            answers = result.answers(run.id)
+            whole = d1_judgments(answers, result.variant_details())
+            some = d1_judgments(answers, result.variant_details, columns)
+            pd.testing.assert_frame_equal(some, whole[list(columns)], check_exact=True)

@@ -32,6 +32,7 @@ from resume_auditor.designs.base import (
 from resume_auditor.designs.d1_castleman import figures, findings, glossary, plan, present, views
 from resume_auditor.designs.d1_castleman.agreement import error_agreement
 from resume_auditor.designs.d1_castleman.cases import build_d1_texts
+from resume_auditor.designs.d1_castleman.compare import READ as COMPARED
 from resume_auditor.designs.d1_castleman.compare import comparable
 from resume_auditor.designs.d1_castleman.impact import impact_cells, impact_dict
 from resume_auditor.designs.d1_castleman.inputs import D1_JUDGMENTS, d1_judgments
@@ -337,19 +338,15 @@ class CastlemanD1(Design[D1Spec]):
         )
         return D1Outcome(result, impact_cells(judgments, context.thresholds), judgments, context)
 
-    # what `d1_judgments` reads of the answers (its JUDGMENT_COLUMNS' sources)
+    # what `d1_judgments` reads of the answers for the columns `comparable` reads
     comparable_columns = frozenset(
-        {
-            "request_id", "run_id", "design", "kind", "case_id", "case_kind", "truth",
-            "cluster", "k", "group_a", "group_b", "signal", "differs", "ord", "rep",
-            "label", "justification", "pair_type", "gap", "case_variants", "construction",
-        }
-    )  # fmt: skip
+        {"design", "case_kind", "truth", "cluster", "ord", "label", "group_a", "group_b"}
+    )
 
     def comparable(self, context: RunContext) -> Comparable | None:
         """Validity, abstention on equal pairs (when the prompt allows it) and each group's
         gap, for comparing models on the same pairs (compare.py)."""
-        judgments = d1_judgments(context.answers, context.details())
+        judgments = d1_judgments(context.answers, context.details, COMPARED)
         return comparable(judgments, abstain_allowed=abstain_allowed(context.prompt))
 
     def blocks(self, result: DesignResult) -> dict[str, Any]:

@@ -7,6 +7,8 @@ columns' checker (`stats.inputs.validate`) and the details of variants are share
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import pandas as pd
 
 from resume_auditor.stats.inputs import CLUSTER, REP, Column, TableSpec, VariantDetails
@@ -109,40 +111,54 @@ JUDGMENT_COLUMNS = [
 """D1's judgments table (D1_JUDGMENTS' columns and the ids a view shows)."""
 
 
-def d1_judgments(answers: pd.DataFrame, variants: VariantDetails) -> pd.DataFrame:
+def d1_judgments(
+    answers: pd.DataFrame,
+    variants: VariantDetails | Callable[[], VariantDetails],
+    columns: Sequence[str] = JUDGMENT_COLUMNS,
+) -> pd.DataFrame:
     """D1's judgments table from the answers every design shares (store `answers()`).
 
     The one place the D1 columns are derived: a pair is the answer's case
     (`pair_id` = `case_id`, `kind` its equal/unequal kind); what changed
     (`qual_type`, `change_location`, `generator`) comes from the variants the
-    pair was built from. Rows of other designs are left out.
+    pair was built from (`variants`, or what reads them: read only when asked for).
+    Rows of other designs are left out. `columns`: only those (JUDGMENT_COLUMNS'
+    names), derived from only the answers' columns they need: the comparison of
+    models reads seven.
     """
+    wanted = list(columns)
     if answers.empty or "design" not in answers:
-        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+        return pd.DataFrame(columns=wanted)
     frame = answers[answers["design"] == "D1"].reset_index(drop=True)
-    frame = frame.drop(columns=["kind"]).rename(columns={"case_id": "pair_id", "case_kind": "kind"})
+    frame = frame.drop(columns=["kind"], errors="ignore").rename(
+        columns={"case_id": "pair_id", "case_kind": "kind"}
+    )
     if frame.empty:
-        return pd.DataFrame(columns=JUDGMENT_COLUMNS)
+        return pd.DataFrame(columns=wanted)
     for column in ("pair_id", "cluster", "k", "gap"):
-        frame[column] = frame[column].astype("int64")
-    # a pair's details are the same on each of its many answers: worked out once a pair
-    known: dict[tuple[str, tuple[int, ...]], tuple[str | None, str | None, str | None]] = {}
-    details = []
-    for kind, ids in zip(frame["kind"].tolist(), frame["case_variants"].tolist(), strict=True):
-        key = (kind, tuple(ids))
-        if key not in known:
-            known[key] = _changed(kind, ids, variants)
-        details.append(known[key])
-    frame["qual_type"] = [d[0] for d in details]
-    frame["change_location"] = [d[1] for d in details]
-    frame["generator"] = [d[2] for d in details]
-    # '' (an equal pair, or a file from before schema 7 with nothing to say): None, so
-    # the breakdown by construction leaves it out rather than count it as a value
-    frame["construction"] = [
-        c if isinstance(c, str) and c and k == "unequal" else None
-        for c, k in zip(frame["construction"].tolist(), frame["kind"].tolist(), strict=True)
-    ]
-    return frame[JUDGMENT_COLUMNS]
+        if column in wanted:
+            frame[column] = frame[column].astype("int64")
+    if {"qual_type", "change_location", "generator"} & set(wanted):
+        known_variants = variants() if callable(variants) else variants
+        # a pair's details are the same on each of its many answers: worked out once a pair
+        known: dict[tuple[str, tuple[int, ...]], tuple[str | None, str | None, str | None]] = {}
+        details = []
+        for kind, ids in zip(frame["kind"].tolist(), frame["case_variants"].tolist(), strict=True):
+            key = (kind, tuple(ids))
+            if key not in known:
+                known[key] = _changed(kind, ids, known_variants)
+            details.append(known[key])
+        frame["qual_type"] = [d[0] for d in details]
+        frame["change_location"] = [d[1] for d in details]
+        frame["generator"] = [d[2] for d in details]
+    if "construction" in wanted:
+        # '' (an equal pair, or a file from before schema 7 with nothing to say): None, so
+        # the breakdown by construction leaves it out rather than count it as a value
+        frame["construction"] = [
+            c if isinstance(c, str) and c and k == "unequal" else None
+            for c, k in zip(frame["construction"].tolist(), frame["kind"].tolist(), strict=True)
+        ]
+    return frame[wanted]
 
 
 def _changed(
