@@ -279,3 +279,18 @@ def test_no_sample_hint_on_a_copy_of_the_sample_study_with_ones_own_resumes(
     assert window.session.data is not None
     assert window.session.data.study.name == tomllib.loads(sample.read_text())["study"]["name"]
     assert window.hint_bar.isHidden()
+
+
+def test_the_resumes_page_reads_its_resume_when_shown(
+    qtbot: QtBot, window: MainWindow, small_study: Path
+) -> None:
+    """At an opening page 1 is shown: the Resumes page does not read and lay out its
+    resume, text and PDF on the window's thread until the user goes to it."""
+    win = window
+    _open(qtbot, win, small_study)
+    page = win.resumes_page
+    assert page.isHidden() and page.files.currentRow() == 0
+    assert page.text.toPlainText() == "" and page._unshown == 0
+    win.job_page.next_button.click()
+    assert win.stack.currentWidget() is page
+    assert "Jordan Ellery" in page.text.toPlainText() and page._unshown is None

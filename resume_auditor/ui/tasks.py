@@ -59,9 +59,14 @@ _live: set[_Relay] = set()
 # Python's 5 ms let the workers of a comparison and of the metrics (pandas, numpy,
 # SQLite: they hold it between releases) keep the window waiting 93-158 ms at a 5 x
 # 10,000-answer audit's opening on a quiet machine; at 0.5-1 ms, 48-79 ms
-# (benchmarks/compare_speed.py ui). A worker is only interrupted when the UI thread
-# wants the interpreter, so their own pace hardly changes.
-UI_SWITCH_INTERVAL_S = 0.001
+# (benchmarks/compare_speed.py ui). The UI thread asks for it at every call into a
+# widget made in Python (PySide looks for a Python override of each virtual: paint,
+# size hints, events), so a page's layout and painting wait once per call: at 1 ms a
+# switch, the Results page's first showing beside a busy worker stalled 30-43 ms, at
+# 0.2 ms 23-29 ms (`ui --at-once`). A worker is only interrupted when the UI thread
+# wants the interpreter, so their own pace hardly changes (the comparison's and the
+# metrics' CPU time, and three models' run, the same within noise).
+UI_SWITCH_INTERVAL_S = 0.0002
 
 
 def keep_window_responsive() -> None:

@@ -134,6 +134,7 @@ class ResumesPage(Page):
         self.findings.currentRowChanged.connect(self._show_finding)
         self._findings: list[dict[str, Any]] = []
         self._slots: list[dict[str, Any]] = []
+        self._unshown: int | None = None  # the resume to show once the page is (`entered`)
         self.pdf_doc = QPdfDocument(self)
         self.pdf_view = QPdfView()
         self.pdf_view.setDocument(self.pdf_doc)
@@ -314,9 +315,20 @@ class ResumesPage(Page):
         rest = total - left
         self.split.setSizes([left, rest // 2, rest - rest // 2])
 
+    def entered(self) -> None:
+        if self._unshown is not None:
+            row, self._unshown = self._unshown, None
+            self._show(row)
+
     def _show(self, row: int) -> None:
         if self._data is None or not 0 <= row < len(self._data.resumes):
             return
+        if self.isHidden():
+            # read and laid out when this page is shown (`entered`): at an audit's
+            # opening it is not, and its resume, text and PDF took the window 6 ms
+            self._unshown = row
+            return
+        self._unshown = None
         record: ResumeRecord = self._data.resumes[row]
         result = self.session.db()
         template = result.resume_template(record.id) or {"slots": []}
