@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
+from close_numbers import differences
 
 from resume_auditor.settings.thresholds import shipped_thresholds
 from resume_auditor.store.resultfile import ResultFile
@@ -48,23 +48,6 @@ def _metric_objects(value: Any, where: str = "") -> dict[str, Any]:
     return out
 
 
-def _same(mine: Any, theirs: Any) -> bool:
-    """Equal, numbers to 1e-9 relative: the same arithmetic summed in another order by
-    a later numpy or pandas (-2.9999999999999964 for -3.0, numpy 2.4 and pandas 3.1) is
-    the same number; a moved design's changed estimate, interval or flag is not."""
-    if isinstance(mine, float) or isinstance(theirs, float):
-        if mine is None or theirs is None or isinstance(mine, str) or isinstance(theirs, str):
-            return bool(mine == theirs)
-        return math.isclose(float(mine), float(theirs), rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        return mine.keys() == theirs.keys() and all(_same(mine[k], theirs[k]) for k in mine)
-    if isinstance(mine, list) and isinstance(theirs, list):
-        return len(mine) == len(theirs) and all(
-            _same(a, b) for a, b in zip(mine, theirs, strict=True)
-        )
-    return bool(mine == theirs)
-
-
 @pytest.mark.parametrize("run", [1, 2])
 def test_every_number_of_a_file_written_before_the_designs_moved_is_unchanged(
     old_file: Path, run: int
@@ -80,6 +63,6 @@ def test_every_number_of_a_file_written_before_the_designs_moved_is_unchanged(
     assert len(theirs) > 100
     assert mine.keys() == theirs.keys()
     for where, metric in theirs.items():
-        assert _same(mine[where], metric), (where, mine[where], metric)
+        assert not differences(mine[where], metric, where)
     for key in ("counts", "notes", "thresholds", "error_agreement", "impact_ratio"):
         assert got_json[key] == want[key], key
