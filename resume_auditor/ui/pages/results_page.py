@@ -515,8 +515,12 @@ class ResultsPage(Page):
                 logger.warning("comparison chart not drawn: %s", exc)
                 self._refresh_metrics(comparison)
 
-            # the metrics after the chart: drawn alongside them, it took a third longer
-            run_in_background(draw, drawn, not_drawn, owner=self, first=True)
+            # the metrics after the chart: drawn alongside them, it took a third longer;
+            # the chart once the tab is laid out and painted (the events just posted):
+            # begun now, matplotlib held the interpreter the window then waited for
+            QTimer.singleShot(
+                0, self, lambda: run_in_background(draw, drawn, not_drawn, owner=self, first=True)
+            )
             return
         self._refresh_metrics(comparison)
 
