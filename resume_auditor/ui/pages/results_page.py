@@ -464,7 +464,7 @@ class ResultsPage(Page):
         chosen = self.run_combo.currentData()
 
         def work() -> tuple[Any, ...]:
-            """The comparison of every model first (about a second at 5 x 10,000 answers),
+            """The comparison of every model first (0.4 s at 5 x 10,000 answers),
             so that its tab does not wait for the shown run's permutation tests."""
             with opener() as result:  # this worker's own connection (or copy)
                 progress = {r.id: result.progress(r.id) for r in result.runs()}
