@@ -131,7 +131,7 @@ class RunsRead:
     """What `compare_runs` read of each run, kept between comparisons of one audit (the
     Results page's, refreshed every few seconds while a model answers): a run whose
     answers have not changed since (`answer_marks`) is not read again. Reading and
-    tabulating a run of 10,000 answers is a fifth of a second; while one of five
+    tabulating a run of 10,000 answers is 45-60 ms; while one of five
     models answered, the page read all five at every refresh."""
 
     # run id -> (what the run's answers were, its comparison tables, its readings)
