@@ -168,6 +168,9 @@ class CorrespondenceD2(Design[D2Spec]):
             return None
         return D2Outcome(compute_d2(ratings, thresholds=thresholds, rng=0))
 
+    # what `d2_table` reads of the answers
+    comparable_columns = frozenset({"case_id", "rep", "kind", "parsed", "variants", "preset"})
+
     def comparable(self, context: RunContext) -> Comparable | None:
         from resume_auditor.designs.d2_correspondence.compare import comparable
 

@@ -194,6 +194,9 @@ class RabbiD3(Design[D3Spec]):
         )
         return D3Outcome(result, len(pointwise) + len(pairwise))
 
+    # what `d3_tables` reads of the answers
+    comparable_columns = frozenset({"case_id", "kind", "variants", "rep", "ord", "label", "parsed"})
+
     def comparable(self, context: RunContext) -> Comparable | None:
         """Each group's RABBI per scoring method (designs/d3_rabbi/compare.py)."""
         from resume_auditor.designs.d3_rabbi.compare import comparable

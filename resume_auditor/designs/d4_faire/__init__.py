@@ -203,6 +203,11 @@ class FaireD4(Design[D4Spec]):
             )
         )
 
+    # what `d4_tables` reads of the answers
+    comparable_columns = frozenset(
+        {"case_id", "kind", "variants", "rep", "parsed", "label", "request_id"}
+    )
+
     def comparable(self, context: RunContext) -> Comparable | None:
         from resume_auditor.designs.d4_faire.compare import comparable
 

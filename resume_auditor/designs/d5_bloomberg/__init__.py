@@ -125,6 +125,11 @@ class BloombergRanking(Design[D5Spec]):
     ) -> dict[str, pd.DataFrame]:
         return {"d5_rankings": rankings_table(cases, answers)}
 
+    # what `rankings_table` reads of the answers
+    comparable_columns = frozenset(
+        {"case_id", "kind", "parsed", "label", "variants", "request_id", "ukey"}
+    )
+
     def comparable(self, context: RunContext) -> Comparable | None:
         from resume_auditor.designs.d5_bloomberg.compare import comparable
 
