@@ -10,6 +10,7 @@ texts found, at the same places, longest first, one inside another found as itse
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from devtools.simulator_policies import PREFIX, Oracle
 
@@ -60,3 +61,39 @@ def test_the_index_finds_what_a_plain_search_finds() -> None:
         assert oracle.shown(user) == _plain(oracle, user)
         checked += any(len(t[0]) < PREFIX for t in shown)
     assert checked  # short texts (under the index's prefix) were among them
+
+
+def test_an_audit_gets_the_same_answers_in_any_order_of_its_requests() -> None:
+    """Each request's noise comes from its text and how many times that text was asked
+    before, not from one generator in arrival order: a concurrent runner sending the same
+    requests in another order gets the same answers to each prompt (its repeats may swap
+    among themselves), so a calibration seed gives the same audit every time."""
+    from collections import Counter
+
+    rng = random.Random(3)
+    texts = [
+        (f"{name}\nPython SQL and Tableau, {i} years", i, kind, 1, "", name)
+        for i, (name, kind) in enumerate(
+            [("Ann Lee", "base"), ("Bo Diaz", "more"), ("Cy Ng", "less"), ("Di Roy", "base")]
+        )
+    ]
+    prompts = [
+        f"Which fits better? ABSTAIN if equal.\nResume 1: {a[0]}\n\nResume 2: {b[0]}"
+        for a in texts
+        for b in texts
+        if a is not b
+    ]
+    requests: list[dict[str, Any]] = [
+        {"messages": [{"role": "user", "content": p}]} for p in prompts for _ in range(5)
+    ]
+
+    def answers(order: list[dict[str, Any]], seed: int = 9) -> Counter[tuple[str, str]]:
+        oracle = Oracle(list(texts), seed=1, noise_seed=seed, noise=1.5)
+        return Counter((str(r["messages"][0]["content"]), oracle(r)) for r in order)
+
+    first = answers(requests)
+    shuffled = list(requests)
+    rng.shuffle(shuffled)
+    assert answers(shuffled) == first
+    assert len({a for _, a in first}) == 3  # first, second and abstain all given: noisy
+    assert answers(requests, seed=10) != first  # another noise seed: other answers

@@ -23,6 +23,7 @@ simulator_kinds.every_kind_policy recognises).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import threading
@@ -52,14 +53,16 @@ class Oracle:
     # the per-request noise's own seed (None: `seed`): two models of one audit share the
     # resumes' quality (from `seed`) and answer with their own noise
     noise_seed: int | None = None
-    _rng: np.random.Generator = field(init=False, repr=False)
+    _asked: dict[bytes, int] = field(init=False, repr=False)  # request text -> times asked
+    _local: threading.local = field(init=False, repr=False)  # this request's noise
     _quality: dict[int, float] = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
     _starts: dict[str, list[int]] = field(init=False, repr=False)
     _short: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._rng = np.random.default_rng(self.seed if self.noise_seed is None else self.noise_seed)
+        self._asked = {}
+        self._local = threading.local()
         sources = sorted({t[1] for t in self.texts})
         base = np.random.default_rng(self.seed + 1).normal(0.0, self.spread, len(sources))
         self._quality = {s: float(q) for s, q in zip(sources, base, strict=True)}
@@ -120,13 +123,27 @@ class Oracle:
         return sorted(found)
 
     def draw(self, size: int = 1) -> np.ndarray:
+        """This request's noise (`__call__` sets its generator)."""
+        return np.asarray(self._local.rng.normal(0.0, self.noise, size))
+
+    def _generator(self, text: str) -> np.random.Generator:
+        """The noise of a request, from its text and how many times that text was asked
+        before: the same audit gets the same noise whatever order a concurrent runner
+        sends its requests in (repeats of one prompt only swap draws among themselves,
+        which changes no sum by source resume). Drawn from one generator in arrival
+        order, two runs of one seed gave different audits."""
+        key = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
         with self._lock:
-            return self._rng.normal(0.0, self.noise, size)
+            nth = self._asked.get(key, 0)
+            self._asked[key] = nth + 1
+        seed = self.seed if self.noise_seed is None else self.noise_seed
+        return np.random.default_rng([seed, int.from_bytes(key, "big"), nth])
 
     def __call__(self, body: dict[str, Any]) -> str:
         messages = body.get("messages") or []
         user = str(messages[-1].get("content", "")) if messages else ""
         text = " ".join(str(m.get("content", "")) for m in messages)
+        self._local.rng = self._generator(text)
         shown = self.shown(user)
         qualities = [q for _, q, _ in shown] or [0.0]
         latent = qualities[0] + float(self.draw()[0])
