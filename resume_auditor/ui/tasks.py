@@ -70,8 +70,8 @@ UI_SWITCH_INTERVAL_S = 0.0002
 
 
 def keep_window_responsive() -> None:
-    """Let the UI thread take the interpreter back from busy workers within a
-    millisecond (the window calls it as it starts)."""
+    """Let the UI thread take the interpreter back from busy workers within
+    UI_SWITCH_INTERVAL_S (the window calls it as it starts)."""
     if sys.getswitchinterval() > UI_SWITCH_INTERVAL_S:
         sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
 

@@ -90,7 +90,7 @@ def _columns_read(result: AuditReader) -> frozenset[str] | None:
     designs' `comparable` read (None: every column, for a design that does not say)."""
     wanted = READING_COLUMNS
     for design in DESIGNS:
-        if result.cases(design.label):
+        if result.case_count(design.label):  # counted, not read: they are read per run
             if design.comparable_columns is None:
                 return None
             wanted = wanted | design.comparable_columns
