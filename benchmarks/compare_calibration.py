@@ -12,8 +12,8 @@ one is hard for the other: the pairing the paired interval must use) and their o
 per-answer noise.
 
 - null (`--step-b 1.0`, B's policy the same as A's): the share of audits where any
-  difference is declared (Holm-adjusted p under 0.05) must be at most 5%, and each
-  95% interval should cover 0 in 93-97% of audits.
+  difference is declared (adjusted p under 0.05, stats/compare.adjust) must be at most
+  5%, and each 95% interval should cover 0 in 93-97% of audits.
 - planted (`--step-b 1.6`): B gains more quality per qualification, so it picks the
   more qualified candidate more often. The size of that difference is the mean of the
   audits' estimates (its standard error is 1/sqrt(N) of one audit's); the share of

@@ -1,7 +1,8 @@
 """The size of the model comparison's tests, at the statistics level (issue 28).
 
 Run: .venv/bin/python benchmarks/compare_size_sim.py [--audits N] [--sizes 1,1,...,4]
-     [--step-b S] [--reference g-1|exact|satterthwaite] [--seed S] [--check K]
+     [--step-b S] [--reference g-1|exact|satterthwaite] [--adjust swaps|holm]
+     [--seed S] [--check K]
 
 benchmarks/compare_calibration.py goes through the real path and manages 100 audits in
 minutes: too few to tell a family-wise rate of 5.0% from 5.5%. This simulates the same
@@ -22,7 +23,12 @@ comparison before issue 28's calibration work), "exact" stats/jackknife_t (what 
 now; for speed its p is read from a grid of 2,000 values of t, linearly interpolated),
 "satterthwaite" the same weights' one-chi-square approximation (what it uses beyond
 jackknife_t.EXACT_UP_TO clusters).
-The six p-values of an audit are Holm-adjusted together, as compare_runs does.
+The six p-values of an audit are adjusted together, as compare_runs does for two models
+and one design (`--adjust swaps`, stats/compare.adjust): the Westfall-Young step-down
+max-|t| over every pattern of resumes whose answers are swapped between the two models
+(randomization.swap_patterns: all 2^G up to 12 resumes, else 4,999 drawn), which does
+not read `--reference`; or (`--adjust holm`, what it did before) Holm on the p-values
+from `--reference`.
 
 Printed: each measure's coverage of its true difference and its unadjusted rejection
 rate at 5% and at 5%/6 (the threshold Holm's first step uses), and the share of audits
@@ -31,8 +37,9 @@ six independent exact tests would give. `--step-b 1.6` plants B's larger step pe
 qualification (as compare_calibration.py does): the validity difference's true value is
 the mean of the audits' estimates, and the share of audits that declare it is the power.
 
-`--check K`: the first K audits also go through stats/compare.paired_difference and
-adjust on pandas tables; their p-values must equal the vectorised ones.
+`--check K`: the first K audits also go through stats/compare.paired_with_swaps and
+adjust on pandas tables; their p-values and adjusted p-values must equal the vectorised
+ones.
 """
 
 from __future__ import annotations
@@ -102,6 +109,53 @@ def jackknife(sa: np.ndarray, sb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return theta, se
 
 
+def jackknife_of(sa: np.ndarray, sb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`jackknife` over any leading axes (..., clusters, 2), leave-outs left undefined
+    (NaN) where a denominator is 0, as compare.py drops them."""
+    ta, tb = sa.sum(-2), sb.sum(-2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        theta = ta[..., 0] / ta[..., 1] - tb[..., 0] / tb[..., 1]
+        la, lb = ta[..., None, :] - sa, tb[..., None, :] - sb
+        leave = la[..., 0] / la[..., 1] - lb[..., 0] / lb[..., 1]
+    kept = np.isfinite(leave)
+    count = kept.sum(-1)
+    mean = np.where(kept, leave, 0.0).sum(-1) / np.maximum(count, 1)
+    squares = (np.where(kept, leave - mean[..., None], 0.0) ** 2).sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.sqrt((count - 1) / np.maximum(count, 1) * squares)
+    return theta, se
+
+
+def swapped(sa: np.ndarray, sb: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+    """|t| of each audit (rows of sa, sb: audits x clusters x 2) under every swap pattern
+    (patterns x clusters, row 0 none): audits x patterns, as compare.swapped_t."""
+    out = np.empty((sa.shape[0], patterns.shape[0]))
+    swap = patterns[None, :, :, None]
+    for lo in range(0, sa.shape[0], 200):
+        a, b = sa[lo : lo + 200, None], sb[lo : lo + 200, None]
+        theta, se = jackknife_of(np.where(swap, b, a), np.where(swap, a, b))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.abs(theta) / se
+        t = np.where(se > 0, t, np.where(theta == 0, 0.0, np.inf))
+        out[lo : lo + 200] = np.where(np.isfinite(theta), t, np.inf)
+    return out
+
+
+def max_t(t: np.ndarray) -> np.ndarray:
+    """Westfall-Young step-down adjusted p-values (audits x measures) from |t| under the
+    same patterns (audits x measures x patterns, pattern 0 observed), as compare._max_t."""
+    observed = t[:, :, 0]
+    order = np.argsort(-observed, axis=1, kind="stable")
+    ordered = np.take_along_axis(t, order[:, :, None], axis=1)
+    tail = np.maximum.accumulate(ordered[:, ::-1], axis=1)[:, ::-1]
+    first = np.take_along_axis(observed, order, axis=1)
+    p = (tail >= first[:, :, None] * (1 - 1e-9)).mean(-1)
+    p = np.maximum.accumulate(p, axis=1)
+    out = np.empty_like(p)
+    np.put_along_axis(out, order, p, axis=1)
+    return out
+
+
 def reference(kind: str, sizes_a: np.ndarray, sizes_b: np.ndarray):  # type: ignore[no-untyped-def]
     """t -> two-sided p, vectorised."""
     g = sizes_a.size
@@ -115,15 +169,23 @@ def reference(kind: str, sizes_a: np.ndarray, sizes_b: np.ndarray):  # type: ign
     return lambda t: np.interp(np.abs(t), grid, p)
 
 
-def check(a: dict[str, np.ndarray], b: dict[str, np.ndarray], p: np.ndarray, k: int) -> float:
-    """Largest gap between the vectorised p-values and compare.paired_difference's."""
+def check(
+    a: dict[str, np.ndarray],
+    b: dict[str, np.ndarray],
+    p: np.ndarray,
+    k: int,
+    adjusted: np.ndarray | None,
+) -> tuple[float, float]:
+    """Largest gaps between the vectorised p-values (and adjusted p-values) and those of
+    compare.paired_with_swaps and compare.adjust on the same answers as tables."""
     import pandas as pd
 
-    from resume_auditor.stats.compare import Measure, paired_difference, ratio
+    from resume_auditor.stats.compare import Difference, Measure, adjust, paired_with_swaps, ratio
 
-    worst = 0.0
+    worst = worst_adjusted = 0.0
     keys = list(a)
     for i in range(k):
+        differences = []
         for j, key in enumerate(keys):
             rows = []
             for run, data in (("a", a), ("b", b)):
@@ -136,10 +198,16 @@ def check(a: dict[str, np.ndarray], b: dict[str, np.ndarray], p: np.ndarray, k: 
                     rows += [(run, f"r{r}", v) for v in values]
             t = pd.DataFrame(rows, columns=["run", "cluster", "y"]).assign(one=1.0)
             m = Measure(key, key, ("y", "one"), ratio(0, 1), "more")
-            est = paired_difference(t[t.run == "a"], t[t.run == "b"], m)
+            [(est, swaps)] = paired_with_swaps([t[t.run == "a"], t[t.run == "b"]], m, [(0, 1)])
             if est.p is not None and math.isfinite(p[i, j]):
                 worst = max(worst, abs(est.p - p[i, j]))
-    return worst
+            differences.append(Difference("D1", m, 1, 2, est, swaps))
+        if adjusted is not None:
+            adjust(differences)
+            for j, d in enumerate(differences):
+                if d.estimate.p_holm is not None:
+                    worst_adjusted = max(worst_adjusted, abs(d.estimate.p_holm - adjusted[i, j]))
+    return worst, worst_adjusted
 
 
 def main(argv: list[str]) -> int:
@@ -148,6 +216,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--sizes", default="1,1,1,1,1,1,1,1")
     ap.add_argument("--step-b", type=float, default=1.0)
     ap.add_argument("--reference", choices=("g-1", "exact", "satterthwaite"), default="exact")
+    ap.add_argument("--adjust", choices=("swaps", "holm"), default="swaps")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", type=int, default=0)
     args = ap.parse_args(argv)
@@ -169,7 +238,8 @@ def main(argv: list[str]) -> int:
     m = len(keys)
     print(
         f"{n} audits, resumes of sizes {args.sizes}, reference {args.reference}, "
-        f"{'planted (step B ' + str(args.step_b) + ')' if planted else 'null'}"
+        f"{'planted (step B ' + str(args.step_b) + ')' if planted else 'null'}, "
+        f"adjusted by {args.adjust}"
     )
     for j, k in enumerate(keys):
         theta, se = est[k]
@@ -180,19 +250,34 @@ def main(argv: list[str]) -> int:
             f"p < 0.05 in {np.mean(p[:, j] < 0.05):.2%}, "
             f"p < 0.05/{m} in {np.mean(p[:, j] < 0.05 / m):.3%} (nominal {0.05 / m:.3%})"
         )
-    adjusted = np.array([holm(list(row)) for row in p], dtype=float)
+    if args.adjust == "swaps":
+        from resume_auditor.stats.randomization import swap_patterns
+
+        patterns = swap_patterns(sizes.size)
+        adjusted = np.empty_like(p)
+        for lo in range(0, n, 5000):
+            t = np.stack(
+                [swapped(a[k][lo : lo + 5000], b[k][lo : lo + 5000], patterns) for k in keys], 1
+            )
+            adjusted[lo : lo + 5000] = max_t(t)
+    else:
+        adjusted = np.array([holm(list(row)) for row in p], dtype=float)
     declared = adjusted < 0.05
     rate = declared.any(1).mean()
     se_rate = math.sqrt(rate * (1 - rate) / n)
     print(
         f"  any difference declared: {rate:.2%} (+-{1.96 * se_rate:.2%}); six independent "
-        f"exact tests under Holm: {1 - (1 - 0.05 / m) ** m:.2%}"
+        f"exact tests under Holm: {1 - (1 - 0.05 / m) ** m:.2%}; the swap test: at most 5%"
     )
     if planted:
         print(f"  validity difference declared (power): {declared[:, 0].mean():.1%}")
     if args.check:
-        worst = check(a, b, p, args.check)
+        worst, worst_adjusted = check(
+            a, b, p, args.check, adjusted if args.adjust == "swaps" else None
+        )
         print(f"  largest |p - paired_difference's p| over {args.check} audits: {worst:.2e}")
+        if args.adjust == "swaps":
+            print(f"  largest |adjusted p - compare.adjust's| over them: {worst_adjusted:.2e}")
     return 0
 
 

@@ -25,6 +25,11 @@ A measure that is not a function of cluster sums brings its own leave-outs
 candidate of another across pools, a two-sample U-statistic, whose delete-one-cluster
 jackknife is consistent too (designs/d3_rabbi/compare.py).
 
+Which differences are clear is decided by `adjust`: within one design and pair of
+models, a randomization test that swaps whole clusters' answers between the two runs
+(`swapped_t`, Westfall-Young's step-down max-|t|), exact under "the same policy"
+whatever the number of clusters; across such families, Bonferroni.
+
 The per-cluster sums make leaving a cluster out a subtraction, so a comparison of
 10,000 answers a model costs microseconds per measure (docs/comparison.md).
 """
@@ -42,6 +47,7 @@ import pandas as pd
 from resume_auditor.stats import jackknife_t
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.multiplicity import holm
+from resume_auditor.stats.randomization import MAX_CLUSTERS, MAX_EXACT, swap_patterns
 
 logger = logging.getLogger(__name__)
 
@@ -277,25 +283,58 @@ def paired_differences(
 ) -> list[Estimate]:
     """`paired_difference` of each pair (i, j) of `tables`, in order: each table's sums by
     cluster are read once for all the pairs it is in (five models make ten pairs)."""
+    return [e for e, _ in paired_with_swaps(tables, measure, pairs, level, swaps=False)]
+
+
+def paired_with_swaps(
+    tables: Sequence[pd.DataFrame],
+    measure: Measure,
+    pairs: Sequence[tuple[int, int]],
+    level: float = 0.95,
+    *,
+    swaps: bool = True,
+) -> list[tuple[Estimate, np.ndarray | None]]:
+    """`paired_differences`, each with its studentized difference |t| under every swap
+    pattern of the pair's clusters (`swapped_t`; None when the measure brings its own
+    leave-outs, has no test, or has more than randomization.MAX_CLUSTERS clusters):
+    what `adjust` reads. The patterns are over the clusters of the pair's two tables,
+    so every measure of a design and pair gets the same ones."""
     if measure.leave_out is not None:
         return [
-            _own_paired(
-                tables[i],
-                tables[j],
-                measure,
-                _labels(tables[i], tables[j]),
-                int(len(tables[i]) + len(tables[j])),
-                level,
+            (
+                _own_paired(
+                    tables[i],
+                    tables[j],
+                    measure,
+                    _labels(tables[i], tables[j]),
+                    int(len(tables[i]) + len(tables[j])),
+                    level,
+                ),
+                None,
             )
             for i, j in pairs
         ]
     wanted = sorted({k for pair in pairs for k in pair})
     labels = _labels(*(tables[k] for k in wanted))
     sums = {k: _sums_and_rows(tables[k], measure.columns, labels) for k in wanted}
-    return [
-        _paired(sums[i], sums[j], int(len(tables[i]) + len(tables[j])), measure, level)
-        for i, j in pairs
-    ]
+    out: list[tuple[Estimate, np.ndarray | None]] = []
+    for i, j in pairs:
+        n = int(len(tables[i]) + len(tables[j]))
+        pattern = _pair_patterns(tables[i], tables[j], labels) if swaps else None
+        out.append(_paired(sums[i], sums[j], n, measure, level, pattern))
+    return out
+
+
+def _pair_patterns(a: pd.DataFrame, b: pd.DataFrame, labels: np.ndarray) -> np.ndarray | None:
+    """The swap patterns of the clusters of tables `a` and `b` (randomization.swap_patterns),
+    as columns over `labels` (a cluster of `labels` neither has is never swapped)."""
+    own = _labels(a, b)
+    if own.size < 2 or own.size > MAX_CLUSTERS:
+        return None
+    patterns = swap_patterns(int(own.size))
+    out = np.zeros((patterns.shape[0], labels.size), dtype=bool)
+    out[:, pd.Index(labels).get_indexer(own)] = patterns
+    return out
 
 
 def _paired(
@@ -304,9 +343,11 @@ def _paired(
     n: int,
     measure: Measure,
     level: float,
-) -> Estimate:
+    patterns: np.ndarray | None = None,
+) -> tuple[Estimate, np.ndarray | None]:
     """The paired difference from each run's sums and rows by cluster (`_sums_and_rows`
-    over the same clusters); a cluster neither run has rows in is not counted."""
+    over the same clusters); a cluster neither run has rows in is not counted. With
+    `patterns` (over the same clusters), its |t| under each (`swapped_t`)."""
     (sa, ra), (sb, rb) = a, b
     active = _active(sa, sb) if len(sa) else np.zeros(0, dtype=bool)
     sa, sb = sa[active], sb[active]
@@ -314,11 +355,52 @@ def _paired(
     ta, tb = sa.sum(axis=0), sb.sum(axis=0)
     theta = float(measure.f(ta) - measure.f(tb)) if len(sa) else math.nan
     if not math.isfinite(theta):
-        return Estimate(None, None, None, n, len(sa), level, note="not measured by both")
+        return Estimate(None, None, None, n, len(sa), level, note="not measured by both"), None
     leave = measure.f(ta[None, :] - sa) - measure.f(tb[None, :] - sb)
     bottom, top = measure.range
     span = top - bottom  # a difference lies within the width of the values' range
-    return _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), sizes, test=True)
+    est = _jackknife(theta, leave, n, len(sa), level, measure, (-span, span), sizes, test=True)
+    if patterns is None or est.p is None:  # no test: the same difference on every cluster
+        return est, None
+    return est, swapped_t(sa, sb, measure.f, patterns[:, active])
+
+
+def swapped_t(sa: np.ndarray, sb: np.ndarray, f: SumsFunction, patterns: np.ndarray) -> np.ndarray:
+    """|t| = |difference| / jackknife SE of f(sums of A) - f(sums of B), for every pattern
+    of clusters whose answers are swapped between the two runs (`patterns`: bool,
+    patterns x clusters, row 0 swapping none: the observed |t|).
+
+    Two models with the same policy answer each cluster's cases alike in distribution, so
+    swapping whole clusters' answers between them leaves the data's distribution
+    unchanged: the observed |t| is then one draw among the swapped ones, which is what
+    makes `adjust`'s test exact (Fisher's randomization test; the sign flips of
+    stats/randomization.py, for a paired difference). A swap whose difference has no
+    spread, or is undefined, counts as extreme (inf) unless it is 0.
+    """
+    g, k = sa.shape
+    diff = sb - sa
+    ta, tb = sa.sum(axis=0), sb.sum(axis=0)
+    out = np.empty(patterns.shape[0])
+    step = max(1, 2_000_000 // max(1, g * k))  # patterns a block: bounded memory
+    for lo in range(0, patterns.shape[0], step):
+        swap = patterns[lo : lo + step].astype(float)  # (patterns, clusters)
+        moved = swap @ diff  # what the swaps move from B's totals to A's
+        total_a, total_b = ta + moved, tb - moved
+        own_a = sa[None, :, :] + swap[:, :, None] * diff[None, :, :]
+        own_b = sb[None, :, :] - swap[:, :, None] * diff[None, :, :]
+        theta = f(total_a) - f(total_b)
+        leave = f(total_a[:, None, :] - own_a) - f(total_b[:, None, :] - own_b)
+        kept = np.isfinite(leave)
+        count = kept.sum(axis=1)
+        mean = np.where(kept, leave, 0.0).sum(axis=1) / np.maximum(count, 1)
+        squares = (np.where(kept, leave - mean[:, None], 0.0) ** 2).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se = np.sqrt((count - 1) / np.maximum(count, 1) * squares)
+            t = np.abs(theta) / se
+        t = np.where(se > 0, t, np.where(theta == 0, 0.0, np.inf))
+        t = np.where(np.isfinite(theta) & (count >= 2), t, np.inf)
+        out[lo : lo + step] = t
+    return out
 
 
 def _own_paired(
@@ -376,24 +458,125 @@ def single(table: pd.DataFrame, measure: Measure, level: float = 0.95) -> Estima
 
 @dataclass
 class Difference:
-    """One measure compared between two runs (`estimate.p_holm` filled by `adjust`)."""
+    """One measure compared between two runs (`estimate.p_holm` filled by `adjust`).
+
+    `swaps`: the difference's |t| under every swap pattern of its clusters
+    (`paired_with_swaps`), row 0 the observed; None when it has none."""
 
     design: str  # the design's label ("D1")
     measure: Measure
     run_a: int
     run_b: int
     estimate: Estimate
+    swaps: np.ndarray | None = None
 
 
-def adjust(differences: Sequence[Difference]) -> None:
-    """Holm across every difference compared (every measure of every pair of models):
-    the more comparisons a page shows, the stronger each must be to be called one."""
-    adjusted = holm([d.estimate.p for d in differences])
+@dataclass(frozen=True)
+class Family:
+    """What `adjust` did with one design's differences between one pair of runs.
+
+    `method`: "swaps" (the randomization test), or "holm" (Holm on the t-based
+    p-values): for a measure with its own leave-outs (D3's RABBI), beyond MAX_CLUSTERS
+    clusters, or `coarse`: the swap test could not reach alpha here, whatever the data
+    (8 clusters have 256 swap patterns, so a p of at least 2/256, times the number of
+    families: with ten, 0.078), so the t approximation is used instead. `floor`: that
+    smallest adjusted p the swaps allow (None without swaps)."""
+
+    design: str
+    run_a: int
+    run_b: int
+    tests: int
+    clusters: int
+    method: str
+    floor: float | None = None
+    coarse: bool = False
+
+
+def adjust(differences: Sequence[Difference], alpha: float = 0.05) -> list[Family]:
+    """Adjust every difference's p-value for the whole comparison (into `p_holm`): the
+    more comparisons a page shows, the stronger each must be to be called one.
+
+    A family is one design's measures between one pair of runs. Within it, the
+    step-down max-|t| of Westfall and Young (1993) over the swap patterns of its
+    clusters (`swapped_t`): the adjusted p of the measure with the k-th largest |t| is
+    the share of patterns whose largest |t| over it and the measures below it reaches
+    its |t| (never below the one above). Two models with the same policy make every
+    pattern as likely as the data, so the chance of any false call in a family is at
+    most its level, exactly, with any number of clusters, any sizes and any dependence
+    between the measures; Holm on t-based p-values came to 5.1-5.6% with 8 resumes
+    (docs/comparison.md). Across families, Bonferroni: each p times the number of
+    families. A family whose measures have no swaps (D3's RABBI, which brings its own
+    leave-outs; more than MAX_CLUSTERS clusters), or whose swaps cannot reach `alpha`
+    after that (too few clusters for the families compared: `Family.coarse`), is
+    Holm-adjusted on its t-based p-values instead, times the number of families; when no
+    family uses its swaps, Holm runs over every test at once (as before the swaps). A
+    difference with no test (the same nonzero difference on every cluster) keeps None;
+    one with no spread and no difference is a test whose observed |t| is 0.
+    """
+    families: dict[tuple[str, int, int], list[int]] = {}
+    for i, d in enumerate(differences):
+        families.setdefault((d.design, d.run_a, d.run_b), []).append(i)
+    adjusted: list[float | None] = [None] * len(differences)
+    found: list[
+        tuple[tuple[str, int, int], list[int], list[float | None] | None, float | None]
+    ] = []
+    for key, members in families.items():
+        tested = [i for i in members if differences[i].estimate.p is not None]
+        if not tested:
+            continue
+        if all(differences[i].swaps is not None for i in tested):
+            ps, floor = _max_t([differences[i].swaps for i in tested])  # type: ignore[misc]
+            found.append((key, tested, ps, floor))
+        else:
+            found.append((key, tested, None, None))
+    count = len(found)
+    coarse = [f is not None and count * f >= alpha for _, _, _, f in found]
+    swapping = any(ps is not None and not c for (_, _, ps, _), c in zip(found, coarse, strict=True))
+    if not swapping:  # Holm over every test, as one family
+        every = [i for _, members, _, _ in found for i in members]
+        for i, p in zip(every, holm([differences[i].estimate.p for i in every]), strict=True):
+            adjusted[i] = p
+    out: list[Family] = []
+    for ((design, run_a, run_b), members, by_swaps, least), rough in zip(
+        found, coarse, strict=True
+    ):
+        method = "swaps" if by_swaps is not None and not rough else "holm"
+        if swapping:
+            family = by_swaps if method == "swaps" else None
+            if family is None:
+                family = holm([differences[i].estimate.p for i in members])
+            for i, q in zip(members, family, strict=True):
+                adjusted[i] = None if q is None else min(1.0, count * q)
+        clusters = max(differences[i].estimate.clusters for i in members)
+        reach = None if least is None else min(1.0, count * least)
+        out.append(Family(design, run_a, run_b, len(members), clusters, method, reach, rough))
     for d, p in zip(differences, adjusted, strict=True):
         e = d.estimate
         d.estimate = Estimate(
             e.value, e.low, e.high, e.n, e.clusters, e.level, p=e.p, p_holm=p, note=e.note
         )
+    return out
+
+
+def _max_t(swaps: Sequence[np.ndarray]) -> tuple[list[float | None], float]:
+    """Westfall-Young step-down max-|t| adjusted p-values of measures whose |t| under the
+    same swap patterns are `swaps` (row 0 observed), in their order; and the smallest
+    p-value the patterns allow, whatever the data."""
+    t = np.vstack(swaps)  # (measures, patterns)
+    observed = t[:, 0]
+    order = np.argsort(-observed, kind="stable")
+    # the running max over the measures from the k-th largest down, for every k
+    tail_max = np.maximum.accumulate(t[order[::-1]], axis=0)[::-1]
+    out: list[float | None] = [None] * len(swaps)
+    running = 0.0
+    for rank, j in enumerate(order):
+        reach = tail_max[rank] >= observed[j] * (1 - 1e-9)
+        running = max(running, float(reach.mean()))
+        out[int(j)] = running
+    # every pattern and its complement (all swapped but those) give a difference of the
+    # same size: the data at their most extreme reach 2 of them; of drawn patterns, 1
+    patterns = t.shape[1]
+    return out, (2.0 if patterns <= 2**MAX_EXACT else 1.0) / patterns
 
 
 def value_range(unit: str) -> tuple[float, float]:
@@ -427,7 +610,7 @@ def sentence(
 ) -> str:
     """The difference in one plain sentence, as the comparison page and report say it.
 
-    The model ahead is named first. "Clear" is the Holm-adjusted test across the
+    The model ahead is named first. "Clear" is the adjusted test (`adjust`) across the
     `compared` differences shown; a difference whose own interval excludes 0 but whose
     adjusted test does not pass says both, rather than hiding one of them.
     """
@@ -464,6 +647,7 @@ def sentence(
 __all__ = [
     "Comparable",
     "Difference",
+    "Family",
     "LeaveOut",
     "Measure",
     "adjust",
@@ -472,6 +656,8 @@ __all__ = [
     "difference_unit",
     "paired_difference",
     "paired_differences",
+    "paired_with_swaps",
+    "swapped_t",
     "ratio",
     "sentence",
     "single",

@@ -3,7 +3,8 @@
 An audit file can hold one run per model over the same cases. This puts every run's
 headline measures side by side and, for every pair of runs, the difference of each
 measure with a paired interval and test (stats/compare.py: a source resume left out
-of both runs at once), Holm-adjusted across every difference shown, and a plain
+of both runs at once), adjusted across every difference shown (a randomization test
+that swaps whole clusters between two models; stats/compare.adjust), and a plain
 sentence for each. Each design says which of its measures are headlines
 (`Design.comparable`; D1's are in designs/d1_castleman/compare.py).
 
@@ -31,11 +32,12 @@ from resume_auditor.report.privacy import IdentityMask, identity_mask, mask_json
 from resume_auditor.stats.compare import (
     Comparable,
     Difference,
+    Family,
     Measure,
     adjust,
     clustered,
     difference_unit,
-    paired_differences,
+    paired_with_swaps,
     sentence,
     single,
 )
@@ -62,8 +64,49 @@ METHOD = (
     "one source resume (for ranked batches, one batch) out of both models' answers at a "
     "time (a paired delete-one jackknife, t on their number - 1 degrees of freedom, or, "
     "when they hold unequal numbers of answers, the jackknife t's exact distribution for "
-    "those numbers); the tests are Holm-adjusted across every difference shown."
+    "those numbers). The adjusted p-values keep the chance of any false call across every "
+    "difference shown at 5%: for each design and pair of models, a randomization test "
+    "that swaps whole source resumes' answers between the two models (step-down max-t), "
+    "times the number of such pairs and designs; where there are too few source resumes "
+    "for that test (said in the notes), and for D3, Holm on the t-based p-values."
 )
+
+
+def _unreachable(
+    families: Sequence[Family],
+    differences: Sequence[Difference],
+    names: Mapping[int, str],
+    alpha: float,
+) -> list[str]:
+    """A note for each design whose randomization test could not reach `alpha` with its
+    clusters and the comparisons made (8 source resumes have 256 swap patterns, so a p
+    of at least 2/256; with ten pairs of models, 10 x 2/256 > 0.05): its adjusted
+    p-values rest on the t approximation instead (stats/compare.adjust)."""
+    words = {d.design: d.measure.cluster[1] for d in differences}
+    pairs = {(f.run_a, f.run_b) for f in families}
+    designs = {f.design for f in families}
+    n = len(families)
+    made = (
+        f"{n} pair{'s' if n > 1 else ''} of models compared"
+        if len(designs) == 1
+        else f"{n} comparisons of two models on one design"
+    )
+    out: list[str] = []
+    said: set[tuple[str, int]] = set()
+    for f in families:
+        if not f.coarse or (f.design, f.clusters) in said:
+            continue
+        said.add((f.design, f.clusters))
+        between = f"{names[f.run_a]} and {names[f.run_b]}" if len(pairs) == 1 else "two models"
+        out.append(
+            f"{f.design}: with {f.clusters} {words.get(f.design, 'clusters')} and {made}, the "
+            f"exact test cannot call a difference between {between} clear (even the "
+            f"strongest result would give p = {f.floor:.2g}), so these differences are "
+            "judged with an approximation that, with so few, calls a chance difference "
+            "clear a little more often than 1 time in 20. Add source resumes, or compare "
+            "fewer models at once, to get the exact test."
+        )
+    return out
 
 
 def _names(runs: Sequence[RunRecord]) -> dict[int, str]:
@@ -236,12 +279,12 @@ def compare_runs(
             and any(m.key == measure.key for m in c.measures)
         ]
         pairs = list(itertools.combinations(range(len(having)), 2))
-        paired = paired_differences(
+        paired = paired_with_swaps(
             [tables[r.id][label].table for r in having], measure, pairs, level
         )
-        for (i, j), est in zip(pairs, paired, strict=True):
-            differences.append(Difference(label, measure, having[i].id, having[j].id, est))
-    adjust(differences)
+        for (i, j), (est, swaps) in zip(pairs, paired, strict=True):
+            differences.append(Difference(label, measure, having[i].id, having[j].id, est, swaps))
+    families = adjust(differences, alpha)
     coded = _Coded.of(read)
     agreement = [
         row for a, b in itertools.combinations(runs, 2) for row in coded.alike(a.id, b.id, level)
@@ -250,6 +293,7 @@ def compare_runs(
     for r in runs:
         if not tables[r.id]:
             notes.append(f"{names[r.id]} has no readable answer yet: nothing to compare.")
+    notes += _unreachable(families, differences, names, alpha)
     return {
         "schema": COMPARISON_SCHEMA,
         "runs": columns,
