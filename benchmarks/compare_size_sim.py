@@ -26,9 +26,9 @@ jackknife_t.EXACT_UP_TO clusters).
 The six p-values of an audit are adjusted together, as compare_runs does for two models
 and one design (`--adjust swaps`, stats/compare.adjust): the Westfall-Young step-down
 max-|t| over every pattern of resumes whose answers are swapped between the two models
-(randomization.swap_patterns: all 2^G up to 12 resumes, else 4,999 drawn), which does
-not read `--reference`; or (`--adjust holm`, what it did before) Holm on the p-values
-from `--reference`.
+(randomization.swap_patterns: all 2^G up to 12 resumes, else 999 drawn; beyond
+compare.SWAPS_UP_TO resumes, Holm as below), which does not read `--reference`; or
+(`--adjust holm`, what it did before) Holm on the p-values from `--reference`.
 
 Printed: each measure's coverage of its true difference and its unadjusted rejection
 rate at 5% and at 5%/6 (the threshold Holm's first step uses), and the share of audits
@@ -250,10 +250,15 @@ def main(argv: list[str]) -> int:
             f"p < 0.05 in {np.mean(p[:, j] < 0.05):.2%}, "
             f"p < 0.05/{m} in {np.mean(p[:, j] < 0.05 / m):.3%} (nominal {0.05 / m:.3%})"
         )
+    from resume_auditor.stats.compare import SWAP_DRAWS, SWAPS_UP_TO
+
+    if args.adjust == "swaps" and sizes.size > SWAPS_UP_TO:
+        print(f"  (more than {SWAPS_UP_TO} resumes: compare_runs uses Holm, as --adjust holm)")
+        args.adjust = "holm"
     if args.adjust == "swaps":
         from resume_auditor.stats.randomization import swap_patterns
 
-        patterns = swap_patterns(sizes.size)
+        patterns = swap_patterns(sizes.size, SWAP_DRAWS)
         adjusted = np.empty_like(p)
         for lo in range(0, n, 5000):
             t = np.stack(

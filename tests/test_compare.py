@@ -163,6 +163,34 @@ def test_with_enough_resumes_the_swap_test_decides() -> None:
     assert sentence(d, "Model A", "Model B").startswith("Model A picks the right one more")
 
 
+@pytest.mark.parametrize(("resumes", "patterns"), [(13, 1000), (40, 1000), (41, None)])
+def test_beyond_12_resumes_the_patterns_are_drawn_and_beyond_40_the_t_decides(
+    resumes: int, patterns: int | None
+) -> None:
+    from resume_auditor.stats.compare import SWAP_DRAWS, SWAPS_UP_TO
+
+    assert (SWAPS_UP_TO, SWAP_DRAWS) == (40, 999)
+    rng = np.random.default_rng(resumes)
+    clusters = [f"r{g}" for g in range(resumes) for _ in range(6)]
+    a = _table(clusters, list((rng.random(len(clusters)) < 0.7).astype(float)))
+    b = _table(clusters, list((rng.random(len(clusters)) < 0.5).astype(float)))
+    est, swaps = _with_swaps(a, b)
+    assert est.p is not None
+    d = Difference("D1", MEAN, 1, 2, est, swaps)
+    [family] = adjust([d])
+    if patterns is None:
+        assert swaps is None and family.method == "holm" and d.estimate.p_holm == est.p
+    else:
+        assert swaps is not None and swaps.size == patterns
+        assert family.method == "swaps" and family.floor == pytest.approx(1 / patterns)
+        share = np.mean(swaps >= swaps[0] * (1 - 1e-9))
+        assert d.estimate.p_holm == pytest.approx(share)
+        # the same audit, the same patterns: the same p
+        again = Difference("D1", MEAN, 1, 2, *_with_swaps(a, b))
+        adjust([again])
+        assert again.estimate.p_holm == d.estimate.p_holm
+
+
 def _brute_t(a: pd.DataFrame, b: pd.DataFrame, swap: set[str], measure: Measure) -> float:
     """|t| of the paired difference with the clusters in `swap` exchanged between the
     runs, by exchanging their rows and computing the difference afresh."""

@@ -47,7 +47,7 @@ import pandas as pd
 from resume_auditor.stats import jackknife_t
 from resume_auditor.stats.estimate import Estimate
 from resume_auditor.stats.multiplicity import holm
-from resume_auditor.stats.randomization import MAX_CLUSTERS, MAX_EXACT, swap_patterns
+from resume_auditor.stats.randomization import MAX_EXACT, swap_patterns
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +60,15 @@ SumsFunction = Callable[[np.ndarray], np.ndarray]
 # of one group with every candidate of another): given a run's table and the clusters'
 # labels. A leave-out that is undefined is NaN.
 LeaveOut = Callable[[pd.DataFrame, np.ndarray], tuple[float, np.ndarray, np.ndarray]]
+
+# The swap test of `adjust` runs up to this many clusters: that is where the t reference
+# is least reliable (8 resumes: Holm on t declared 5.07% of null audits; 16 and 32
+# resumes: docs/comparison.md), and where its cost is small: beyond MAX_EXACT clusters
+# it reads SWAP_DRAWS drawn patterns, about 3 ms a difference at 40 clusters, where
+# 4,999 would cost 15 (a comparison of 5 models has 60 differences a design).
+SWAPS_UP_TO = 40
+SWAP_DRAWS = 999
+assert (SWAP_DRAWS + 1) & SWAP_DRAWS != 0  # drawn patterns are told from all 2^G by count
 
 # The note of a difference that is the same on every cluster (no interval) begins so
 SAME_EVERYWHERE = "the same difference on every"
@@ -296,7 +305,7 @@ def paired_with_swaps(
 ) -> list[tuple[Estimate, np.ndarray | None]]:
     """`paired_differences`, each with its studentized difference |t| under every swap
     pattern of the pair's clusters (`swapped_t`; None when the measure brings its own
-    leave-outs, has no test, or has more than randomization.MAX_CLUSTERS clusters):
+    leave-outs, has no test, or has more than SWAPS_UP_TO clusters):
     what `adjust` reads. The patterns are over the clusters of the pair's two tables,
     so every measure of a design and pair gets the same ones."""
     if measure.leave_out is not None:
@@ -329,9 +338,9 @@ def _pair_patterns(a: pd.DataFrame, b: pd.DataFrame, labels: np.ndarray) -> np.n
     """The swap patterns of the clusters of tables `a` and `b` (randomization.swap_patterns),
     as columns over `labels` (a cluster of `labels` neither has is never swapped)."""
     own = _labels(a, b)
-    if own.size < 2 or own.size > MAX_CLUSTERS:
+    if own.size < 2 or own.size > SWAPS_UP_TO:
         return None
-    patterns = swap_patterns(int(own.size))
+    patterns = swap_patterns(int(own.size), SWAP_DRAWS)
     out = np.zeros((patterns.shape[0], labels.size), dtype=bool)
     out[:, pd.Index(labels).get_indexer(own)] = patterns
     return out
@@ -476,7 +485,7 @@ class Family:
     """What `adjust` did with one design's differences between one pair of runs.
 
     `method`: "swaps" (the randomization test), or "holm" (Holm on the t-based
-    p-values): for a measure with its own leave-outs (D3's RABBI), beyond MAX_CLUSTERS
+    p-values): for a measure with its own leave-outs (D3's RABBI), beyond SWAPS_UP_TO
     clusters, or `coarse`: the swap test could not reach alpha here, whatever the data
     (8 clusters have 256 swap patterns, so a p of at least 2/256, times the number of
     families: with ten, 0.078), so the t approximation is used instead. `floor`: that
@@ -506,7 +515,8 @@ def adjust(differences: Sequence[Difference], alpha: float = 0.05) -> list[Famil
     between the measures; Holm on t-based p-values came to 5.1-5.6% with 8 resumes
     (docs/comparison.md). Across families, Bonferroni: each p times the number of
     families. A family whose measures have no swaps (D3's RABBI, which brings its own
-    leave-outs; more than MAX_CLUSTERS clusters), or whose swaps cannot reach `alpha`
+    leave-outs; more than SWAPS_UP_TO clusters, where the t reference is accurate), or
+    whose swaps cannot reach `alpha`
     after that (too few clusters for the families compared: `Family.coarse`), is
     Holm-adjusted on its t-based p-values instead, times the number of families; when no
     family uses its swaps, Holm runs over every test at once (as before the swaps). A
@@ -575,8 +585,10 @@ def _max_t(swaps: Sequence[np.ndarray]) -> tuple[list[float | None], float]:
         out[int(j)] = running
     # every pattern and its complement (all swapped but those) give a difference of the
     # same size: the data at their most extreme reach 2 of them; of drawn patterns, 1
+    # (all 2^G patterns are a power of two; drawn ones, with the observed, are not)
     patterns = t.shape[1]
-    return out, (2.0 if patterns <= 2**MAX_EXACT else 1.0) / patterns
+    every = patterns <= 2**MAX_EXACT and patterns & (patterns - 1) == 0
+    return out, (2.0 if every else 1.0) / patterns
 
 
 def value_range(unit: str) -> tuple[float, float]:

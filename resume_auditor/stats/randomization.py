@@ -43,17 +43,17 @@ def _signs(g: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
 
 
 @cache
-def swap_patterns(g: int) -> np.ndarray:
+def swap_patterns(g: int, draws: int = DRAWS) -> np.ndarray:
     """Which of g clusters to swap between two runs, one row a pattern (bool, patterns x g);
     row 0 swaps none (the data as observed). Every one of the 2^g patterns up to
-    MAX_EXACT clusters, else row 0 and DRAWS drawn from a fixed seed: the same clusters
+    MAX_EXACT clusters, else row 0 and `draws` drawn from a fixed seed: the same clusters
     always get the same patterns, so the same audit always gets the same p-values.
     Swapping a cluster between two models' runs is flipping the sign of its paired
     difference (stats/compare.py)."""
     if g <= MAX_EXACT:
         out = _all_signs(g) < 0
     else:
-        drawn = np.random.default_rng(0).integers(0, 2, size=(DRAWS, g)).astype(bool)
+        drawn = np.random.default_rng(0).integers(0, 2, size=(draws, g)).astype(bool)
         out = np.vstack([np.zeros((1, g), dtype=bool), drawn])
     out.setflags(write=False)
     return out
