@@ -64,8 +64,8 @@ LeaveOut = Callable[[pd.DataFrame, np.ndarray], tuple[float, np.ndarray, np.ndar
 # The swap test of `adjust` runs up to this many clusters: that is where the t reference
 # is least reliable (8 resumes: Holm on t declared 5.07% of null audits; 16 and 32
 # resumes: docs/comparison.md), and where its cost is small: beyond MAX_EXACT clusters
-# it reads SWAP_DRAWS drawn patterns, about 3 ms a difference at 40 clusters, where
-# 4,999 would cost 15 (a comparison of 5 models has 60 differences a design).
+# it reads SWAP_DRAWS drawn patterns, 2.5 ms a difference at 40 clusters, where 4,999
+# would cost about 13 (a comparison of 5 models has 60 differences a design).
 SWAPS_UP_TO = 40
 SWAP_DRAWS = 999
 assert (SWAP_DRAWS + 1) & SWAP_DRAWS != 0  # drawn patterns are told from all 2^G by count
