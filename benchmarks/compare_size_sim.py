@@ -38,8 +38,9 @@ qualification (as compare_calibration.py does): the validity difference's true v
 the mean of the audits' estimates, and the share of audits that declare it is the power.
 
 `--check K`: the first K audits also go through stats/compare.paired_with_swaps and
-adjust on pandas tables; their p-values and adjusted p-values must equal the vectorised
-ones.
+adjust on pandas tables (rows, not sums); their p-values and adjusted p-values must
+equal the ones above (the swaps are compare.swapped_t's and step_down_max_t's, audit by
+audit).
 """
 
 from __future__ import annotations
@@ -107,53 +108,6 @@ def jackknife(sa: np.ndarray, sb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     g = sa.shape[1]
     se = np.sqrt((g - 1) / g * ((leave - leave.mean(1, keepdims=True)) ** 2).sum(1))
     return theta, se
-
-
-def jackknife_of(sa: np.ndarray, sb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`jackknife` over any leading axes (..., clusters, 2), leave-outs left undefined
-    (NaN) where a denominator is 0, as compare.py drops them."""
-    ta, tb = sa.sum(-2), sb.sum(-2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        theta = ta[..., 0] / ta[..., 1] - tb[..., 0] / tb[..., 1]
-        la, lb = ta[..., None, :] - sa, tb[..., None, :] - sb
-        leave = la[..., 0] / la[..., 1] - lb[..., 0] / lb[..., 1]
-    kept = np.isfinite(leave)
-    count = kept.sum(-1)
-    mean = np.where(kept, leave, 0.0).sum(-1) / np.maximum(count, 1)
-    squares = (np.where(kept, leave - mean[..., None], 0.0) ** 2).sum(-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = np.sqrt((count - 1) / np.maximum(count, 1) * squares)
-    return theta, se
-
-
-def swapped(sa: np.ndarray, sb: np.ndarray, patterns: np.ndarray) -> np.ndarray:
-    """|t| of each audit (rows of sa, sb: audits x clusters x 2) under every swap pattern
-    (patterns x clusters, row 0 none): audits x patterns, as compare.swapped_t."""
-    out = np.empty((sa.shape[0], patterns.shape[0]))
-    swap = patterns[None, :, :, None]
-    for lo in range(0, sa.shape[0], 200):
-        a, b = sa[lo : lo + 200, None], sb[lo : lo + 200, None]
-        theta, se = jackknife_of(np.where(swap, b, a), np.where(swap, a, b))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.abs(theta) / se
-        t = np.where(se > 0, t, np.where(theta == 0, 0.0, np.inf))
-        out[lo : lo + 200] = np.where(np.isfinite(theta), t, np.inf)
-    return out
-
-
-def max_t(t: np.ndarray) -> np.ndarray:
-    """Westfall-Young step-down adjusted p-values (audits x measures) from |t| under the
-    same patterns (audits x measures x patterns, pattern 0 observed), as compare._max_t."""
-    observed = t[:, :, 0]
-    order = np.argsort(-observed, axis=1, kind="stable")
-    ordered = np.take_along_axis(t, order[:, :, None], axis=1)
-    tail = np.maximum.accumulate(ordered[:, ::-1], axis=1)[:, ::-1]
-    first = np.take_along_axis(observed, order, axis=1)
-    p = (tail >= first[:, :, None] * (1 - 1e-9)).mean(-1)
-    p = np.maximum.accumulate(p, axis=1)
-    out = np.empty_like(p)
-    np.put_along_axis(out, order, p, axis=1)
-    return out
 
 
 def reference(kind: str, sizes_a: np.ndarray, sizes_b: np.ndarray):  # type: ignore[no-untyped-def]
@@ -256,15 +210,16 @@ def main(argv: list[str]) -> int:
         print(f"  (more than {SWAPS_UP_TO} resumes: compare_runs uses Holm, as --adjust holm)")
         args.adjust = "holm"
     if args.adjust == "swaps":
+        # the product's own swaps and step-down, audit by audit
+        from resume_auditor.stats.compare import ratio, step_down_max_t, swapped_t
         from resume_auditor.stats.randomization import swap_patterns
 
         patterns = swap_patterns(sizes.size, SWAP_DRAWS)
+        rate_of = ratio(0, 1)
         adjusted = np.empty_like(p)
-        for lo in range(0, n, 5000):
-            t = np.stack(
-                [swapped(a[k][lo : lo + 5000], b[k][lo : lo + 5000], patterns) for k in keys], 1
-            )
-            adjusted[lo : lo + 5000] = max_t(t)
+        for i in range(n):
+            t = [swapped_t(a[k][i], b[k][i], rate_of, patterns) for k in keys]
+            adjusted[i] = step_down_max_t(t)[0]
     else:
         adjusted = np.array([holm(list(row)) for row in p], dtype=float)
     declared = adjusted < 0.05

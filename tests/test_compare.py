@@ -258,9 +258,9 @@ def test_the_step_down_max_t_follows_its_definition_and_families_are_bonferroni(
     t = np.abs(rng.normal(size=(4, 5000)))  # as many as drawn patterns (floor 1/5000)
     t[1, 0] = 3.5  # a large observed |t|
     t[2, :] = t[1, :] * 0.5  # a measure that moves with another
-    from resume_auditor.stats.compare import _max_t
+    from resume_auditor.stats.compare import step_down_max_t
 
-    ps, _ = _max_t(list(t))
+    ps, _ = step_down_max_t(list(t))
     assert ps == pytest.approx(_max_t_brute(t))
     est = paired_difference(_table(["r1", "r2"], [1, 0]), _table(["r1", "r2"], [0, 1]), MEAN)
     one = [Difference("D1", MEAN, 1, 2, est, row) for row in t]

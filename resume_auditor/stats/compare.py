@@ -535,7 +535,7 @@ def adjust(differences: Sequence[Difference], alpha: float = 0.05) -> list[Famil
         if not tested:
             continue
         if all(differences[i].swaps is not None for i in tested):
-            ps, floor = _max_t([differences[i].swaps for i in tested])  # type: ignore[misc]
+            ps, floor = step_down_max_t([differences[i].swaps for i in tested])  # type: ignore[misc]
             found.append((key, tested, ps, floor))
         else:
             found.append((key, tested, None, None))
@@ -568,7 +568,7 @@ def adjust(differences: Sequence[Difference], alpha: float = 0.05) -> list[Famil
     return out
 
 
-def _max_t(swaps: Sequence[np.ndarray]) -> tuple[list[float | None], float]:
+def step_down_max_t(swaps: Sequence[np.ndarray]) -> tuple[list[float | None], float]:
     """Westfall-Young step-down max-|t| adjusted p-values of measures whose |t| under the
     same swap patterns are `swaps` (row 0 observed), in their order; and the smallest
     p-value the patterns allow, whatever the data."""
@@ -669,6 +669,7 @@ __all__ = [
     "paired_difference",
     "paired_differences",
     "paired_with_swaps",
+    "step_down_max_t",
     "swapped_t",
     "ratio",
     "sentence",
